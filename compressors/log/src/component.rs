@@ -1,0 +1,14 @@
+//! The log compressor as a `ghost:plugin/compressor` component.
+
+use ghost_plugin_sdk::compressor::{CompressRequest, Compressed, Guest, PluginError};
+
+struct LogCompressor;
+
+impl Guest for LogCompressor {
+    fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
+        let out = crate::compress(&request.text);
+        Ok(Compressed { text: out.text, notes: out.notes })
+    }
+}
+
+ghost_plugin_sdk::compressor::export_compressor!(LogCompressor);

@@ -1,0 +1,237 @@
+//! Choosing what to keep: every error and warning line verbatim with the block
+//! around it, the first and last lines, a few lines of each new shape; and
+//! folding the rest into runs (`[×N similar]`) and gaps (`[… N lines folded]`).
+
+use std::collections::HashSet;
+
+use crate::line::{self, Severity};
+
+/// Knobs of the folding.
+#[derive(Debug, Clone)]
+pub struct FoldOptions {
+    /// Lines kept at the start for context.
+    pub head: usize,
+    /// Lines kept at the end for context.
+    pub tail: usize,
+    /// Most ordinary lines of new shapes kept outside head, tail and errors.
+    pub novel_budget: usize,
+    /// Ordinary lines within this distance of an error block are preferred.
+    pub near_error: usize,
+    /// A log this short keeps one line of every shape (no budget).
+    pub small_log_lines: usize,
+}
+
+impl Default for FoldOptions {
+    fn default() -> Self {
+        Self { head: 5, tail: 8, novel_budget: 24, near_error: 3, small_log_lines: 100 }
+    }
+}
+
+/// Counts of what the folding did.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct FoldStats {
+    /// Error lines (all kept).
+    pub errors: usize,
+    /// Warning lines (all kept).
+    pub warnings: usize,
+    /// Lines folded away, into runs or gaps.
+    pub folded: usize,
+}
+
+/// How one input line ends up in the output.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Fate {
+    /// Not decided yet: an ordinary line.
+    Undecided,
+    /// Printed as it is.
+    Keep,
+    /// An ordinary line next to an error: printed unless a line of the same
+    /// shape was printed already.
+    Context,
+    /// Printed as the first of a run of `n` similar lines.
+    RunHead(usize),
+    /// Part of a run printed by its head.
+    InRun,
+    /// Not printed; counted in a gap marker.
+    Folded,
+}
+
+/// Folds `lines` (ANSI-free, as a terminal showed them) and writes the kept
+/// lines and markers to `out`, one per line.
+pub fn fold(lines: &[&str], contents: &[&str], opts: &FoldOptions, out: &mut Vec<String>) -> FoldStats {
+    let n = lines.len();
+    let severity: Vec<Severity> = contents.iter().map(|c| line::severity(c)).collect();
+    let mut fate = vec![Fate::Undecided; n];
+    let mut stats = FoldStats::default();
+    let mut near_error = vec![false; n];
+
+    // Lines up to here already belong to an error block: a block is scanned once.
+    let mut covered = 0usize;
+    for i in 0..n {
+        match severity[i] {
+            Severity::Error => stats.errors += 1,
+            Severity::Warning => stats.warnings += 1,
+            Severity::Normal => continue,
+        }
+        fate[i] = Fate::Keep;
+        if severity[i] != Severity::Error {
+            continue;
+        }
+        // The line before an error often says what was running.
+        if i > 0 && !contents[i - 1].trim().is_empty() && fate[i - 1] == Fate::Undecided {
+            fate[i - 1] = Fate::Context;
+        }
+        // The block after it: the next line, then continuations (stack
+        // frames, detail lines), blank lines inside the block included.
+        let mut j = i + 1;
+        if j < n && !contents[j].trim().is_empty() && !line::is_continuation(contents[j]) {
+            if fate[j] == Fate::Undecided && severity[j] == Severity::Normal {
+                fate[j] = Fate::Context;
+            }
+            j += 1;
+        }
+        j = j.max(covered);
+        while j < n {
+            let c = contents[j];
+            let blank_inside = c.trim().is_empty() && j + 1 < n && line::is_continuation(contents[j + 1]);
+            if !(line::is_continuation(c) || blank_inside) {
+                break;
+            }
+            fate[j] = Fate::Keep;
+            j += 1;
+        }
+        covered = j;
+        let lo = i.saturating_sub(opts.near_error + 1);
+        let hi = (j + opts.near_error).min(n);
+        near_error[lo..hi].iter_mut().for_each(|x| *x = true);
+    }
+    for f in fate.iter_mut().take(opts.head.min(n)) {
+        *f = Fate::Keep;
+    }
+    for f in fate.iter_mut().skip(n.saturating_sub(opts.tail)) {
+        *f = Fate::Keep;
+    }
+
+    // Ordinary lines: runs of similar lines, then a budget of new shapes.
+    let masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
+    let mut candidates = Vec::new();
+    let mut i = 0;
+    while i < n {
+        if fate[i] != Fate::Undecided {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < n && fate[j] == Fate::Undecided && masks[j] == masks[i] {
+            j += 1;
+        }
+        candidates.push((i, j - i));
+        i = j;
+    }
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, f) in fate.iter().enumerate() {
+        if matches!(*f, Fate::Keep | Fate::Context) {
+            seen.insert(&masks[i]);
+        }
+    }
+    let mut scored: Vec<(u8, usize, usize)> = Vec::new();
+    for &(start, len) in &candidates {
+        if contents[start].trim().is_empty() || !seen.insert(&masks[start]) {
+            continue;
+        }
+        let score = if near_error[start] {
+            3
+        } else if is_header_like(contents[start]) {
+            2
+        } else {
+            1
+        };
+        scored.push((score, start, len));
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let budget = if n <= opts.small_log_lines { usize::MAX } else { opts.novel_budget };
+    let chosen: HashSet<usize> = scored.iter().take(budget).map(|&(_, s, _)| s).collect();
+    for &(start, len) in &candidates {
+        if chosen.contains(&start) {
+            fate[start] = Fate::RunHead(len);
+            fate[start + 1..start + len].iter_mut().for_each(|f| *f = Fate::InRun);
+            stats.folded += len - 1;
+        } else {
+            fate[start..start + len].iter_mut().for_each(|f| *f = Fate::Folded);
+            stats.folded += len;
+        }
+    }
+
+    // Write out. A kept context line identical to one already printed (a stack
+    // trace repeated for every failing test) is not printed again but folded;
+    // error and warning lines are always printed, identical repeats right
+    // after one counted as `[×N similar]`.
+    let mut printed: HashSet<&str> = HashSet::new();
+    let mut printed_masks: HashSet<&str> = HashSet::new();
+    let mut gap = 0usize;
+    let mut k = 0;
+    while k < n {
+        match fate[k] {
+            Fate::Folded => gap += 1,
+            Fate::InRun => {}
+            Fate::Keep if printed.contains(lines[k]) => {
+                gap += 1;
+                stats.folded += 1;
+            }
+            Fate::Context if printed_masks.contains(masks[k].as_str()) => {
+                gap += 1;
+                stats.folded += 1;
+            }
+            Fate::Keep | Fate::Context | Fate::RunHead(_) | Fate::Undecided => {
+                if gap > 0 {
+                    out.push(format!("[… {} lines folded]", thousands(gap)));
+                    gap = 0;
+                }
+                printed.insert(lines[k]);
+                printed_masks.insert(&masks[k]);
+                if let Fate::RunHead(len @ 2..) = fate[k] {
+                    out.push(format!("{}  [×{len} similar]", lines[k].trim_end()));
+                } else {
+                    // A kept line stays verbatim; identical repeats right after it
+                    // are counted on a line of their own.
+                    out.push(lines[k].trim_end().to_string());
+                    let mut repeats = 0;
+                    while k + 1 < n && matches!(fate[k + 1], Fate::Keep | Fate::Context) && lines[k + 1] == lines[k] {
+                        repeats += 1;
+                        k += 1;
+                    }
+                    if repeats > 0 {
+                        stats.folded += repeats;
+                        out.push(format!("[×{} similar]", repeats + 1));
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
+    if gap > 0 {
+        out.push(format!("[… {} lines folded]", thousands(gap)));
+    }
+    stats
+}
+
+/// Lines that announce a phase: `[INFO] --- plugin ---`, `=== RUN`, `## Step`.
+fn is_header_like(content: &str) -> bool {
+    let t = content.trim_start_matches("[INFO] ").trim();
+    t.starts_with("---") || t.starts_with("===") || t.starts_with("##") || t.starts_with("> ")
+        || t.starts_with("Step ") || t.starts_with("Run ") || t.starts_with("BUILD ")
+        || t.starts_with("Building ") || t.starts_with("Reactor Summary")
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,230 @@
+//! What the compressor knows about one line: its content without a leading
+//! timestamp, how severe it is, and a mask used to tell similar lines apart.
+
+/// How much a line matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Ordinary output.
+    Normal,
+    /// A warning: kept verbatim.
+    Warning,
+    /// An error, failure, panic or exception: kept verbatim with its context.
+    Error,
+}
+
+/// The part of `line` after a leading timestamp (ISO 8601 as GitHub Actions
+/// prints it, `[12:00:01]`, syslog `Mar  3 12:00:01`), or the line itself.
+pub fn without_timestamp(line: &str) -> &str {
+    let b = line.as_bytes();
+    // 2022-05-30T09:11:02.8581448Z / 2022-05-30 09:11:02,123
+    if b.len() >= 19
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && (b[10] == b'T' || b[10] == b' ')
+        && b[13] == b':'
+    {
+        let end = b[19..]
+            .iter()
+            .position(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b',' | b'Z' | b'+' | b':')))
+            .map_or(b.len(), |p| 19 + p);
+        return line[end..].strip_prefix(' ').unwrap_or(&line[end..]);
+    }
+    // [12:00:01] or [12:00:01.123]
+    if b.len() > 10 && b[0] == b'[' && b[3] == b':' && b[6] == b':' {
+        if let Some(close) = line.find(']') {
+            return line[close + 1..].trim_start();
+        }
+    }
+    line
+}
+
+/// Whether the word at `text[start..end]` is a count of zero ("Errors: 0",
+/// "0 failed", "failures=0", "no errors"), which is not a failure at all.
+fn is_zero_count(text: &[u8], start: usize, end: usize) -> bool {
+    let after = &text[end..];
+    let mut i = 0;
+    while i < after.len() && matches!(after[i], b':' | b'=' | b' ' | b'\t') {
+        i += 1;
+    }
+    if i > 0 && i < after.len() && after[i] == b'0' && after.get(i + 1).is_none_or(|c| !c.is_ascii_digit()) {
+        return true;
+    }
+    let before = text[..start].trim_ascii_end();
+    let zero_before = before.ends_with(b"0")
+        && (before.len() == 1 || matches!(before[before.len() - 2], b' ' | b'\t' | b',' | b'(' | b'['));
+    zero_before || before.ends_with(b"no") || before.ends_with(b"No")
+}
+
+/// Words that make a line an error, failure or panic, matched at the start of
+/// a word (not inside an identifier or a path), case-insensitively; a word may
+/// continue (`errors`, `failed`, `panicked`).
+const ERROR_WORDS: &[&str] = &[
+    "error", "err:", "fatal", "fail", "panic", "exception", "traceback", "abort", "segfault",
+    "segmentation fault", "core dumped", "severe", "critical", "emerg", "denied", "refused",
+    "cannot", "can't", "couldn't", "could not", "unable to", "not found", "no such file",
+    "does not exist", "timed out", "assert", "broken pipe", "invalid", "illegal", "went wrong",
+    "bad ", "wrong ", "incompatible", "unresolved", "undefined", "exit code", "exited with",
+];
+
+/// Words that make a line a warning.
+const WARNING_WORDS: &[&str] = &["warn", "deprecat"];
+
+/// Characters that make a word part of an identifier or a path, where a
+/// keyword is not a keyword (`org.example.error`, `RUN_ERROR`, `-Werror`).
+fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'/' | b'_' | b'$' | b'\\' | b'-' | b'#')
+}
+
+/// How severe `content` (a line without its timestamp) is.
+pub fn severity(content: &str) -> Severity {
+    let b = content.as_bytes();
+    let mut warning = false;
+    let mut i = 0;
+    while i < b.len() {
+        let starts_word = b[i].is_ascii_alphabetic() && (i == 0 || !is_ident_char(b[i - 1]));
+        if !starts_word {
+            i += 1;
+            continue;
+        }
+        if keyword_at(b, i, ERROR_WORDS) || is_throwable_name(b, i) {
+            return Severity::Error;
+        }
+        warning = warning || keyword_at(b, i, WARNING_WORDS);
+        while i < b.len() && is_ident_char(b[i]) {
+            i += 1;
+        }
+    }
+    if has_level_letter(b, b'E') || has_level_letter(b, b'F') {
+        return Severity::Error;
+    }
+    if warning || has_level_letter(b, b'W') {
+        return Severity::Warning;
+    }
+    Severity::Normal
+}
+
+/// Whether one of `words` starts at `b[i]` (not counting a zero count).
+fn keyword_at(b: &[u8], i: usize, words: &[&str]) -> bool {
+    let first = b[i].to_ascii_lowercase();
+    words.iter().any(|w| {
+        let w = w.as_bytes();
+        w[0] == first
+            && b.len() >= i + w.len()
+            && b[i..i + w.len()].eq_ignore_ascii_case(w)
+            && {
+                let mut end = i + w.len();
+                while end < b.len() && b[end].is_ascii_alphabetic() {
+                    end += 1;
+                }
+                !is_zero_count(b, i, end)
+            }
+    })
+}
+
+/// A qualified or simple class name ending in `Error` or `Exception`, such as
+/// `java.lang.AssertionError` or `ValueError`, starting at `b[i]`.
+fn is_throwable_name(b: &[u8], i: usize) -> bool {
+    let mut end = i;
+    while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'.' | b'$' | b'_')) {
+        end += 1;
+    }
+    let word = &b[i..end];
+    let last = word.rsplit(|&c| c == b'.' || c == b'$').next().unwrap_or(word);
+    last.first().is_some_and(u8::is_ascii_uppercase)
+        && (last.ends_with(b"Error") || last.ends_with(b"Exception") || last.ends_with(b"Failure"))
+}
+
+/// Android/logcat style single-letter levels: ` E ` or ` E/Tag` after the
+/// process and thread ids.
+fn has_level_letter(b: &[u8], letter: u8) -> bool {
+    let head = &b[..b.len().min(64)];
+    head.windows(3).any(|w| w[0] == b' ' && w[1] == letter && (w[2] == b' ' || w[2] == b'/'))
+        && head.iter().take(40).filter(|c| c.is_ascii_digit()).count() >= 6
+}
+
+/// A shape for `content` in which numbers, hashes and paths are masked, so
+/// lines that differ only in those compare equal.
+pub fn mask(content: &str) -> String {
+    let mut out = String::with_capacity(content.len().min(128));
+    for (i, token) in content.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if token.contains('/') || token.contains('\\') {
+            out.push('/');
+            continue;
+        }
+        if is_hashlike(token) {
+            out.push('#');
+            continue;
+        }
+        let mut in_digits = false;
+        for c in token.chars() {
+            if c.is_ascii_digit() {
+                if !in_digits {
+                    out.push('0');
+                }
+                in_digits = true;
+            } else {
+                in_digits = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// A hex digest or id: at least 7 hex digits with both letters and digits.
+fn is_hashlike(token: &str) -> bool {
+    let t = token.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    t.len() >= 7
+        && t.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+        && t.chars().any(|c| c.is_ascii_digit())
+        && t.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+/// Whether `content` continues the error block above it: an indented line, a
+/// stack frame, an exception-chain link or a compiler's detail line.
+pub fn is_continuation(content: &str) -> bool {
+    if content.starts_with([' ', '\t']) {
+        return !content.trim().is_empty();
+    }
+    const LINKS: &[&str] = &[
+        "at ", "Caused by", "Caused:", "Also:", "Suppressed:", "...", "symbol:", "location:",
+        "required:", "found:", "reason:", "During handling", "The above exception", "Traceback",
+        "File \"", "note:", "help:", "-->", "|", "= note", "stack backtrace:", "left:", "right:",
+        "expected", "actual", "but was", "Expected", "Received",
+    ];
+    LINKS.iter().any(|l| content.starts_with(l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_timestamps() {
+        assert_eq!(without_timestamp("2022-05-30T09:11:02.8581448Z [ERROR] x"), "[ERROR] x");
+        assert_eq!(without_timestamp("2022-05-30 09:11:02,123 WARN y"), "WARN y");
+        assert_eq!(without_timestamp("[12:00:01] ok"), "ok");
+        assert_eq!(without_timestamp("plain"), "plain");
+    }
+
+    #[test]
+    fn zero_counts_are_not_failures() {
+        assert_eq!(severity("Tests run: 5, Failures: 0, Errors: 0, Skipped: 0"), Severity::Normal);
+        assert_eq!(severity("Tests run: 5, Failures: 1, Errors: 0, Skipped: 0"), Severity::Error);
+        assert_eq!(severity("test result: ok. 3 passed; 0 failed; 0 ignored"), Severity::Normal);
+        assert_eq!(severity("[ERROR] Foo.java:[27,122] incompatible types"), Severity::Error);
+        assert_eq!(severity("[WARNING] deprecated API"), Severity::Warning);
+        assert_eq!(severity("Compiling 12 source files"), Severity::Normal);
+    }
+
+    #[test]
+    fn masks_numbers_hashes_and_paths() {
+        assert_eq!(mask("Downloaded 12 kB from /a/b.jar"), mask("Downloaded 913 kB from /c/d.jar"));
+        assert_eq!(mask("commit 4e8932e579d2e085"), mask("commit aa0932e579d2e0ff"));
+        assert_ne!(mask("Compiling foo"), mask("Linking foo"));
+    }
+}

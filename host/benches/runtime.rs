@@ -1,0 +1,87 @@
+//! Benchmarks of the plugin runtime (`cargo bench -p ghost --bench runtime`):
+//! - `per_call/<size>`: a fresh store, instantiation and one call of the
+//!   built-in log compressor component, at 1 KB, 100 KB and 1 MB of real log;
+//! - `native/<size>`: the same compressor compiled natively, for the ratio;
+//! - `cold_process`: a whole `ghost compress --class log` process on a 100 KB
+//!   log (compile cache warm), next to `node -e ''` doing nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use ghost::builtin;
+use ghost::content::{CompressRequest, ContentClass};
+use ghost::runtime::{PluginKind, PluginRuntime, RuntimeConfig};
+
+/// A real CI log (the shared corpus's 1 MB Maven log, or the example log
+/// repeated when the corpus is not there), cut at a line end to `size` bytes.
+fn real_log(size: usize) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let big = root.join("../shared/corpus/cases/cidiff-assertj_1944/input.txt");
+    let text = std::fs::read(&big)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_else(|_| std::fs::read_to_string(root.join("examples/ci-failure.log")).unwrap().repeat(10));
+    let mut cut = size.min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let end = text[..cut].rfind('\n').map_or(cut, |i| i + 1);
+    text[..end].to_string()
+}
+
+const SIZES: [(&str, usize); 3] = [("1KB", 1 << 10), ("100KB", 100 << 10), ("1MB", 1 << 20)];
+
+fn per_call(c: &mut Criterion) {
+    let rt = PluginRuntime::new(RuntimeConfig::default()).unwrap();
+    let log = builtin::LOG_COMPRESSOR;
+    let plugin = rt.load_kind(log.name, log.bytes, PluginKind::Compressor).unwrap();
+    let mut group = c.benchmark_group("per_call");
+    for (name, size) in SIZES {
+        let request = CompressRequest::new(real_log(size), ContentClass::Log);
+        group.throughput(Throughput::Bytes(request.text.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &request, |b, r| {
+            b.iter(|| rt.compress(&plugin, r).expect("the log compressor succeeds"))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("native");
+    for (name, size) in SIZES {
+        let text = real_log(size);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &text, |b, t| {
+            b.iter(|| ghost_compressor_log::compress(t))
+        });
+    }
+    group.finish();
+}
+
+fn cold_process(c: &mut Criterion) {
+    let home = tempfile::tempdir().unwrap();
+    let input: PathBuf = home.path().join("100kb.log");
+    std::fs::write(&input, real_log(100 << 10)).unwrap();
+    let ghost = env!("CARGO_BIN_EXE_ghost");
+    let run_ghost = || {
+        let out = Command::new(ghost)
+            .args(["compress", "--class", "log"])
+            .arg(&input)
+            .env("GHOST_HOME", home.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    run_ghost(); // fills the compile cache, as any first run does
+    let mut group = c.benchmark_group("cold_process");
+    group.sample_size(30).measurement_time(Duration::from_secs(10));
+    group.bench_function("ghost_compress_100KB", |b| b.iter(run_ghost));
+    if Command::new("node").arg("--version").output().is_ok() {
+        group.bench_function("node_noop", |b| {
+            b.iter(|| assert!(Command::new("node").args(["-e", ""]).status().unwrap().success()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, per_call, cold_process);
+criterion_main!(benches);

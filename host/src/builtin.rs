@@ -1,0 +1,44 @@
+//! The built-in plugins, embedded in the binary by `build.rs`.
+//!
+//! They are ordinary components and run through the same runtime, sandbox and
+//! limits as any third-party plugin.
+
+use crate::content::ContentClass;
+use crate::runtime::PluginKind;
+
+/// One embedded component.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinPlugin {
+    /// Its name in logs and `--stats`, e.g. `builtin:log`.
+    pub name: &'static str,
+    /// The component's bytes.
+    pub bytes: &'static [u8],
+    /// Which world it implements.
+    pub kind: PluginKind,
+    /// The classes it compresses (empty for the classifier).
+    pub classes: &'static [ContentClass],
+}
+
+/// The log compressor.
+pub const LOG_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:log",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_LOG_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Log],
+};
+
+/// The content classifier.
+pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:classifier",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_CLASSIFIER_WASM")),
+    kind: PluginKind::Classifier,
+    classes: &[],
+};
+
+/// Every built-in plugin.
+pub const ALL: &[BuiltinPlugin] = &[LOG_COMPRESSOR, CLASSIFIER];
+
+/// The built-in compressor for `class`, if ghost has one yet.
+pub fn compressor_for(class: ContentClass) -> Option<BuiltinPlugin> {
+    ALL.iter().copied().find(|p| p.kind == PluginKind::Compressor && p.classes.contains(&class))
+}

@@ -1,0 +1,35 @@
+//! `ghost classify`: print a text's content class and the confidence.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use ghost::content::ClassifyRequest;
+use ghost::paths::GhostDirs;
+use ghost::pipeline::Pipeline;
+
+/// Arguments of `ghost classify`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agent tool that produced the text (e.g. Bash, Read), as a hint.
+    #[arg(long, value_name = "NAME")]
+    tool: Option<String>,
+    /// The file the text came from, as a hint.
+    #[arg(long, value_name = "PATH")]
+    source_path: Option<String>,
+    /// The text to classify: a file, or - (the default) for standard input.
+    #[arg(value_name = "FILE|-")]
+    file: Option<String>,
+}
+
+/// Runs `ghost classify`.
+pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
+    let text = ghost::input::read_text(args.file.as_deref())?;
+    let pipeline = Pipeline::with_dirs(dirs)?;
+    let request = ClassifyRequest { text, tool_name: args.tool, source_path: args.source_path };
+    let outcome = pipeline.classify(&request);
+    println!("{} {:.2}", outcome.classification.class, outcome.classification.confidence);
+    if let Some(reason) = outcome.fallback_reason {
+        eprintln!("ghost: note: the classifier failed ({reason}); assumed {}", outcome.classification.class);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,28 @@
+//! The plugin runtime: runs untrusted WebAssembly components (compressors and
+//! classifiers) under ghost's sandbox.
+//!
+//! One module per concern:
+//! - [`engine`]: the one wasmtime `Engine` per process and its epoch ticker;
+//! - [`limits`]: deadline, memory, table and instance caps for each call;
+//! - [`cache`]: compiled components on disk, so a cold process never compiles;
+//! - [`bindings`]: the host side of the WIT contract and the version check;
+//! - [`sandbox`]: the per-call store state: an empty WASI context, captured
+//!   stdout/stderr and the bounded `log` import;
+//! - [`outcome`]: fail-open: every failure becomes "the original, unchanged".
+//!
+//! This module must never give a plugin a capability beyond the bounded log,
+//! and must never let a plugin failure lose the text it was given.
+
+pub mod bindings;
+pub mod cache;
+pub mod engine;
+pub mod limits;
+pub mod outcome;
+pub mod sandbox;
+
+mod plugin;
+
+pub use bindings::{PluginKind, SUPPORTED_WIT_VERSIONS};
+pub use limits::PluginLimits;
+pub use outcome::{CompressOutcome, FailOpen};
+pub use plugin::{CallFailure, CallOutput, LoadError, Plugin, PluginRuntime, RuntimeConfig};

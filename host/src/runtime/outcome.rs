@@ -1,0 +1,77 @@
+//! Fail open: whatever goes wrong in a plugin, the original text comes back.
+//!
+//! This is the only way the rest of ghost calls a compressor. A result is used
+//! only when the call succeeded and the text is smaller than the original;
+//! otherwise the original is returned unchanged and the reason is logged.
+
+use std::time::Duration;
+
+use super::plugin::{Plugin, PluginRuntime};
+use crate::content::CompressRequest;
+
+/// The text to show the agent, and how it was arrived at.
+#[derive(Debug, Clone)]
+pub struct CompressOutcome {
+    /// The compressed text, or the original when the plugin's answer was not used.
+    pub text: String,
+    /// Whether `text` is the plugin's compressed output.
+    pub applied: bool,
+    /// The plugin's notes when applied.
+    pub notes: Vec<String>,
+    /// Why the original was kept, when it was.
+    pub fallback_reason: Option<String>,
+    /// The plugin's log lines (bounded).
+    pub plugin_log: Vec<String>,
+    /// How long the plugin call took.
+    pub elapsed: Duration,
+}
+
+/// The fail-open entry point to compressors.
+pub trait FailOpen {
+    /// Compresses `request` with `plugin`; on any failure, or an answer not
+    /// smaller than the input, returns the original and says why.
+    fn compress_or_original(&self, plugin: &Plugin, request: &CompressRequest) -> CompressOutcome;
+}
+
+impl FailOpen for PluginRuntime {
+    fn compress_or_original(&self, plugin: &Plugin, request: &CompressRequest) -> CompressOutcome {
+        let original = |reason: String, plugin_log: Vec<String>, elapsed| {
+            crate::logging::warn(&format!(
+                "{}: {reason}; the original ({} bytes) passed through",
+                plugin.name(),
+                request.text.len()
+            ));
+            for line in &plugin_log {
+                crate::logging::info(&format!("{}: {line}", plugin.name()));
+            }
+            CompressOutcome {
+                text: request.text.clone(),
+                applied: false,
+                notes: Vec::new(),
+                fallback_reason: Some(reason),
+                plugin_log,
+                elapsed,
+            }
+        };
+        match self.compress(plugin, request) {
+            Err(failure) => original(failure.reason, failure.log, failure.elapsed),
+            Ok(out) if out.value.text.len() >= request.text.len() => original(
+                format!(
+                    "output not smaller than input ({} ≥ {} bytes)",
+                    out.value.text.len(),
+                    request.text.len()
+                ),
+                out.log,
+                out.elapsed,
+            ),
+            Ok(out) => CompressOutcome {
+                text: out.value.text,
+                applied: true,
+                notes: out.value.notes,
+                fallback_reason: None,
+                plugin_log: out.log,
+                elapsed: out.elapsed,
+            },
+        }
+    }
+}

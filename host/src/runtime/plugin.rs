@@ -1,0 +1,299 @@
+//! [`PluginRuntime`]: loads components and calls them, one fresh store per call.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use ghost_registry::Digest;
+use wasmtime::component::{HasSelf, Linker};
+use wasmtime::{Engine, Store, Trap};
+
+use super::bindings::v0_1_0::classifier::{Classifier, ClassifierPre};
+use super::bindings::v0_1_0::compressor::{Compressor, CompressorPre};
+use super::bindings::{self, PluginKind, TargetError};
+use super::cache::{ArtifactCache, CacheStatus};
+use super::engine;
+use super::limits::PluginLimits;
+use super::sandbox::PluginState;
+use crate::content::{Classification, ClassifyRequest, CompressRequest, Compressed};
+
+/// How a runtime is set up.
+#[derive(Debug, Clone, Default)]
+pub struct RuntimeConfig {
+    /// The caps every call runs under.
+    pub limits: PluginLimits,
+    /// Where compiled components are cached; `None` compiles in memory.
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Runs plugins. Cheap to create: the engine is shared by the whole process.
+pub struct PluginRuntime {
+    engine: &'static Engine,
+    linker: Linker<PluginState>,
+    cache: ArtifactCache,
+    limits: PluginLimits,
+}
+
+/// A component ready to run: compiled, checked and pre-instantiated.
+pub struct Plugin {
+    name: String,
+    digest: Digest,
+    kind: PluginKind,
+    cache_status: CacheStatus,
+    instance: PluginPre,
+}
+
+enum PluginPre {
+    Compressor(CompressorPre<PluginState>),
+    Classifier(ClassifierPre<PluginState>),
+}
+
+impl Plugin {
+    /// The name it was loaded under (e.g. `builtin:log`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The blake3 digest of its bytes.
+    pub fn digest(&self) -> &Digest {
+        &self.digest
+    }
+
+    /// Which world it implements.
+    pub fn kind(&self) -> PluginKind {
+        self.kind
+    }
+
+    /// Whether loading it hit the compile cache.
+    pub fn cache_status(&self) -> CacheStatus {
+        self.cache_status
+    }
+}
+
+/// Why a component could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The bytes are not a valid component, or compiling them failed.
+    #[error("{name}: not a valid WebAssembly component: {reason}")]
+    Invalid {
+        /// The plugin's name.
+        name: String,
+        /// The compiler's or validator's reason.
+        reason: String,
+    },
+    /// It targets a world or version this host does not run.
+    #[error("{name}: {source}")]
+    Target {
+        /// The plugin's name.
+        name: String,
+        /// What is wrong with its target.
+        source: TargetError,
+    },
+    /// It is of the wrong kind for the use asked of it.
+    #[error("{name}: is a {found} plugin, but a {wanted} was expected")]
+    WrongKind {
+        /// The plugin's name.
+        name: String,
+        /// What it is.
+        found: &'static str,
+        /// What was wanted.
+        wanted: &'static str,
+    },
+    /// It imports something the sandbox does not provide.
+    #[error("{name}: imports something ghost does not provide (plugins may import only ghost:plugin/log and WASI): {reason}")]
+    ForbiddenImport {
+        /// The plugin's name.
+        name: String,
+        /// wasmtime's description of the missing import.
+        reason: String,
+    },
+    /// Anything else (engine set-up).
+    #[error("{name}: {reason}")]
+    Other {
+        /// The plugin's name.
+        name: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// A successful call: the plugin's answer and what it logged.
+#[derive(Debug)]
+pub struct CallOutput<T> {
+    /// The plugin's answer.
+    pub value: T,
+    /// Its log lines (bounded), including captured stdout/stderr.
+    pub log: Vec<String>,
+    /// How long the call took, store creation included.
+    pub elapsed: Duration,
+}
+
+/// Why a call produced no usable answer.
+#[derive(Debug)]
+pub struct CallFailure {
+    /// One line for people: "deadline of 250 ms exceeded", …
+    pub reason: String,
+    /// What the plugin logged before failing.
+    pub log: Vec<String>,
+    /// How long the call ran.
+    pub elapsed: Duration,
+}
+
+impl PluginRuntime {
+    /// A runtime on the process's shared engine.
+    pub fn new(config: RuntimeConfig) -> anyhow::Result<Self> {
+        let engine = engine::shared_engine()?;
+        let mut linker = Linker::new(engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+            .map_err(anyhow::Error::from)
+            .context("linking WASI")?;
+        bindings::v0_1_0::compressor::ghost::plugin::log::add_to_linker::<_, HasSelf<_>>(
+            &mut linker,
+            |s| s,
+        )
+        .map_err(anyhow::Error::from)
+        .context("linking the log import")?;
+        let cache = ArtifactCache::new(config.cache_dir, engine::compatibility_key(engine));
+        Ok(Self { engine, linker, cache, limits: config.limits })
+    }
+
+    /// The caps calls run under.
+    pub fn limits(&self) -> &PluginLimits {
+        &self.limits
+    }
+
+    /// Compiles (or loads from the cache) `bytes`, checks which world and WIT
+    /// version it targets, and pre-instantiates it.
+    pub fn load(&self, name: &str, bytes: &[u8]) -> Result<Plugin, LoadError> {
+        let digest = Digest::of(bytes);
+        let (component, cache_status) =
+            self.cache.load_or_compile(self.engine, bytes, &digest).map_err(|e| {
+                LoadError::Invalid { name: name.to_string(), reason: format!("{e:#}") }
+            })?;
+        let kind = bindings::detect_target(self.engine, &component)
+            .map_err(|source| LoadError::Target { name: name.to_string(), source })?;
+        let pre = self.linker.instantiate_pre(&component).map_err(|e| {
+            LoadError::ForbiddenImport { name: name.to_string(), reason: format!("{e:#}") }
+        })?;
+        let other = |e: wasmtime::Error| LoadError::Other {
+            name: name.to_string(),
+            reason: format!("{e:#}"),
+        };
+        let instance = match kind {
+            PluginKind::Compressor => PluginPre::Compressor(CompressorPre::new(pre).map_err(other)?),
+            PluginKind::Classifier => PluginPre::Classifier(ClassifierPre::new(pre).map_err(other)?),
+        };
+        Ok(Plugin { name: name.to_string(), digest, kind, cache_status, instance })
+    }
+
+    /// Loads `bytes` and checks it is a `kind` plugin.
+    pub fn load_kind(&self, name: &str, bytes: &[u8], kind: PluginKind) -> Result<Plugin, LoadError> {
+        let plugin = self.load(name, bytes)?;
+        if plugin.kind != kind {
+            return Err(LoadError::WrongKind {
+                name: name.to_string(),
+                found: plugin.kind.world(),
+                wanted: kind.world(),
+            });
+        }
+        Ok(plugin)
+    }
+
+    /// Calls a compressor in a fresh store.
+    pub fn compress(
+        &self,
+        plugin: &Plugin,
+        request: &CompressRequest,
+    ) -> Result<CallOutput<Compressed>, CallFailure> {
+        let PluginPre::Compressor(pre) = &plugin.instance else {
+            return Err(self.not_a(plugin, PluginKind::Compressor));
+        };
+        let wit_request = request.into();
+        self.call(|store| {
+            let instance: Compressor = pre.instantiate(&mut *store)?;
+            instance.ghost_plugin_compress().call_compress(&mut *store, &wit_request)
+        })
+        .and_then(|out| match out.value {
+            Ok(compressed) => {
+                Ok(CallOutput { value: compressed.into(), log: out.log, elapsed: out.elapsed })
+            }
+            Err(e) => Err(CallFailure {
+                reason: bindings::describe_plugin_error(&e),
+                log: out.log,
+                elapsed: out.elapsed,
+            }),
+        })
+    }
+
+    /// Calls a classifier in a fresh store.
+    pub fn classify(
+        &self,
+        plugin: &Plugin,
+        request: &ClassifyRequest,
+    ) -> Result<CallOutput<Classification>, CallFailure> {
+        let PluginPre::Classifier(pre) = &plugin.instance else {
+            return Err(self.not_a(plugin, PluginKind::Classifier));
+        };
+        let wit_request = request.into();
+        self.call(|store| {
+            let instance: Classifier = pre.instantiate(&mut *store)?;
+            instance.ghost_plugin_classify().call_classify(&mut *store, &wit_request)
+        })
+        .map(|out| CallOutput { value: out.value.into(), log: out.log, elapsed: out.elapsed })
+    }
+
+    fn not_a(&self, plugin: &Plugin, wanted: PluginKind) -> CallFailure {
+        CallFailure {
+            reason: format!("{} is a {} plugin, not a {}", plugin.name, plugin.kind.world(), wanted.world()),
+            log: Vec::new(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Runs `f` in a fresh store under the limits and turns any trap into a
+    /// [`CallFailure`] that says which limit was hit.
+    fn call<T>(
+        &self,
+        f: impl FnOnce(&mut Store<PluginState>) -> wasmtime::Result<T>,
+    ) -> Result<CallOutput<T>, CallFailure> {
+        let started = Instant::now();
+        let mut store = Store::new(self.engine, PluginState::new(&self.limits));
+        store.limiter(|state| &mut state.limiter);
+        store.set_epoch_deadline(engine::deadline_ticks(self.limits.deadline));
+        store.epoch_deadline_trap();
+        let result = f(&mut store);
+        let elapsed = started.elapsed();
+        let log = store.data_mut().take_log_lines();
+        match result {
+            Ok(value) => Ok(CallOutput { value, log, elapsed }),
+            Err(error) => {
+                let reason = self.explain(&error, store.data().limiter.memory_exceeded);
+                Err(CallFailure { reason, log, elapsed })
+            }
+        }
+    }
+
+    /// One line saying why a call failed, naming the limit when one was hit.
+    fn explain(&self, error: &wasmtime::Error, memory_exceeded: bool) -> String {
+        if memory_exceeded {
+            return format!("memory cap of {} MiB exceeded", self.limits.memory_bytes >> 20);
+        }
+        match error.downcast_ref::<Trap>() {
+            Some(Trap::Interrupt) => {
+                format!("deadline of {} ms exceeded", self.limits.deadline.as_millis())
+            }
+            Some(Trap::StackOverflow) => "stack overflow (unbounded recursion?)".to_string(),
+            Some(Trap::UnreachableCodeReached) => {
+                "plugin trapped: unreachable code reached (a panic or abort)".to_string()
+            }
+            Some(trap) => format!("plugin trapped: {trap}"),
+            None => format!("plugin failed: {}", one_line(&format!("{error:#}"))),
+        }
+    }
+}
+
+/// The first line of `s`, at most 300 characters.
+fn one_line(s: &str) -> String {
+    let first = s.lines().next().unwrap_or_default();
+    first.chars().take(300).collect()
+}

@@ -1,0 +1,30 @@
+//! Builds the hostile guest components in `tests/guests/` for the sandbox tests
+//! and tells the tests where they are (`GHOST_HOSTILE_DIR`).
+
+use std::path::PathBuf;
+
+use ghost_guest_build::{Guest, build_components};
+
+/// Every hostile guest the sandbox tests load.
+const HOSTILE: &[&str] = &[
+    "guest-spin",
+    "guest-memory-bomb",
+    "guest-recursion",
+    "guest-escape",
+    "guest-inflate",
+    "guest-panic",
+    "guest-wrong-version",
+];
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let workspace = manifest.parent().unwrap().to_path_buf();
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let guests: Vec<Guest> = HOSTILE
+        .iter()
+        .map(|name| Guest { package: name.to_string(), dir: manifest.join("guests").join(name) })
+        .collect();
+    let built = build_components(&workspace, &out.join("guests"), &guests);
+    let dir = built[0].parent().unwrap();
+    println!("cargo:rustc-env=GHOST_HOSTILE_DIR={}", dir.display());
+}

@@ -1,0 +1,106 @@
+//! The `ghost` binary as a user runs it: `compress`, `classify`, and one-line
+//! errors for bad input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use ghost_tests::{ghost_binary, workspace};
+
+fn ghost(home: &std::path::Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(ghost_binary())
+        .args(args)
+        .env("GHOST_HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = stdin.unwrap_or_default().to_vec();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn example_log() -> String {
+    workspace().join("examples/ci-failure.log").to_string_lossy().into_owned()
+}
+
+#[test]
+fn compress_prints_the_compressed_log_and_stats() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ghost(home.path(), &["compress", "--class", "log", "--stats", &example_log()], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stdout.contains("[ghost log:"), "{stdout}");
+    assert!(stdout.len() < std::fs::read_to_string(example_log()).unwrap().len() / 3);
+    assert!(stderr.contains("tokens o200k_base"), "{stderr}");
+    assert!(stderr.contains("compressor builtin:log"), "{stderr}");
+    // The compiled components are now cached under GHOST_HOME.
+    let cached = std::fs::read_dir(home.path().join("cache/components")).unwrap().count();
+    assert!(cached >= 1);
+}
+
+#[test]
+fn compress_reads_stdin_and_classifies_when_no_class_is_given() {
+    let home = tempfile::tempdir().unwrap();
+    let log = std::fs::read(example_log()).unwrap();
+    let out = ghost(home.path(), &["compress", "--stats", "-"], Some(&log));
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("class log (classified"), "{stderr}");
+}
+
+#[test]
+fn classify_prints_class_and_confidence() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ghost(home.path(), &["classify", "-"], Some(b"{\"name\": \"ghost\", \"tags\": [1, 2, 3]}"));
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (class, confidence) = stdout.trim().split_once(' ').unwrap();
+    assert_eq!(class, "structured");
+    let confidence: f32 = confidence.parse().unwrap();
+    assert!((0.0..=1.0).contains(&confidence));
+}
+
+/// Bad input: exit code 2, one line on stderr naming the problem, no panic.
+fn assert_one_line_error(out: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.starts_with("ghost: error: "), "{stderr}");
+    assert!(stderr.contains(needle), "{stderr} should mention {needle}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_input_gets_a_one_line_error() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("blob.bin");
+    std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 0, 0, 1, 2]).unwrap();
+    let latin1 = dir.path().join("latin1.txt");
+    std::fs::write(&latin1, b"caf\xe9 au lait\n").unwrap();
+    let dir_arg = dir.path().to_string_lossy().into_owned();
+
+    assert_one_line_error(&ghost(home.path(), &["compress", &dir_arg], None), "is a directory");
+    assert_one_line_error(&ghost(home.path(), &["compress", binary.to_str().unwrap()], None), "binary file");
+    assert_one_line_error(&ghost(home.path(), &["compress", latin1.to_str().unwrap()], None), "not valid UTF-8 (first bad byte at offset 3)");
+    assert_one_line_error(&ghost(home.path(), &["compress", "--class", "poetry", &example_log()], None), "unknown class 'poetry'");
+    assert_one_line_error(&ghost(home.path(), &["compress", "/no/such/file.log"], None), "No such file or directory");
+    assert_one_line_error(&ghost(home.path(), &["classify", &dir_arg], None), "is a directory");
+    assert_one_line_error(&ghost(home.path(), &["compress", "-"], Some(b"\xff\xfe")), "standard input is not valid UTF-8");
+}
+
+#[test]
+fn small_or_incompressible_input_passes_through_unchanged() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ghost(home.path(), &["compress", "--class", "log", "-"], Some(b"one short line\n"));
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b"one short line\n");
+}
