@@ -12,8 +12,14 @@ fn main() {
     let workspace = manifest.parent().unwrap().to_path_buf();
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let guests = [
-        Guest { package: "ghost-compressor-log".into(), dir: workspace.join("compressors/log") },
-        Guest { package: "ghost-classifier".into(), dir: workspace.join("compressors/classifier") },
+        Guest {
+            package: "ghost-compressor-log".into(),
+            dir: workspace.join("compressors/log"),
+        },
+        Guest {
+            package: "ghost-classifier".into(),
+            dir: workspace.join("compressors/classifier"),
+        },
     ];
     let built = build_components(&workspace, &out.join("guests"), &guests);
     let names = ["GHOST_BUILTIN_LOG_WASM", "GHOST_BUILTIN_CLASSIFIER_WASM"];

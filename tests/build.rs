@@ -22,7 +22,10 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let guests: Vec<Guest> = HOSTILE
         .iter()
-        .map(|name| Guest { package: name.to_string(), dir: manifest.join("guests").join(name) })
+        .map(|name| Guest {
+            package: name.to_string(),
+            dir: manifest.join("guests").join(name),
+        })
         .collect();
     let built = build_components(&workspace, &out.join("guests"), &guests);
     let dir = built[0].parent().unwrap();

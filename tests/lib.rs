@@ -6,20 +6,28 @@ use std::path::{Path, PathBuf};
 
 /// The compiled hostile guest `name` (e.g. `guest-spin`), built by `build.rs`.
 pub fn hostile_component(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("GHOST_HOSTILE_DIR")).join(format!("{}.wasm", name.replace('-', "_")));
+    let path =
+        Path::new(env!("GHOST_HOSTILE_DIR")).join(format!("{}.wasm", name.replace('-', "_")));
     std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// `../shared/corpus/cases` beside the workspace. Panics with a clear message
 /// when it is missing: these tests must never pass by testing nothing.
 pub fn corpus_cases() -> PathBuf {
     let dir = workspace().join("../shared/corpus/cases");
-    assert!(dir.is_dir(), "the shared corpus is missing at {}; it must sit beside the repository", dir.display());
+    assert!(
+        dir.is_dir(),
+        "the shared corpus is missing at {}; it must sit beside the repository",
+        dir.display()
+    );
     dir
 }
 
@@ -46,10 +54,15 @@ pub fn cases_of_class(class: &str) -> Vec<Case> {
         if meta["class"] != class {
             continue;
         }
-        let input = String::from_utf8_lossy(&std::fs::read(dir.join("input.txt")).unwrap()).into_owned();
+        let input =
+            String::from_utf8_lossy(&std::fs::read(dir.join("input.txt")).unwrap()).into_owned();
         let must_keep = meta["must_keep"]
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         cases.push(Case {
             id: dir.file_name().unwrap().to_string_lossy().into_owned(),
@@ -66,9 +79,15 @@ pub fn cases_of_class(class: &str) -> Vec<Case> {
 /// output line, with ANSI codes stripped and surrounding whitespace trimmed,
 /// equals it.
 pub fn missing_lines<'a>(must_keep: &'a [String], output: &str) -> Vec<&'a str> {
-    let lines: std::collections::HashSet<String> =
-        output.lines().map(|l| strip_ansi(l).trim().to_string()).collect();
-    must_keep.iter().map(|k| k.trim()).filter(|k| !lines.contains(*k)).collect()
+    let lines: std::collections::HashSet<String> = output
+        .lines()
+        .map(|l| strip_ansi(l).trim().to_string())
+        .collect();
+    must_keep
+        .iter()
+        .map(|k| k.trim())
+        .filter(|k| !lines.contains(*k))
+        .collect()
 }
 
 fn strip_ansi(s: &str) -> String {
@@ -95,6 +114,10 @@ pub fn ghost_binary() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
     let bin = dir.join(format!("ghost{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "the ghost binary is not built at {}; run the tests with `cargo test --workspace`", bin.display());
+    assert!(
+        bin.exists(),
+        "the ghost binary is not built at {}; run the tests with `cargo test --workspace`",
+        bin.display()
+    );
     bin
 }

@@ -21,7 +21,11 @@ fn real_log(size: usize) -> String {
     let big = root.join("../shared/corpus/cases/cidiff-assertj_1944/input.txt");
     let text = std::fs::read(&big)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_else(|_| std::fs::read_to_string(root.join("examples/ci-failure.log")).unwrap().repeat(10));
+        .unwrap_or_else(|_| {
+            std::fs::read_to_string(root.join("examples/ci-failure.log"))
+                .unwrap()
+                .repeat(10)
+        });
     let mut cut = size.min(text.len());
     while !text.is_char_boundary(cut) {
         cut -= 1;
@@ -35,13 +39,18 @@ const SIZES: [(&str, usize); 3] = [("1KB", 1 << 10), ("100KB", 100 << 10), ("1MB
 fn per_call(c: &mut Criterion) {
     let rt = PluginRuntime::new(RuntimeConfig::default()).unwrap();
     let log = builtin::LOG_COMPRESSOR;
-    let plugin = rt.load_kind(log.name, log.bytes, PluginKind::Compressor).unwrap();
+    let plugin = rt
+        .load_kind(log.name, log.bytes, PluginKind::Compressor)
+        .unwrap();
     let mut group = c.benchmark_group("per_call");
     for (name, size) in SIZES {
         let request = CompressRequest::new(real_log(size), ContentClass::Log);
         group.throughput(Throughput::Bytes(request.text.len() as u64));
         group.bench_with_input(BenchmarkId::from_parameter(name), &request, |b, r| {
-            b.iter(|| rt.compress(&plugin, r).expect("the log compressor succeeds"))
+            b.iter(|| {
+                rt.compress(&plugin, r)
+                    .expect("the log compressor succeeds")
+            })
         });
     }
     group.finish();
@@ -69,15 +78,29 @@ fn cold_process(c: &mut Criterion) {
             .env("GHOST_HOME", home.path())
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
     run_ghost(); // fills the compile cache, as any first run does
     let mut group = c.benchmark_group("cold_process");
-    group.sample_size(30).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(10));
     group.bench_function("ghost_compress_100KB", |b| b.iter(run_ghost));
     if Command::new("node").arg("--version").output().is_ok() {
         group.bench_function("node_noop", |b| {
-            b.iter(|| assert!(Command::new("node").args(["-e", ""]).status().unwrap().success()))
+            b.iter(|| {
+                assert!(
+                    Command::new("node")
+                        .args(["-e", ""])
+                        .status()
+                        .unwrap()
+                        .success()
+                )
+            })
         });
     }
     group.finish();

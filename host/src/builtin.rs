@@ -40,5 +40,7 @@ pub const ALL: &[BuiltinPlugin] = &[LOG_COMPRESSOR, CLASSIFIER];
 
 /// The built-in compressor for `class`, if ghost has one yet.
 pub fn compressor_for(class: ContentClass) -> Option<BuiltinPlugin> {
-    ALL.iter().copied().find(|p| p.kind == PluginKind::Compressor && p.classes.contains(&class))
+    ALL.iter()
+        .copied()
+        .find(|p| p.kind == PluginKind::Compressor && p.classes.contains(&class))
 }

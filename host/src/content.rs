@@ -86,7 +86,13 @@ pub struct CompressRequest {
 impl CompressRequest {
     /// A request for `text` of `class` with nothing else known.
     pub fn new(text: impl Into<String>, class: ContentClass) -> Self {
-        Self { text: text.into(), class, tool_name: None, source_path: None, target_tokens: None }
+        Self {
+            text: text.into(),
+            class,
+            tool_name: None,
+            source_path: None,
+            target_tokens: None,
+        }
     }
 }
 

@@ -23,7 +23,9 @@ pub enum InputError {
     #[error("{0} looks like a binary file (it contains NUL bytes); ghost compresses text")]
     Binary(String),
     /// It is not valid UTF-8.
-    #[error("{name} is not valid UTF-8 (first bad byte at offset {offset}); convert it with iconv first")]
+    #[error(
+        "{name} is not valid UTF-8 (first bad byte at offset {offset}); convert it with iconv first"
+    )]
     NotUtf8 {
         /// The file.
         name: String,
@@ -37,10 +39,12 @@ pub fn read_text(path: Option<&str>) -> Result<String, InputError> {
     let (name, bytes) = match path {
         None | Some("-") => {
             let mut buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).map_err(|e| InputError::Unreadable {
-                path: "standard input".into(),
-                reason: e.to_string(),
-            })?;
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| InputError::Unreadable {
+                    path: "standard input".into(),
+                    reason: e.to_string(),
+                })?;
             ("standard input".to_string(), buf)
         }
         Some(p) => {
@@ -62,8 +66,10 @@ pub fn text_from_bytes(name: String, bytes: Vec<u8>) -> Result<String, InputErro
     if bytes.contains(&0) {
         return Err(InputError::Binary(name));
     }
-    String::from_utf8(bytes)
-        .map_err(|e| InputError::NotUtf8 { name, offset: e.utf8_error().valid_up_to() })
+    String::from_utf8(bytes).map_err(|e| InputError::NotUtf8 {
+        name,
+        offset: e.utf8_error().valid_up_to(),
+    })
 }
 
 /// "No such file or directory" rather than "No such file or directory (os error 2)".

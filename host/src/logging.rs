@@ -27,7 +27,10 @@ pub fn init(path: Option<&Path>, mirror_to_stderr: bool) {
         }
         OpenOptions::new().create(true).append(true).open(p).ok()
     });
-    let _ = SINK.set(Mutex::new(Sink { file, mirror_to_stderr }));
+    let _ = SINK.set(Mutex::new(Sink {
+        file,
+        mirror_to_stderr,
+    }));
 }
 
 /// Logs an informational line.
@@ -43,12 +46,15 @@ pub fn warn(message: &str) {
 fn write(level: &str, message: &str) {
     let Some(sink) = SINK.get() else { return };
     let Ok(mut sink) = sink.lock() else { return };
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
     let line = format!("{secs:.3} {level} pid={} {message}\n", std::process::id());
     if let Some(file) = sink.file.as_mut() {
         let _ = file.write_all(line.as_bytes());
     }
     if sink.mirror_to_stderr {
-        eprint!("ghost: {level}: {message}\n");
+        eprintln!("ghost: {level}: {message}");
     }
 }

@@ -19,5 +19,9 @@ fn main() -> ExitCode {
 
 /// Error chains on one line, as a user-facing CLI error should be.
 fn one_line(s: &str) -> String {
-    s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -19,12 +19,20 @@ impl GhostDirs {
     /// `GHOST_HOME` nor a home directory is known.
     pub fn from_env() -> Option<Self> {
         if let Some(home) = env_path("GHOST_HOME") {
-            return Some(Self { data: home.clone(), cache: home.join("cache") });
+            return Some(Self {
+                data: home.clone(),
+                cache: home.join("cache"),
+            });
         }
         let home = env_path("HOME");
-        let data = env_path("XDG_DATA_HOME").or_else(|| home.as_ref().map(|h| h.join(".local/share")))?;
-        let cache = env_path("XDG_CACHE_HOME").or_else(|| home.as_ref().map(|h| h.join(".cache")))?;
-        Some(Self { data: data.join("ghost"), cache: cache.join("ghost") })
+        let data =
+            env_path("XDG_DATA_HOME").or_else(|| home.as_ref().map(|h| h.join(".local/share")))?;
+        let cache =
+            env_path("XDG_CACHE_HOME").or_else(|| home.as_ref().map(|h| h.join(".cache")))?;
+        Some(Self {
+            data: data.join("ghost"),
+            cache: cache.join("ghost"),
+        })
     }
 
     /// Where compiled components are cached.
@@ -39,5 +47,7 @@ impl GhostDirs {
 }
 
 fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }

@@ -45,7 +45,10 @@ pub struct Pipeline {
 impl Pipeline {
     /// A pipeline on `runtime`.
     pub fn new(runtime: PluginRuntime) -> Self {
-        Self { runtime, loaded: RefCell::new(HashMap::new()) }
+        Self {
+            runtime,
+            loaded: RefCell::new(HashMap::new()),
+        }
     }
 
     /// A pipeline with the default limits and the compile cache under `dirs`.
@@ -71,7 +74,9 @@ impl Pipeline {
             .load_kind(builtin.name, builtin.bytes, builtin.kind)
             .map_err(|e| e.to_string())?;
         let plugin = Rc::new(plugin);
-        self.loaded.borrow_mut().insert(builtin.name, plugin.clone());
+        self.loaded
+            .borrow_mut()
+            .insert(builtin.name, plugin.clone());
         Ok(plugin)
     }
 
@@ -80,7 +85,10 @@ impl Pipeline {
         let fallback = |reason: String| {
             crate::logging::warn(&format!("classifier: {reason}; assuming {FALLBACK_CLASS}"));
             ClassifyOutcome {
-                classification: Classification { class: FALLBACK_CLASS, confidence: 0.0 },
+                classification: Classification {
+                    class: FALLBACK_CLASS,
+                    confidence: 0.0,
+                },
                 fallback_reason: Some(reason),
             }
         };
@@ -89,7 +97,10 @@ impl Pipeline {
             Err(reason) => return fallback(reason),
         };
         match self.runtime.classify(&plugin, request) {
-            Ok(out) => ClassifyOutcome { classification: out.value, fallback_reason: None },
+            Ok(out) => ClassifyOutcome {
+                classification: out.value,
+                fallback_reason: None,
+            },
             Err(failure) => fallback(failure.reason),
         }
     }
@@ -107,11 +118,17 @@ impl Pipeline {
         };
         if request.class == ContentClass::Prompt {
             let outcome = passthrough("the prompt class is never compressed".into());
-            return PipelineOutcome { outcome, compressor: None };
+            return PipelineOutcome {
+                outcome,
+                compressor: None,
+            };
         }
         let Some(builtin) = builtin::compressor_for(request.class) else {
             let outcome = passthrough(format!("no compressor for class {} yet", request.class));
-            return PipelineOutcome { outcome, compressor: None };
+            return PipelineOutcome {
+                outcome,
+                compressor: None,
+            };
         };
         let outcome = match self.plugin(builtin) {
             Ok(plugin) => self.runtime.compress_or_original(&plugin, request),
@@ -120,6 +137,9 @@ impl Pipeline {
                 passthrough(reason)
             }
         };
-        PipelineOutcome { outcome, compressor: Some(builtin.name) }
+        PipelineOutcome {
+            outcome,
+            compressor: Some(builtin.name),
+        }
     }
 }

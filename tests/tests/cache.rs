@@ -6,12 +6,23 @@ use ghost::runtime::cache::CacheStatus;
 use ghost::runtime::{PluginRuntime, RuntimeConfig};
 
 fn runtime(dir: &std::path::Path) -> PluginRuntime {
-    PluginRuntime::new(RuntimeConfig { cache_dir: Some(dir.to_path_buf()), ..Default::default() }).unwrap()
+    PluginRuntime::new(RuntimeConfig {
+        cache_dir: Some(dir.to_path_buf()),
+        ..Default::default()
+    })
+    .unwrap()
 }
 
 fn only_entry(dir: &std::path::Path) -> std::path::PathBuf {
-    let entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(entries.len(), 1, "one entry, no temporary files left: {entries:?}");
+    let entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        entries.len(),
+        1,
+        "one entry, no temporary files left: {entries:?}"
+    );
     entries[0].clone()
 }
 
@@ -23,8 +34,15 @@ fn compiled_once_then_loaded_from_disk() {
     assert_eq!(first.cache_status(), CacheStatus::Miss);
     let second = runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
     assert_eq!(second.cache_status(), CacheStatus::Hit);
-    let name = only_entry(dir.path()).file_name().unwrap().to_string_lossy().into_owned();
-    assert!(name.ends_with(&format!("{}.cwasm", first.digest().to_hex())), "keyed by digest: {name}");
+    let name = only_entry(dir.path())
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        name.ends_with(&format!("{}.cwasm", first.digest().to_hex())),
+        "keyed by digest: {name}"
+    );
 }
 
 #[test]
@@ -41,10 +59,19 @@ fn corrupt_entry_is_rebuilt_not_trusted() {
     std::fs::write(&entry, &bytes).unwrap();
     let rebuilt = runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
     assert_eq!(rebuilt.cache_status(), CacheStatus::Rebuilt);
-    assert_eq!(runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap().cache_status(), CacheStatus::Hit);
+    assert_eq!(
+        runtime(dir.path())
+            .load(plugin.name, plugin.bytes)
+            .unwrap()
+            .cache_status(),
+        CacheStatus::Hit
+    );
 
     // A truncated entry, and one that is not an artifact at all.
-    for garbage in [&bytes[..10], b"GHSTCW01 but nothing else, definitely not a module".as_slice()] {
+    for garbage in [
+        &bytes[..10],
+        b"GHSTCW01 but nothing else, definitely not a module".as_slice(),
+    ] {
         std::fs::write(&entry, garbage).unwrap();
         let p = runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
         assert_eq!(p.cache_status(), CacheStatus::Rebuilt);

@@ -26,14 +26,25 @@ fn ghost(home: &std::path::Path, args: &[&str], stdin: Option<&[u8]>) -> Output 
 }
 
 fn example_log() -> String {
-    workspace().join("examples/ci-failure.log").to_string_lossy().into_owned()
+    workspace()
+        .join("examples/ci-failure.log")
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
 fn compress_prints_the_compressed_log_and_stats() {
     let home = tempfile::tempdir().unwrap();
-    let out = ghost(home.path(), &["compress", "--class", "log", "--stats", &example_log()], None);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = ghost(
+        home.path(),
+        &["compress", "--class", "log", "--stats", &example_log()],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stdout.contains("[ghost log:"), "{stdout}");
@@ -41,7 +52,9 @@ fn compress_prints_the_compressed_log_and_stats() {
     assert!(stderr.contains("tokens o200k_base"), "{stderr}");
     assert!(stderr.contains("compressor builtin:log"), "{stderr}");
     // The compiled components are now cached under GHOST_HOME.
-    let cached = std::fs::read_dir(home.path().join("cache/components")).unwrap().count();
+    let cached = std::fs::read_dir(home.path().join("cache/components"))
+        .unwrap()
+        .count();
     assert!(cached >= 1);
 }
 
@@ -58,7 +71,11 @@ fn compress_reads_stdin_and_classifies_when_no_class_is_given() {
 #[test]
 fn classify_prints_class_and_confidence() {
     let home = tempfile::tempdir().unwrap();
-    let out = ghost(home.path(), &["classify", "-"], Some(b"{\"name\": \"ghost\", \"tags\": [1, 2, 3]}"));
+    let out = ghost(
+        home.path(),
+        &["classify", "-"],
+        Some(b"{\"name\": \"ghost\", \"tags\": [1, 2, 3]}"),
+    );
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     let (class, confidence) = stdout.trim().split_once(' ').unwrap();
@@ -88,19 +105,48 @@ fn bad_input_gets_a_one_line_error() {
     std::fs::write(&latin1, b"caf\xe9 au lait\n").unwrap();
     let dir_arg = dir.path().to_string_lossy().into_owned();
 
-    assert_one_line_error(&ghost(home.path(), &["compress", &dir_arg], None), "is a directory");
-    assert_one_line_error(&ghost(home.path(), &["compress", binary.to_str().unwrap()], None), "binary file");
-    assert_one_line_error(&ghost(home.path(), &["compress", latin1.to_str().unwrap()], None), "not valid UTF-8 (first bad byte at offset 3)");
-    assert_one_line_error(&ghost(home.path(), &["compress", "--class", "poetry", &example_log()], None), "unknown class 'poetry'");
-    assert_one_line_error(&ghost(home.path(), &["compress", "/no/such/file.log"], None), "No such file or directory");
-    assert_one_line_error(&ghost(home.path(), &["classify", &dir_arg], None), "is a directory");
-    assert_one_line_error(&ghost(home.path(), &["compress", "-"], Some(b"\xff\xfe")), "standard input is not valid UTF-8");
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", &dir_arg], None),
+        "is a directory",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", binary.to_str().unwrap()], None),
+        "binary file",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", latin1.to_str().unwrap()], None),
+        "not valid UTF-8 (first bad byte at offset 3)",
+    );
+    assert_one_line_error(
+        &ghost(
+            home.path(),
+            &["compress", "--class", "poetry", &example_log()],
+            None,
+        ),
+        "unknown class 'poetry'",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", "/no/such/file.log"], None),
+        "No such file or directory",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["classify", &dir_arg], None),
+        "is a directory",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", "-"], Some(b"\xff\xfe")),
+        "standard input is not valid UTF-8",
+    );
 }
 
 #[test]
 fn small_or_incompressible_input_passes_through_unchanged() {
     let home = tempfile::tempdir().unwrap();
-    let out = ghost(home.path(), &["compress", "--class", "log", "-"], Some(b"one short line\n"));
+    let out = ghost(
+        home.path(),
+        &["compress", "--class", "log", "-"],
+        Some(b"one short line\n"),
+    );
     assert!(out.status.success());
     assert_eq!(out.stdout, b"one short line\n");
 }

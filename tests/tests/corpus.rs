@@ -10,7 +10,11 @@ use ghost_tests::{cases_of_class, missing_lines};
 fn every_failure_line_survives_and_ci_logs_shrink() {
     let pipeline = Pipeline::with_dirs(None).unwrap();
     let cases = cases_of_class("log");
-    assert!(cases.len() >= 50, "expected the Loghub and cidiff logs, found {}", cases.len());
+    assert!(
+        cases.len() >= 50,
+        "expected the Loghub and cidiff logs, found {}",
+        cases.len()
+    );
     let (mut ci_in, mut ci_out) = (0usize, 0usize);
     let mut failures = Vec::new();
     for case in &cases {
@@ -19,7 +23,13 @@ fn every_failure_line_survives_and_ci_logs_shrink() {
         let out = &result.outcome.text;
         let missing = missing_lines(&case.must_keep, out);
         if !missing.is_empty() {
-            failures.push(format!("{}: lost {} of {} must-keep lines, e.g. {:?}", case.id, missing.len(), case.must_keep.len(), missing[0]));
+            failures.push(format!(
+                "{}: lost {} of {} must-keep lines, e.g. {:?}",
+                case.id,
+                missing.len(),
+                case.must_keep.len(),
+                missing[0]
+            ));
         }
         if case.id.starts_with("cidiff-") {
             ci_in += ghost::tokens::count(&case.input);
@@ -29,7 +39,10 @@ fn every_failure_line_survives_and_ci_logs_shrink() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let ratio = ci_out as f64 / ci_in as f64;
     eprintln!("CI failure logs: {ci_in} → {ci_out} tokens (o200k_base), ratio {ratio:.3}");
-    assert!(ratio <= 0.15, "CI failure logs compress to {ratio:.3} of their tokens; the bar is 0.15");
+    assert!(
+        ratio <= 0.15,
+        "CI failure logs compress to {ratio:.3} of their tokens; the bar is 0.15"
+    );
 }
 
 #[test]
@@ -39,15 +52,40 @@ fn test_runner_summaries_name_every_failing_test() {
     for i in 0..200 {
         cargo_log.push_str(&format!("test tests::case_{i} ... ok\n"));
     }
-    cargo_log.push_str("test tests::adds ... FAILED\n\nfailures:\n\n---- tests::adds stdout ----\n");
+    cargo_log
+        .push_str("test tests::adds ... FAILED\n\nfailures:\n\n---- tests::adds stdout ----\n");
     cargo_log.push_str("thread 'tests::adds' panicked at src/lib.rs:9:5:\nassertion `left == right` failed\n  left: 3\n right: 4\n\n");
-    cargo_log.push_str("test result: FAILED. 200 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n");
-    let out = pipeline.compress(&CompressRequest::new(cargo_log, ContentClass::Log)).outcome;
+    cargo_log.push_str(
+        "test result: FAILED. 200 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+    );
+    let out = pipeline
+        .compress(&CompressRequest::new(cargo_log, ContentClass::Log))
+        .outcome;
     assert!(out.applied, "{:?}", out.fallback_reason);
-    assert!(out.text.contains("[tests (cargo test): 1 failed, 200 passed, 0 skipped]"), "{}", out.text);
-    assert!(out.text.contains("[failed: tests::adds — assertion `left == right` failed]"), "{}", out.text);
-    assert!(out.text.contains("test tests::case_0 ... ok  [×200 similar]") || out.text.contains("lines folded"), "{}", out.text);
-    assert!(out.text.trim_end().ends_with("warnings kept]"), "ends with the summary line: {}", out.text);
+    assert!(
+        out.text
+            .contains("[tests (cargo test): 1 failed, 200 passed, 0 skipped]"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text
+            .contains("[failed: tests::adds — assertion `left == right` failed]"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text
+            .contains("test tests::case_0 ... ok  [×200 similar]")
+            || out.text.contains("lines folded"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text.trim_end().ends_with("warnings kept]"),
+        "ends with the summary line: {}",
+        out.text
+    );
 }
 
 #[test]
@@ -55,20 +93,30 @@ fn ansi_codes_are_stripped() {
     let pipeline = Pipeline::with_dirs(None).unwrap();
     let mut log = String::new();
     for i in 0..300 {
-        log.push_str(&format!("\u{1b}[32m  Downloaded\u{1b}[0m crate-{i} v1.0.{i}\n"));
+        log.push_str(&format!(
+            "\u{1b}[32m  Downloaded\u{1b}[0m crate-{i} v1.0.{i}\n"
+        ));
     }
     log.push_str("\u{1b}[1;31merror[E0308]\u{1b}[0m: mismatched types\n");
-    let out = pipeline.compress(&CompressRequest::new(log, ContentClass::Log)).outcome;
+    let out = pipeline
+        .compress(&CompressRequest::new(log, ContentClass::Log))
+        .outcome;
     assert!(out.applied);
     assert!(!out.text.contains('\u{1b}'), "{}", out.text);
-    assert!(out.text.contains("error[E0308]: mismatched types"), "{}", out.text);
+    assert!(
+        out.text.contains("error[E0308]: mismatched types"),
+        "{}",
+        out.text
+    );
 }
 
 #[test]
 fn prompts_are_never_compressed() {
     let pipeline = Pipeline::with_dirs(None).unwrap();
     let prompt = "please keep every word of this\n".repeat(200);
-    let out = pipeline.compress(&CompressRequest::new(prompt.clone(), ContentClass::Prompt)).outcome;
+    let out = pipeline
+        .compress(&CompressRequest::new(prompt.clone(), ContentClass::Prompt))
+        .outcome;
     assert!(!out.applied);
     assert_eq!(out.text, prompt);
 }

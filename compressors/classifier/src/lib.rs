@@ -37,7 +37,9 @@ pub struct Hints<'a> {
 
 /// Classifies `text`, returning the class and a confidence from 0 to 1.
 pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
-    if hints.tool_name.is_some_and(|t| t.eq_ignore_ascii_case("UserPromptSubmit") || t.eq_ignore_ascii_case("prompt")) {
+    if hints.tool_name.is_some_and(|t| {
+        t.eq_ignore_ascii_case("UserPromptSubmit") || t.eq_ignore_ascii_case("prompt")
+    }) {
         return (Class::Prompt, 1.0);
     }
     if let Some(class) = hints.source_path.and_then(class_from_path) {
@@ -50,15 +52,27 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
     if looks_structured(sample) {
         return (Class::Structured, 0.85);
     }
-    let lines: Vec<&str> = sample.lines().filter(|l| !l.trim().is_empty()).take(400).collect();
+    let lines: Vec<&str> = sample
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(400)
+        .collect();
     if lines.is_empty() {
         return (Class::Log, 0.3);
     }
-    let share = |f: &dyn Fn(&str) -> bool| lines.iter().filter(|l| f(l)).count() as f32 / lines.len() as f32;
+    let share = |f: &dyn Fn(&str) -> bool| {
+        lines.iter().filter(|l| f(l)).count() as f32 / lines.len() as f32
+    };
     let code = share(&|l| starts_with_code_keyword(l.trim_start()));
     let timestamped = share(&|l| starts_with_timestamp(l));
-    let sentences = share(&|l| l.len() > 60 && l.split_whitespace().count() > 10 && l.trim_end().ends_with(['.', '?', '!', ':']));
-    let tool_is_shell = hints.tool_name.is_some_and(|t| t == "Bash" || t.starts_with("mcp__"));
+    let sentences = share(&|l| {
+        l.len() > 60
+            && l.split_whitespace().count() > 10
+            && l.trim_end().ends_with(['.', '?', '!', ':'])
+    });
+    let tool_is_shell = hints
+        .tool_name
+        .is_some_and(|t| t == "Bash" || t.starts_with("mcp__"));
     if timestamped > 0.3 || tool_is_shell && code < 0.3 {
         return (Class::Log, 0.6 + timestamped.min(0.3));
     }
@@ -85,9 +99,10 @@ fn head(text: &str, max: usize) -> &str {
 fn class_from_path(path: &str) -> Option<Class> {
     let ext = path.rsplit('.').next()?.to_ascii_lowercase();
     Some(match ext.as_str() {
-        "rs" | "py" | "js" | "mjs" | "cjs" | "ts" | "tsx" | "jsx" | "go" | "java" | "kt" | "c" | "h"
-        | "cc" | "cpp" | "hpp" | "cs" | "rb" | "ex" | "exs" | "erl" | "swift" | "scala" | "php"
-        | "sh" | "bash" | "zsh" | "lua" | "zig" | "hs" | "ml" | "sql" | "css" | "html" | "vue" => Class::Code,
+        "rs" | "py" | "js" | "mjs" | "cjs" | "ts" | "tsx" | "jsx" | "go" | "java" | "kt" | "c"
+        | "h" | "cc" | "cpp" | "hpp" | "cs" | "rb" | "ex" | "exs" | "erl" | "swift" | "scala"
+        | "php" | "sh" | "bash" | "zsh" | "lua" | "zig" | "hs" | "ml" | "sql" | "css" | "html"
+        | "vue" => Class::Code,
         "json" | "yaml" | "yml" | "toml" | "csv" | "tsv" | "xml" | "lock" => Class::Structured,
         "md" | "markdown" | "txt" | "rst" | "adoc" => Class::Prose,
         "log" | "out" => Class::Log,
@@ -112,15 +127,41 @@ fn looks_like_error(sample: &str) -> bool {
 
 fn looks_structured(sample: &str) -> bool {
     let t = sample.trim();
-    (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']') && t.contains('"'))
+    (t.starts_with('{') && t.ends_with('}'))
+        || (t.starts_with('[') && t.ends_with(']') && t.contains('"'))
         || t.starts_with("<?xml")
 }
 
 fn starts_with_code_keyword(l: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "fn ", "pub ", "use ", "impl ", "struct ", "enum ", "mod ", "let ", "def ", "class ",
-        "import ", "from ", "return ", "function ", "const ", "var ", "export ", "package ",
-        "func ", "#include", "#define", "public ", "private ", "static ", "if (", "for (", "}", "defmodule ",
+        "fn ",
+        "pub ",
+        "use ",
+        "impl ",
+        "struct ",
+        "enum ",
+        "mod ",
+        "let ",
+        "def ",
+        "class ",
+        "import ",
+        "from ",
+        "return ",
+        "function ",
+        "const ",
+        "var ",
+        "export ",
+        "package ",
+        "func ",
+        "#include",
+        "#define",
+        "public ",
+        "private ",
+        "static ",
+        "if (",
+        "for (",
+        "}",
+        "defmodule ",
     ];
     KEYWORDS.iter().any(|k| l.starts_with(k))
 }
@@ -138,11 +179,48 @@ mod tests {
     #[test]
     fn classifies_by_hint_and_content() {
         let none = Hints::default();
-        assert_eq!(classify("x", Hints { source_path: Some("src/lib.rs"), ..none }).0, Class::Code);
+        assert_eq!(
+            classify(
+                "x",
+                Hints {
+                    source_path: Some("src/lib.rs"),
+                    ..none
+                }
+            )
+            .0,
+            Class::Code
+        );
         assert_eq!(classify("{\"a\": [1, 2]}", none).0, Class::Structured);
-        assert_eq!(classify("Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'x'", none).0, Class::Error);
-        assert_eq!(classify("2024-01-01 12:00:00 INFO start\n2024-01-01 12:00:01 INFO ok\n", none).0, Class::Log);
-        assert_eq!(classify("fn main() {\n    let x = 1;\n}\nfn other() {}\n", none).0, Class::Code);
-        assert_eq!(classify("please fix it", Hints { tool_name: Some("prompt"), ..none }).0, Class::Prompt);
+        assert_eq!(
+            classify(
+                "Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'x'",
+                none
+            )
+            .0,
+            Class::Error
+        );
+        assert_eq!(
+            classify(
+                "2024-01-01 12:00:00 INFO start\n2024-01-01 12:00:01 INFO ok\n",
+                none
+            )
+            .0,
+            Class::Log
+        );
+        assert_eq!(
+            classify("fn main() {\n    let x = 1;\n}\nfn other() {}\n", none).0,
+            Class::Code
+        );
+        assert_eq!(
+            classify(
+                "please fix it",
+                Hints {
+                    tool_name: Some("prompt"),
+                    ..none
+                }
+            )
+            .0,
+            Class::Prompt
+        );
     }
 }

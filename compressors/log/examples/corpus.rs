@@ -7,7 +7,9 @@
 
 fn must_keep(meta: &str) -> Vec<String> {
     // Tiny extraction of the "must_keep" string array, to avoid a JSON dependency.
-    let Some(start) = meta.find("\"must_keep\"") else { return vec![] };
+    let Some(start) = meta.find("\"must_keep\"") else {
+        return vec![];
+    };
     let rest = &meta[start..];
     let open = rest.find('[').unwrap();
     let mut out = Vec::new();
@@ -43,9 +45,16 @@ fn must_keep(meta: &str) -> Vec<String> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let dir = args.get(1).map(String::as_str).unwrap_or("../shared/corpus/cases");
+    let dir = args
+        .get(1)
+        .map(String::as_str)
+        .unwrap_or("../shared/corpus/cases");
     let prefix = args.get(2).map(String::as_str).unwrap_or("");
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
     let (mut tin, mut tout, mut kept, mut total) = (0usize, 0usize, 0usize, 0usize);
     for path in entries {
@@ -57,7 +66,8 @@ fn main() {
         if !meta.contains("\"class\": \"log\"") {
             continue;
         }
-        let input = String::from_utf8_lossy(&std::fs::read(path.join("input.txt")).unwrap()).to_string();
+        let input =
+            String::from_utf8_lossy(&std::fs::read(path.join("input.txt")).unwrap()).to_string();
         let t = std::time::Instant::now();
         let out = ghost_compressor_log::compress(&input);
         let dt = t.elapsed();
@@ -84,5 +94,8 @@ fn main() {
             println!("    MISSING: {}", m.chars().take(150).collect::<String>());
         }
     }
-    println!("TOTAL {tin} → {tout} {:.3} kept {kept}/{total}", tout as f64 / tin as f64);
+    println!(
+        "TOTAL {tin} → {tout} {:.3} kept {kept}/{total}",
+        tout as f64 / tin as f64
+    );
 }

@@ -53,7 +53,10 @@ pub fn last_redraw(line: &str) -> &str {
     let line = line.strip_suffix('\r').unwrap_or(line);
     match line.rfind('\r') {
         Some(i) if !line[i + 1..].trim().is_empty() => &line[i + 1..],
-        Some(i) => line[..i].rsplit('\r').find(|s| !s.trim().is_empty()).unwrap_or(""),
+        Some(i) => line[..i]
+            .rsplit('\r')
+            .find(|s| !s.trim().is_empty())
+            .unwrap_or(""),
         None => line,
     }
 }

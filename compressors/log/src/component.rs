@@ -7,7 +7,10 @@ struct LogCompressor;
 impl Guest for LogCompressor {
     fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
         let out = crate::compress(&request.text);
-        Ok(Compressed { text: out.text, notes: out.notes })
+        Ok(Compressed {
+            text: out.text,
+            notes: out.notes,
+        })
     }
 }
 

@@ -23,7 +23,13 @@ pub struct FoldOptions {
 
 impl Default for FoldOptions {
     fn default() -> Self {
-        Self { head: 5, tail: 8, novel_budget: 24, near_error: 3, small_log_lines: 100 }
+        Self {
+            head: 5,
+            tail: 8,
+            novel_budget: 24,
+            near_error: 3,
+            small_log_lines: 100,
+        }
     }
 }
 
@@ -58,7 +64,12 @@ enum Fate {
 
 /// Folds `lines` (ANSI-free, as a terminal showed them) and writes the kept
 /// lines and markers to `out`, one per line.
-pub fn fold(lines: &[&str], contents: &[&str], opts: &FoldOptions, out: &mut Vec<String>) -> FoldStats {
+pub fn fold(
+    lines: &[&str],
+    contents: &[&str],
+    opts: &FoldOptions,
+    out: &mut Vec<String>,
+) -> FoldStats {
     let n = lines.len();
     let severity: Vec<Severity> = contents.iter().map(|c| line::severity(c)).collect();
     let mut fate = vec![Fate::Undecided; n];
@@ -93,7 +104,8 @@ pub fn fold(lines: &[&str], contents: &[&str], opts: &FoldOptions, out: &mut Vec
         j = j.max(covered);
         while j < n {
             let c = contents[j];
-            let blank_inside = c.trim().is_empty() && j + 1 < n && line::is_continuation(contents[j + 1]);
+            let blank_inside =
+                c.trim().is_empty() && j + 1 < n && line::is_continuation(contents[j + 1]);
             if !(line::is_continuation(c) || blank_inside) {
                 break;
             }
@@ -149,15 +161,23 @@ pub fn fold(lines: &[&str], contents: &[&str], opts: &FoldOptions, out: &mut Vec
         scored.push((score, start, len));
     }
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let budget = if n <= opts.small_log_lines { usize::MAX } else { opts.novel_budget };
+    let budget = if n <= opts.small_log_lines {
+        usize::MAX
+    } else {
+        opts.novel_budget
+    };
     let chosen: HashSet<usize> = scored.iter().take(budget).map(|&(_, s, _)| s).collect();
     for &(start, len) in &candidates {
         if chosen.contains(&start) {
             fate[start] = Fate::RunHead(len);
-            fate[start + 1..start + len].iter_mut().for_each(|f| *f = Fate::InRun);
+            fate[start + 1..start + len]
+                .iter_mut()
+                .for_each(|f| *f = Fate::InRun);
             stats.folded += len - 1;
         } else {
-            fate[start..start + len].iter_mut().for_each(|f| *f = Fate::Folded);
+            fate[start..start + len]
+                .iter_mut()
+                .for_each(|f| *f = Fate::Folded);
             stats.folded += len;
         }
     }
@@ -196,7 +216,10 @@ pub fn fold(lines: &[&str], contents: &[&str], opts: &FoldOptions, out: &mut Vec
                     // are counted on a line of their own.
                     out.push(lines[k].trim_end().to_string());
                     let mut repeats = 0;
-                    while k + 1 < n && matches!(fate[k + 1], Fate::Keep | Fate::Context) && lines[k + 1] == lines[k] {
+                    while k + 1 < n
+                        && matches!(fate[k + 1], Fate::Keep | Fate::Context)
+                        && lines[k + 1] == lines[k]
+                    {
                         repeats += 1;
                         k += 1;
                     }
@@ -218,9 +241,15 @@ pub fn fold(lines: &[&str], contents: &[&str], opts: &FoldOptions, out: &mut Vec
 /// Lines that announce a phase: `[INFO] --- plugin ---`, `=== RUN`, `## Step`.
 fn is_header_like(content: &str) -> bool {
     let t = content.trim_start_matches("[INFO] ").trim();
-    t.starts_with("---") || t.starts_with("===") || t.starts_with("##") || t.starts_with("> ")
-        || t.starts_with("Step ") || t.starts_with("Run ") || t.starts_with("BUILD ")
-        || t.starts_with("Building ") || t.starts_with("Reactor Summary")
+    t.starts_with("---")
+        || t.starts_with("===")
+        || t.starts_with("##")
+        || t.starts_with("> ")
+        || t.starts_with("Step ")
+        || t.starts_with("Run ")
+        || t.starts_with("BUILD ")
+        || t.starts_with("Building ")
+        || t.starts_with("Reactor Summary")
 }
 
 /// `1234567` → `1,234,567`.
@@ -228,7 +257,7 @@ pub fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

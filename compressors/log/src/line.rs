@@ -31,10 +31,13 @@ pub fn without_timestamp(line: &str) -> &str {
         return line[end..].strip_prefix(' ').unwrap_or(&line[end..]);
     }
     // [12:00:01] or [12:00:01.123]
-    if b.len() > 10 && b[0] == b'[' && b[3] == b':' && b[6] == b':' {
-        if let Some(close) = line.find(']') {
-            return line[close + 1..].trim_start();
-        }
+    if b.len() > 10
+        && b[0] == b'['
+        && b[3] == b':'
+        && b[6] == b':'
+        && let Some(close) = line.find(']')
+    {
+        return line[close + 1..].trim_start();
     }
     line
 }
@@ -47,12 +50,17 @@ fn is_zero_count(text: &[u8], start: usize, end: usize) -> bool {
     while i < after.len() && matches!(after[i], b':' | b'=' | b' ' | b'\t') {
         i += 1;
     }
-    if i > 0 && i < after.len() && after[i] == b'0' && after.get(i + 1).is_none_or(|c| !c.is_ascii_digit()) {
+    if i > 0
+        && i < after.len()
+        && after[i] == b'0'
+        && after.get(i + 1).is_none_or(|c| !c.is_ascii_digit())
+    {
         return true;
     }
     let before = text[..start].trim_ascii_end();
     let zero_before = before.ends_with(b"0")
-        && (before.len() == 1 || matches!(before[before.len() - 2], b' ' | b'\t' | b',' | b'(' | b'['));
+        && (before.len() == 1
+            || matches!(before[before.len() - 2], b' ' | b'\t' | b',' | b'(' | b'['));
     zero_before || before.ends_with(b"no") || before.ends_with(b"No")
 }
 
@@ -60,11 +68,43 @@ fn is_zero_count(text: &[u8], start: usize, end: usize) -> bool {
 /// a word (not inside an identifier or a path), case-insensitively; a word may
 /// continue (`errors`, `failed`, `panicked`).
 const ERROR_WORDS: &[&str] = &[
-    "error", "err:", "fatal", "fail", "panic", "exception", "traceback", "abort", "segfault",
-    "segmentation fault", "core dumped", "severe", "critical", "emerg", "denied", "refused",
-    "cannot", "can't", "couldn't", "could not", "unable to", "not found", "no such file",
-    "does not exist", "timed out", "assert", "broken pipe", "invalid", "illegal", "went wrong",
-    "bad ", "wrong ", "incompatible", "unresolved", "undefined", "exit code", "exited with",
+    "error",
+    "err:",
+    "fatal",
+    "fail",
+    "panic",
+    "exception",
+    "traceback",
+    "abort",
+    "segfault",
+    "segmentation fault",
+    "core dumped",
+    "severe",
+    "critical",
+    "emerg",
+    "denied",
+    "refused",
+    "cannot",
+    "can't",
+    "couldn't",
+    "could not",
+    "unable to",
+    "not found",
+    "no such file",
+    "does not exist",
+    "timed out",
+    "assert",
+    "broken pipe",
+    "invalid",
+    "illegal",
+    "went wrong",
+    "bad ",
+    "wrong ",
+    "incompatible",
+    "unresolved",
+    "undefined",
+    "exit code",
+    "exited with",
 ];
 
 /// Words that make a line a warning.
@@ -109,16 +149,13 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str]) -> bool {
     let first = b[i].to_ascii_lowercase();
     words.iter().any(|w| {
         let w = w.as_bytes();
-        w[0] == first
-            && b.len() >= i + w.len()
-            && b[i..i + w.len()].eq_ignore_ascii_case(w)
-            && {
-                let mut end = i + w.len();
-                while end < b.len() && b[end].is_ascii_alphabetic() {
-                    end += 1;
-                }
-                !is_zero_count(b, i, end)
+        w[0] == first && b.len() >= i + w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w) && {
+            let mut end = i + w.len();
+            while end < b.len() && b[end].is_ascii_alphabetic() {
+                end += 1;
             }
+            !is_zero_count(b, i, end)
+        }
     })
 }
 
@@ -126,11 +163,15 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str]) -> bool {
 /// `java.lang.AssertionError` or `ValueError`, starting at `b[i]`.
 fn is_throwable_name(b: &[u8], i: usize) -> bool {
     let mut end = i;
-    while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'.' | b'$' | b'_')) {
+    while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'.' | b'$' | b'_'))
+    {
         end += 1;
     }
     let word = &b[i..end];
-    let last = word.rsplit(|&c| c == b'.' || c == b'$').next().unwrap_or(word);
+    let last = word
+        .rsplit(|&c| c == b'.' || c == b'$')
+        .next()
+        .unwrap_or(word);
     last.first().is_some_and(u8::is_ascii_uppercase)
         && (last.ends_with(b"Error") || last.ends_with(b"Exception") || last.ends_with(b"Failure"))
 }
@@ -139,7 +180,8 @@ fn is_throwable_name(b: &[u8], i: usize) -> bool {
 /// process and thread ids.
 fn has_level_letter(b: &[u8], letter: u8) -> bool {
     let head = &b[..b.len().min(64)];
-    head.windows(3).any(|w| w[0] == b' ' && w[1] == letter && (w[2] == b' ' || w[2] == b'/'))
+    head.windows(3)
+        .any(|w| w[0] == b' ' && w[1] == letter && (w[2] == b' ' || w[2] == b'/'))
         && head.iter().take(40).filter(|c| c.is_ascii_digit()).count() >= 6
 }
 
@@ -191,10 +233,34 @@ pub fn is_continuation(content: &str) -> bool {
         return !content.trim().is_empty();
     }
     const LINKS: &[&str] = &[
-        "at ", "Caused by", "Caused:", "Also:", "Suppressed:", "...", "symbol:", "location:",
-        "required:", "found:", "reason:", "During handling", "The above exception", "Traceback",
-        "File \"", "note:", "help:", "-->", "|", "= note", "stack backtrace:", "left:", "right:",
-        "expected", "actual", "but was", "Expected", "Received",
+        "at ",
+        "Caused by",
+        "Caused:",
+        "Also:",
+        "Suppressed:",
+        "...",
+        "symbol:",
+        "location:",
+        "required:",
+        "found:",
+        "reason:",
+        "During handling",
+        "The above exception",
+        "Traceback",
+        "File \"",
+        "note:",
+        "help:",
+        "-->",
+        "|",
+        "= note",
+        "stack backtrace:",
+        "left:",
+        "right:",
+        "expected",
+        "actual",
+        "but was",
+        "Expected",
+        "Received",
     ];
     LINKS.iter().any(|l| content.starts_with(l))
 }
@@ -205,26 +271,50 @@ mod tests {
 
     #[test]
     fn strips_timestamps() {
-        assert_eq!(without_timestamp("2022-05-30T09:11:02.8581448Z [ERROR] x"), "[ERROR] x");
-        assert_eq!(without_timestamp("2022-05-30 09:11:02,123 WARN y"), "WARN y");
+        assert_eq!(
+            without_timestamp("2022-05-30T09:11:02.8581448Z [ERROR] x"),
+            "[ERROR] x"
+        );
+        assert_eq!(
+            without_timestamp("2022-05-30 09:11:02,123 WARN y"),
+            "WARN y"
+        );
         assert_eq!(without_timestamp("[12:00:01] ok"), "ok");
         assert_eq!(without_timestamp("plain"), "plain");
     }
 
     #[test]
     fn zero_counts_are_not_failures() {
-        assert_eq!(severity("Tests run: 5, Failures: 0, Errors: 0, Skipped: 0"), Severity::Normal);
-        assert_eq!(severity("Tests run: 5, Failures: 1, Errors: 0, Skipped: 0"), Severity::Error);
-        assert_eq!(severity("test result: ok. 3 passed; 0 failed; 0 ignored"), Severity::Normal);
-        assert_eq!(severity("[ERROR] Foo.java:[27,122] incompatible types"), Severity::Error);
+        assert_eq!(
+            severity("Tests run: 5, Failures: 0, Errors: 0, Skipped: 0"),
+            Severity::Normal
+        );
+        assert_eq!(
+            severity("Tests run: 5, Failures: 1, Errors: 0, Skipped: 0"),
+            Severity::Error
+        );
+        assert_eq!(
+            severity("test result: ok. 3 passed; 0 failed; 0 ignored"),
+            Severity::Normal
+        );
+        assert_eq!(
+            severity("[ERROR] Foo.java:[27,122] incompatible types"),
+            Severity::Error
+        );
         assert_eq!(severity("[WARNING] deprecated API"), Severity::Warning);
         assert_eq!(severity("Compiling 12 source files"), Severity::Normal);
     }
 
     #[test]
     fn masks_numbers_hashes_and_paths() {
-        assert_eq!(mask("Downloaded 12 kB from /a/b.jar"), mask("Downloaded 913 kB from /c/d.jar"));
-        assert_eq!(mask("commit 4e8932e579d2e085"), mask("commit aa0932e579d2e0ff"));
+        assert_eq!(
+            mask("Downloaded 12 kB from /a/b.jar"),
+            mask("Downloaded 913 kB from /c/d.jar")
+        );
+        assert_eq!(
+            mask("commit 4e8932e579d2e085"),
+            mask("commit aa0932e579d2e0ff")
+        );
         assert_ne!(mask("Compiling foo"), mask("Linking foo"));
     }
 }

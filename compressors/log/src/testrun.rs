@@ -51,30 +51,27 @@ impl TestReport {
         }
         self.failures.push(Failure { name, message });
     }
-
-    fn set_message(&mut self, name: &str, message: &str) {
-        let message = message.trim();
-        if message.is_empty() {
-            return;
-        }
-        if let Some(f) = self.failures.iter_mut().find(|f| f.name == name.trim()) {
-            if f.message.is_none() {
-                f.message = Some(message.chars().take(300).collect());
-            }
-        }
-    }
 }
 
 /// The first number in `s` before `word` (e.g. `3` in "3 passed").
 fn count_before(s: &str, word: &str) -> Option<u64> {
     let i = s.find(word)?;
-    s[..i].split(|c: char| !c.is_ascii_digit()).filter(|t| !t.is_empty()).next_back()?.parse().ok()
+    s[..i]
+        .split(|c: char| !c.is_ascii_digit())
+        .rfind(|t| !t.is_empty())?
+        .parse()
+        .ok()
 }
 
 /// The number after `label` (e.g. `1` in "Failures: 1").
 fn count_after(s: &str, label: &str) -> Option<u64> {
     let i = s.find(label)? + label.len();
-    s[i..].trim_start().split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    s[i..]
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Reads test-runner output out of `lines` (ANSI-free, timestamps removed).
@@ -96,13 +93,15 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.saw("cargo test");
             let name = &t[5..t.len() - "... FAILED".len()];
             r.add_failure(name, None);
-        } else if let Some(name) = t.strip_prefix("---- ").and_then(|s| s.strip_suffix(" stdout ----")) {
+        } else if let Some(name) = t
+            .strip_prefix("---- ")
+            .and_then(|s| s.strip_suffix(" stdout ----"))
+        {
             // The panic message follows: "thread 'x' panicked at src/lib.rs:3:5:" then the message.
-            let msg = lines[i + 1..]
-                .iter()
-                .take(6)
-                .map(|l| l.trim())
-                .find(|l| !l.is_empty() && !l.starts_with("thread '") && !l.starts_with("note:"));
+            let msg =
+                lines[i + 1..].iter().take(6).map(|l| l.trim()).find(|l| {
+                    !l.is_empty() && !l.starts_with("thread '") && !l.starts_with("note:")
+                });
             r.add_failure(name, msg.map(str::to_string));
         }
         // pytest
@@ -110,10 +109,15 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.saw("pytest");
             let (name, msg) = rest.split_once(" - ").unwrap_or((rest, ""));
             r.add_failure(name, Some(msg.to_string()).filter(|m| !m.is_empty()));
-        } else if t.starts_with('=') && t.ends_with('=') && (t.contains(" passed") || t.contains(" failed")) && t.contains(" in ") {
+        } else if t.starts_with('=')
+            && t.ends_with('=')
+            && (t.contains(" passed") || t.contains(" failed"))
+            && t.contains(" in ")
+        {
             r.saw("pytest");
             r.passed += count_before(t, " passed").unwrap_or(0);
-            r.failed += count_before(t, " failed").unwrap_or(0) + count_before(t, " error").unwrap_or(0);
+            r.failed +=
+                count_before(t, " failed").unwrap_or(0) + count_before(t, " error").unwrap_or(0);
             r.skipped += count_before(t, " skipped").unwrap_or(0);
         }
         // jest
@@ -121,10 +125,15 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.saw("jest");
             r.passed += count_before(rest, " passed").unwrap_or(0);
             r.failed += count_before(rest, " failed").unwrap_or(0);
-            r.skipped += count_before(rest, " skipped").unwrap_or(0) + count_before(rest, " todo").unwrap_or(0);
+            r.skipped += count_before(rest, " skipped").unwrap_or(0)
+                + count_before(rest, " todo").unwrap_or(0);
         } else if let Some(name) = t.strip_prefix("● ").filter(|n| n.contains(" › ")) {
             r.saw("jest");
-            let msg = lines[i + 1..].iter().take(8).map(|l| l.trim()).find(|l| !l.is_empty());
+            let msg = lines[i + 1..]
+                .iter()
+                .take(8)
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty());
             r.add_failure(name, msg.map(str::to_string));
         }
         // vitest
@@ -135,7 +144,11 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.skipped += count_before(rest, " skipped").unwrap_or(0);
         } else if let Some(name) = t.strip_prefix("FAIL ").filter(|n| n.contains(" > ")) {
             r.saw("vitest");
-            let msg = lines[i + 1..].iter().take(6).map(|l| l.trim()).find(|l| l.contains("Error"));
+            let msg = lines[i + 1..]
+                .iter()
+                .take(6)
+                .map(|l| l.trim())
+                .find(|l| l.contains("Error"));
             r.add_failure(name.trim(), msg.map(str::to_string));
         }
         // go test
@@ -157,11 +170,16 @@ pub fn parse(lines: &[&str]) -> TestReport {
             go_counts.2 += 1;
         }
         // mix test: "3 tests, 1 failure" / "1 doctest, 10 tests, 2 failures, 1 skipped"
-        else if (t.contains(" tests, ") || t.contains(" test, ")) && (t.contains(" failure")) && !t.contains("Tests run") {
+        else if (t.contains(" tests, ") || t.contains(" test, "))
+            && (t.contains(" failure"))
+            && !t.contains("Tests run")
+        {
             r.saw("mix test");
-            let total = count_before(t, " test").unwrap_or(0) + count_before(t, " doctest").unwrap_or(0);
+            let total =
+                count_before(t, " test").unwrap_or(0) + count_before(t, " doctest").unwrap_or(0);
             let failed = count_before(t, " failure").unwrap_or(0);
-            let skipped = count_before(t, " skipped").unwrap_or(0) + count_before(t, " excluded").unwrap_or(0);
+            let skipped = count_before(t, " skipped").unwrap_or(0)
+                + count_before(t, " excluded").unwrap_or(0);
             r.failed += failed;
             r.skipped += skipped;
             r.passed += total.saturating_sub(failed + skipped);
@@ -177,9 +195,11 @@ pub fn parse(lines: &[&str]) -> TestReport {
         // maven surefire
         else if let Some(pos) = t.find("Tests run:") {
             let s = &t[pos..];
-            if let (Some(run), Some(f), Some(e)) =
-                (count_after(s, "Tests run:"), count_after(s, "Failures:"), count_after(s, "Errors:"))
-            {
+            if let (Some(run), Some(f), Some(e)) = (
+                count_after(s, "Tests run:"),
+                count_after(s, "Failures:"),
+                count_after(s, "Errors:"),
+            ) {
                 r.saw("maven surefire");
                 let skipped = count_after(s, "Skipped:").unwrap_or(0);
                 // Per-class lines have "- in Class"; the totals line does not. Keep the last totals.
@@ -190,19 +210,31 @@ pub fn parse(lines: &[&str]) -> TestReport {
         } else if t.contains("<<< FAILURE!") || t.contains("<<< ERROR!") {
             r.saw("maven surefire");
             let name = t.split("  Time elapsed").next().unwrap_or(t);
-            let name = name.split(" <<<").next().unwrap_or(name).trim_start_matches("[ERROR] ");
-            let msg = lines.get(i + 1).map(|l| l.trim()).filter(|l| !l.is_empty() && !l.starts_with("at "));
+            let name = name
+                .split(" <<<")
+                .next()
+                .unwrap_or(name)
+                .trim_start_matches("[ERROR] ");
+            let msg = lines
+                .get(i + 1)
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty() && !l.starts_with("at "));
             if !name.starts_with("Tests run:") {
                 r.add_failure(name, msg.map(str::to_string));
             }
-        } else if let Some(rest) = t.strip_prefix("[ERROR]   ").or_else(|| t.strip_prefix("[ERROR] ").filter(|s| s.starts_with("  "))) {
+        } else if let Some(rest) = t
+            .strip_prefix("[ERROR]   ")
+            .or_else(|| t.strip_prefix("[ERROR] ").filter(|s| s.starts_with("  ")))
+        {
             // Surefire's summary: "[ERROR]   FooTest.bar:42 expected:<1> but was:<2>"
             let rest = rest.trim();
-            if let Some((name, msg)) = rest.split_once(' ') {
-                if name.contains('.') && name.contains(':') && !name.contains('/') {
-                    r.saw("maven surefire");
-                    r.add_failure(name, Some(msg.trim().to_string()));
-                }
+            if let Some((name, msg)) = rest.split_once(' ')
+                && name.contains('.')
+                && name.contains(':')
+                && !name.contains('/')
+            {
+                r.saw("maven surefire");
+                r.add_failure(name, Some(msg.trim().to_string()));
             }
         }
         i += 1;
@@ -217,21 +249,6 @@ pub fn parse(lines: &[&str]) -> TestReport {
         r.failed += go_counts.1;
         r.skipped += go_counts.2;
     }
-    // Messages printed apart from the name (cargo's "---- name stdout ----").
-    let pending: Vec<String> = r.failures.iter().filter(|f| f.message.is_none()).map(|f| f.name.clone()).collect();
-    for name in pending {
-        let header = format!("---- {name} stdout ----");
-        if let Some(pos) = lines.iter().position(|l| l.trim() == header) {
-            if let Some(msg) = lines[pos + 1..]
-                .iter()
-                .take(6)
-                .map(|l| l.trim())
-                .find(|l| !l.is_empty() && !l.starts_with("thread '") && !l.starts_with("note:"))
-            {
-                r.set_message(&name, msg);
-            }
-        }
-    }
     r
 }
 
@@ -241,7 +258,9 @@ fn mix_failure_header(t: &str) -> Option<&str> {
     if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    (rest.starts_with("test ") || rest.starts_with("doctest ")).then_some(rest).filter(|r| r.ends_with(')'))
+    (rest.starts_with("test ") || rest.starts_with("doctest "))
+        .then_some(rest)
+        .filter(|r| r.ends_with(')'))
 }
 
 #[cfg(test)]
@@ -258,7 +277,10 @@ mod tests {
         let r = parse(&lines(log));
         assert_eq!((r.passed, r.failed, r.skipped), (1, 1, 1));
         assert_eq!(r.failures[0].name, "a::bad");
-        assert_eq!(r.failures[0].message.as_deref(), Some("assertion `left == right` failed"));
+        assert_eq!(
+            r.failures[0].message.as_deref(),
+            Some("assertion `left == right` failed")
+        );
     }
 
     #[test]
@@ -266,23 +288,42 @@ mod tests {
         let log = "FAILED tests/test_x.py::test_y - AssertionError: assert 1 == 2\n==== 1 failed, 4 passed, 2 skipped in 0.12s ====";
         let r = parse(&lines(log));
         assert_eq!((r.passed, r.failed, r.skipped), (4, 1, 2));
-        assert_eq!(r.failures[0].message.as_deref(), Some("AssertionError: assert 1 == 2"));
+        assert_eq!(
+            r.failures[0].message.as_deref(),
+            Some("AssertionError: assert 1 == 2")
+        );
     }
 
     #[test]
     fn jest_vitest_go_mix_surefire() {
-        let jest = parse(&lines("● Sum › adds\n\n    expect(received).toBe(expected)\nTests:       1 failed, 5 passed, 6 total"));
+        let jest = parse(&lines(
+            "● Sum › adds\n\n    expect(received).toBe(expected)\nTests:       1 failed, 5 passed, 6 total",
+        ));
         assert_eq!((jest.passed, jest.failed), (5, 1));
         assert_eq!(jest.failures[0].name, "Sum › adds");
-        let vitest = parse(&lines(" FAIL  src/a.test.ts > sum > adds\nAssertionError: expected 3 to be 4\n      Tests  1 failed | 3 passed (4)"));
+        let vitest = parse(&lines(
+            " FAIL  src/a.test.ts > sum > adds\nAssertionError: expected 3 to be 4\n      Tests  1 failed | 3 passed (4)",
+        ));
         assert_eq!((vitest.passed, vitest.failed), (3, 1));
-        let go = parse(&lines("--- FAIL: TestAdd (0.00s)\n    add_test.go:9: got 3, want 4\n--- PASS: TestSub (0.00s)\nFAIL"));
+        let go = parse(&lines(
+            "--- FAIL: TestAdd (0.00s)\n    add_test.go:9: got 3, want 4\n--- PASS: TestSub (0.00s)\nFAIL",
+        ));
         assert_eq!((go.passed, go.failed), (1, 1));
-        assert_eq!(go.failures[0].message.as_deref(), Some("add_test.go:9: got 3, want 4"));
-        let mix = parse(&lines("  1) test adds (MathTest)\n     test/math_test.exs:5\n     Assertion with == failed\nFinished in 0.03 seconds\n4 tests, 1 failure"));
+        assert_eq!(
+            go.failures[0].message.as_deref(),
+            Some("add_test.go:9: got 3, want 4")
+        );
+        let mix = parse(&lines(
+            "  1) test adds (MathTest)\n     test/math_test.exs:5\n     Assertion with == failed\nFinished in 0.03 seconds\n4 tests, 1 failure",
+        ));
         assert_eq!((mix.passed, mix.failed), (3, 1));
-        assert_eq!(mix.failures[0].message.as_deref(), Some("Assertion with == failed"));
-        let sf = parse(&lines("[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in a.FooTest\n[ERROR] testBar(a.FooTest)  Time elapsed: 0.01 s  <<< FAILURE!\njava.lang.AssertionError: expected:<1> but was:<2>\n[ERROR] Failures: \n[ERROR]   FooTest.testBar:42 expected:<1> but was:<2>\n[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 1"));
+        assert_eq!(
+            mix.failures[0].message.as_deref(),
+            Some("Assertion with == failed")
+        );
+        let sf = parse(&lines(
+            "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in a.FooTest\n[ERROR] testBar(a.FooTest)  Time elapsed: 0.01 s  <<< FAILURE!\njava.lang.AssertionError: expected:<1> but was:<2>\n[ERROR] Failures: \n[ERROR]   FooTest.testBar:42 expected:<1> but was:<2>\n[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 1",
+        ));
         assert_eq!((sf.passed, sf.failed, sf.skipped), (1, 1, 1));
         assert_eq!(sf.failures[0].name, "testBar(a.FooTest)");
         assert!(sf.failures.iter().any(|f| f.name == "FooTest.testBar:42"));

@@ -25,11 +25,21 @@ pub struct Args {
 pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
     let text = ghost::input::read_text(args.file.as_deref())?;
     let pipeline = Pipeline::with_dirs(dirs)?;
-    let request = ClassifyRequest { text, tool_name: args.tool, source_path: args.source_path };
+    let request = ClassifyRequest {
+        text,
+        tool_name: args.tool,
+        source_path: args.source_path,
+    };
     let outcome = pipeline.classify(&request);
-    println!("{} {:.2}", outcome.classification.class, outcome.classification.confidence);
+    println!(
+        "{} {:.2}",
+        outcome.classification.class, outcome.classification.confidence
+    );
     if let Some(reason) = outcome.fallback_reason {
-        eprintln!("ghost: note: the classifier failed ({reason}); assumed {}", outcome.classification.class);
+        eprintln!(
+            "ghost: note: the classifier failed ({reason}); assumed {}",
+            outcome.classification.class
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -32,7 +32,11 @@ pub struct Args {
 
 /// Runs `ghost compress`.
 pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
-    let given_class = args.class.as_deref().map(str::parse::<ContentClass>).transpose()?;
+    let given_class = args
+        .class
+        .as_deref()
+        .map(str::parse::<ContentClass>)
+        .transpose()?;
     let text = ghost::input::read_text(args.file.as_deref())?;
     let started = Instant::now();
     let pipeline = Pipeline::with_dirs(dirs)?;
@@ -45,7 +49,10 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
                 source_path: args.source_path.clone(),
             };
             let c = pipeline.classify(&request).classification;
-            (c.class, format!("classified, confidence {:.2}", c.confidence))
+            (
+                c.class,
+                format!("classified, confidence {:.2}", c.confidence),
+            )
         }
     };
     let request = CompressRequest {
@@ -58,7 +65,9 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
     let result = pipeline.compress(&request);
     let elapsed = started.elapsed();
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(result.outcome.text.as_bytes()).context("writing to stdout")?;
+    stdout
+        .write_all(result.outcome.text.as_bytes())
+        .context("writing to stdout")?;
     if !result.outcome.text.ends_with('\n') && !result.outcome.text.is_empty() {
         stdout.write_all(b"\n").context("writing to stdout")?;
     }

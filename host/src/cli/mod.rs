@@ -36,7 +36,10 @@ enum Command {
 /// Runs the command the user asked for.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let dirs = GhostDirs::from_env();
-    ghost::logging::init(dirs.as_ref().map(GhostDirs::log_file).as_deref(), cli.verbose);
+    ghost::logging::init(
+        dirs.as_ref().map(GhostDirs::log_file).as_deref(),
+        cli.verbose,
+    );
     match cli.command {
         Command::Compress(args) => compress::run(args, dirs.as_ref()),
         Command::Classify(args) => classify::run(args, dirs.as_ref()),

@@ -9,9 +9,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 use wasmtime::component::types::ComponentItem;
 
-use crate::content::{
-    Classification, ClassifyRequest, CompressRequest, Compressed, ContentClass,
-};
+use crate::content::{Classification, ClassifyRequest, CompressRequest, Compressed, ContentClass};
 
 /// The WIT package versions of `ghost:plugin` this host can run.
 pub const SUPPORTED_WIT_VERSIONS: &[&str] = &["0.1.0"];
@@ -84,19 +82,29 @@ impl From<&CompressRequest> for wit::CompressRequest {
 
 impl From<wit::Compressed> for Compressed {
     fn from(c: wit::Compressed) -> Self {
-        Self { text: c.text, notes: c.notes }
+        Self {
+            text: c.text,
+            notes: c.notes,
+        }
     }
 }
 
 impl From<&ClassifyRequest> for wit::ClassifyRequest {
     fn from(r: &ClassifyRequest) -> Self {
-        Self { text: r.text.clone(), tool_name: r.tool_name.clone(), source_path: r.source_path.clone() }
+        Self {
+            text: r.text.clone(),
+            tool_name: r.tool_name.clone(),
+            source_path: r.source_path.clone(),
+        }
     }
 }
 
 impl From<wit::Classification> for Classification {
     fn from(c: wit::Classification) -> Self {
-        Self { class: c.class.into(), confidence: c.confidence }
+        Self {
+            class: c.class.into(),
+            confidence: c.confidence,
+        }
     }
 }
 
@@ -172,7 +180,9 @@ pub fn detect_target(engine: &Engine, component: &Component) -> Result<PluginKin
         if !matches!(item.ty, ComponentItem::ComponentInstance(_)) {
             continue;
         }
-        let Some(rest) = name.strip_prefix("ghost:plugin/") else { continue };
+        let Some(rest) = name.strip_prefix("ghost:plugin/") else {
+            continue;
+        };
         let (iface, version) = rest.split_once('@').unwrap_or((rest, ""));
         let kind = match iface {
             "compress" => PluginKind::Compressor,
@@ -181,13 +191,21 @@ pub fn detect_target(engine: &Engine, component: &Component) -> Result<PluginKin
         };
         if !SUPPORTED_WIT_VERSIONS.contains(&version) {
             return Err(TargetError::UnsupportedVersion {
-                found: if version.is_empty() { "(unversioned)".into() } else { version.into() },
+                found: if version.is_empty() {
+                    "(unversioned)".into()
+                } else {
+                    version.into()
+                },
                 export: name.to_string(),
             });
         }
         return Ok(kind);
     }
     Err(TargetError::NotAPlugin {
-        exports: if names.is_empty() { "nothing".into() } else { names.join(", ") },
+        exports: if names.is_empty() {
+            "nothing".into()
+        } else {
+            names.join(", ")
+        },
     })
 }

@@ -82,7 +82,10 @@ impl ArtifactCache {
             .map_err(anyhow::Error::from)
             .context("compiling the component")?;
         if let Err(why) = write_entry(&path, &artifact) {
-            crate::logging::warn(&format!("could not write cache entry {}: {why:#}", path.display()));
+            crate::logging::warn(&format!(
+                "could not write cache entry {}: {why:#}",
+                path.display()
+            ));
         }
         // SAFETY: `artifact` was produced just now by `engine` itself.
         let component = unsafe { Component::deserialize(engine, &artifact) }
@@ -107,10 +110,16 @@ fn read_entry(engine: &Engine, path: &Path) -> Result<Option<Component>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).context("reading it"),
     };
-    anyhow::ensure!(data.len() > HEADER_LEN && data.starts_with(MAGIC), "bad header");
+    anyhow::ensure!(
+        data.len() > HEADER_LEN && data.starts_with(MAGIC),
+        "bad header"
+    );
     let (header, artifact) = data.split_at(HEADER_LEN);
     let stored: [u8; 32] = header[MAGIC.len()..].try_into().expect("32-byte checksum");
-    anyhow::ensure!(Digest::of(artifact) == Digest::from(stored), "checksum mismatch");
+    anyhow::ensure!(
+        Digest::of(artifact) == Digest::from(stored),
+        "checksum mismatch"
+    );
     // SAFETY: the entry is in ghost's own cache directory, was written by
     // `write_entry` from `Engine::precompile_component`, and its checksum
     // matches; wasmtime additionally checks it was built by a compatible engine.

@@ -100,7 +100,9 @@ pub enum LoadError {
         wanted: &'static str,
     },
     /// It imports something the sandbox does not provide.
-    #[error("{name}: imports something ghost does not provide (plugins may import only ghost:plugin/log and WASI): {reason}")]
+    #[error(
+        "{name}: imports something ghost does not provide (plugins may import only ghost:plugin/log and WASI): {reason}"
+    )]
     ForbiddenImport {
         /// The plugin's name.
         name: String,
@@ -154,7 +156,12 @@ impl PluginRuntime {
         .map_err(anyhow::Error::from)
         .context("linking the log import")?;
         let cache = ArtifactCache::new(config.cache_dir, engine::compatibility_key(engine));
-        Ok(Self { engine, linker, cache, limits: config.limits })
+        Ok(Self {
+            engine,
+            linker,
+            cache,
+            limits: config.limits,
+        })
     }
 
     /// The caps calls run under.
@@ -166,28 +173,54 @@ impl PluginRuntime {
     /// version it targets, and pre-instantiates it.
     pub fn load(&self, name: &str, bytes: &[u8]) -> Result<Plugin, LoadError> {
         let digest = Digest::of(bytes);
-        let (component, cache_status) =
-            self.cache.load_or_compile(self.engine, bytes, &digest).map_err(|e| {
-                LoadError::Invalid { name: name.to_string(), reason: format!("{e:#}") }
+        let (component, cache_status) = self
+            .cache
+            .load_or_compile(self.engine, bytes, &digest)
+            .map_err(|e| LoadError::Invalid {
+                name: name.to_string(),
+                reason: format!("{e:#}"),
             })?;
-        let kind = bindings::detect_target(self.engine, &component)
-            .map_err(|source| LoadError::Target { name: name.to_string(), source })?;
-        let pre = self.linker.instantiate_pre(&component).map_err(|e| {
-            LoadError::ForbiddenImport { name: name.to_string(), reason: format!("{e:#}") }
+        let kind = bindings::detect_target(self.engine, &component).map_err(|source| {
+            LoadError::Target {
+                name: name.to_string(),
+                source,
+            }
         })?;
+        let pre =
+            self.linker
+                .instantiate_pre(&component)
+                .map_err(|e| LoadError::ForbiddenImport {
+                    name: name.to_string(),
+                    reason: format!("{e:#}"),
+                })?;
         let other = |e: wasmtime::Error| LoadError::Other {
             name: name.to_string(),
             reason: format!("{e:#}"),
         };
         let instance = match kind {
-            PluginKind::Compressor => PluginPre::Compressor(CompressorPre::new(pre).map_err(other)?),
-            PluginKind::Classifier => PluginPre::Classifier(ClassifierPre::new(pre).map_err(other)?),
+            PluginKind::Compressor => {
+                PluginPre::Compressor(CompressorPre::new(pre).map_err(other)?)
+            }
+            PluginKind::Classifier => {
+                PluginPre::Classifier(ClassifierPre::new(pre).map_err(other)?)
+            }
         };
-        Ok(Plugin { name: name.to_string(), digest, kind, cache_status, instance })
+        Ok(Plugin {
+            name: name.to_string(),
+            digest,
+            kind,
+            cache_status,
+            instance,
+        })
     }
 
     /// Loads `bytes` and checks it is a `kind` plugin.
-    pub fn load_kind(&self, name: &str, bytes: &[u8], kind: PluginKind) -> Result<Plugin, LoadError> {
+    pub fn load_kind(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        kind: PluginKind,
+    ) -> Result<Plugin, LoadError> {
         let plugin = self.load(name, bytes)?;
         if plugin.kind != kind {
             return Err(LoadError::WrongKind {
@@ -211,12 +244,16 @@ impl PluginRuntime {
         let wit_request = request.into();
         self.call(|store| {
             let instance: Compressor = pre.instantiate(&mut *store)?;
-            instance.ghost_plugin_compress().call_compress(&mut *store, &wit_request)
+            instance
+                .ghost_plugin_compress()
+                .call_compress(&mut *store, &wit_request)
         })
         .and_then(|out| match out.value {
-            Ok(compressed) => {
-                Ok(CallOutput { value: compressed.into(), log: out.log, elapsed: out.elapsed })
-            }
+            Ok(compressed) => Ok(CallOutput {
+                value: compressed.into(),
+                log: out.log,
+                elapsed: out.elapsed,
+            }),
             Err(e) => Err(CallFailure {
                 reason: bindings::describe_plugin_error(&e),
                 log: out.log,
@@ -237,14 +274,25 @@ impl PluginRuntime {
         let wit_request = request.into();
         self.call(|store| {
             let instance: Classifier = pre.instantiate(&mut *store)?;
-            instance.ghost_plugin_classify().call_classify(&mut *store, &wit_request)
+            instance
+                .ghost_plugin_classify()
+                .call_classify(&mut *store, &wit_request)
         })
-        .map(|out| CallOutput { value: out.value.into(), log: out.log, elapsed: out.elapsed })
+        .map(|out| CallOutput {
+            value: out.value.into(),
+            log: out.log,
+            elapsed: out.elapsed,
+        })
     }
 
     fn not_a(&self, plugin: &Plugin, wanted: PluginKind) -> CallFailure {
         CallFailure {
-            reason: format!("{} is a {} plugin, not a {}", plugin.name, plugin.kind.world(), wanted.world()),
+            reason: format!(
+                "{} is a {} plugin, not a {}",
+                plugin.name,
+                plugin.kind.world(),
+                wanted.world()
+            ),
             log: Vec::new(),
             elapsed: Duration::ZERO,
         }
@@ -265,10 +313,18 @@ impl PluginRuntime {
         let elapsed = started.elapsed();
         let log = store.data_mut().take_log_lines();
         match result {
-            Ok(value) => Ok(CallOutput { value, log, elapsed }),
+            Ok(value) => Ok(CallOutput {
+                value,
+                log,
+                elapsed,
+            }),
             Err(error) => {
                 let reason = self.explain(&error, store.data().limiter.memory_exceeded);
-                Err(CallFailure { reason, log, elapsed })
+                Err(CallFailure {
+                    reason,
+                    log,
+                    elapsed,
+                })
             }
         }
     }
@@ -276,11 +332,17 @@ impl PluginRuntime {
     /// One line saying why a call failed, naming the limit when one was hit.
     fn explain(&self, error: &wasmtime::Error, memory_exceeded: bool) -> String {
         if memory_exceeded {
-            return format!("memory cap of {} MiB exceeded", self.limits.memory_bytes >> 20);
+            return format!(
+                "memory cap of {} MiB exceeded",
+                self.limits.memory_bytes >> 20
+            );
         }
         match error.downcast_ref::<Trap>() {
             Some(Trap::Interrupt) => {
-                format!("deadline of {} ms exceeded", self.limits.deadline.as_millis())
+                format!(
+                    "deadline of {} ms exceeded",
+                    self.limits.deadline.as_millis()
+                )
             }
             Some(Trap::StackOverflow) => "stack overflow (unbounded recursion?)".to_string(),
             Some(Trap::UnreachableCodeReached) => {

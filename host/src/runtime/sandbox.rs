@@ -68,7 +68,10 @@ impl PluginState {
 
 impl WasiView for PluginState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
     }
 }
 
@@ -94,7 +97,12 @@ struct BoundedLog {
 
 impl BoundedLog {
     fn new(max_lines: usize, max_bytes: usize) -> Self {
-        Self { lines: Vec::new(), dropped: 0, max_lines, max_bytes }
+        Self {
+            lines: Vec::new(),
+            dropped: 0,
+            max_lines,
+            max_bytes,
+        }
     }
 
     fn push(&mut self, level: &str, message: &str) {
@@ -102,7 +110,8 @@ impl BoundedLog {
             self.dropped += 1;
             return;
         }
-        self.lines.push(format!("{level}: {}", cut(message, self.max_bytes)));
+        self.lines
+            .push(format!("{level}: {}", cut(message, self.max_bytes)));
     }
 }
 

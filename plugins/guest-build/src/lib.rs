@@ -42,13 +42,22 @@ pub fn build_components(workspace: &Path, target_dir: &Path, guests: &[Guest]) -
         println!("cargo:rerun-if-changed={}", guest.dir.display());
     }
     println!("cargo:rerun-if-changed={}", workspace.join("wit").display());
-    println!("cargo:rerun-if-changed={}", workspace.join("plugins/sdk").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        workspace.join("plugins/sdk").display()
+    );
 
     ensure_target_installed();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(workspace)
-        .args(["build", "--target", GUEST_TARGET, "--profile", GUEST_PROFILE])
+        .args([
+            "build",
+            "--target",
+            GUEST_TARGET,
+            "--profile",
+            GUEST_PROFILE,
+        ])
         .arg("--target-dir")
         .arg(target_dir);
     for guest in guests {
@@ -78,7 +87,12 @@ pub fn build_components(workspace: &Path, target_dir: &Path, guests: &[Guest]) -
         .iter()
         .map(|g| {
             let path = out.join(g.artifact_name());
-            assert!(path.exists(), "cargo built {} but {} is missing", g.package, path.display());
+            assert!(
+                path.exists(),
+                "cargo built {} but {} is missing",
+                g.package,
+                path.display()
+            );
             path
         })
         .collect()
@@ -94,7 +108,11 @@ fn ensure_target_installed() {
     let sysroot = Command::new(&rustc).args(["--print", "sysroot"]).output();
     let Ok(sysroot) = sysroot else { return };
     let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
-    if Path::new(&sysroot).join("lib/rustlib").join(GUEST_TARGET).exists() {
+    if Path::new(&sysroot)
+        .join("lib/rustlib")
+        .join(GUEST_TARGET)
+        .exists()
+    {
         return;
     }
     let mut rustup = Command::new("rustup");
@@ -104,6 +122,8 @@ fn ensure_target_installed() {
     }
     match rustup.status() {
         Ok(s) if s.success() => {}
-        other => println!("cargo:warning=could not add the {GUEST_TARGET} target with rustup ({other:?})"),
+        other => println!(
+            "cargo:warning=could not add the {GUEST_TARGET} target with rustup ({other:?})"
+        ),
     }
 }

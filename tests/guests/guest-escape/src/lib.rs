@@ -23,9 +23,17 @@ fn attempts() -> Vec<(&'static str, Result<String, String>)> {
         .map_err(|e| e.to_string());
     let env = std::env::var("GHOST_TEST_SECRET").map_err(|e| e.to_string());
     let vars: Vec<String> = std::env::vars().map(|(k, _)| k).collect();
-    let env_all = if vars.is_empty() { Err("no env vars".to_string()) } else { Ok(vars.join(",")) };
+    let env_all = if vars.is_empty() {
+        Err("no env vars".to_string())
+    } else {
+        Ok(vars.join(","))
+    };
     let args: Vec<String> = std::env::args().collect();
-    let args = if args.is_empty() { Err("no args".to_string()) } else { Ok(args.join(" ")) };
+    let args = if args.is_empty() {
+        Err("no args".to_string())
+    } else {
+        Ok(args.join(" "))
+    };
     let mut buf = String::new();
     let stdin = match std::io::stdin().read_to_string(&mut buf) {
         Ok(n) if n > 0 => Ok(buf),
@@ -63,7 +71,10 @@ impl Guest for Escape {
             .filter_map(|(what, r)| r.as_ref().ok().map(|v| format!("{what}={v}")))
             .collect();
         if !leaks.is_empty() {
-            return Ok(Compressed { text: format!("LEAKED {}", leaks.join("; ")), notes: vec![] });
+            return Ok(Compressed {
+                text: format!("LEAKED {}", leaks.join("; ")),
+                notes: vec![],
+            });
         }
         for (what, r) in &results {
             let why = r.as_ref().err().cloned().unwrap_or_default();

@@ -8,7 +8,10 @@ struct Inflate;
 impl Guest for Inflate {
     fn compress(req: CompressRequest) -> Result<Compressed, PluginError> {
         let text = format!("{0}\n{0}", req.text);
-        Ok(Compressed { text, notes: vec!["twice as long".to_string()] })
+        Ok(Compressed {
+            text,
+            notes: vec!["twice as long".to_string()],
+        })
     }
 }
 

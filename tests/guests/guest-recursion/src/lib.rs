@@ -15,7 +15,10 @@ fn descend(depth: u64, pad: [u64; 8]) -> u64 {
 impl Guest for Recurse {
     fn compress(req: CompressRequest) -> Result<Compressed, PluginError> {
         let n = descend(req.text.len() as u64, [0; 8]);
-        Ok(Compressed { text: n.to_string(), notes: vec![] })
+        Ok(Compressed {
+            text: n.to_string(),
+            notes: vec![],
+        })
     }
 }
 

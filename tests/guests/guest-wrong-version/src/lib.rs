@@ -11,7 +11,9 @@ struct Future;
 
 impl Guest for Future {
     fn compress(req: CompressRequest) -> Result<Compressed, String> {
-        Ok(Compressed { text: req.text.chars().take(1).collect() })
+        Ok(Compressed {
+            text: req.text.chars().take(1).collect(),
+        })
     }
 }
 
