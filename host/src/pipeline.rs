@@ -13,7 +13,9 @@ use anyhow::Result;
 use crate::builtin::{self, BuiltinPlugin};
 use crate::content::{Classification, ClassifyRequest, CompressRequest, ContentClass};
 use crate::paths::GhostDirs;
-use crate::runtime::{CompressOutcome, FailOpen, Plugin, PluginRuntime, RuntimeConfig};
+use crate::runtime::{
+    CompressOutcome, FailOpen, Plugin, PluginLimits, PluginRuntime, RuntimeConfig,
+};
 
 /// The class ghost assumes when the classifier cannot answer.
 pub const FALLBACK_CLASS: ContentClass = ContentClass::Log;
@@ -53,9 +55,14 @@ impl Pipeline {
 
     /// A pipeline with the default limits and the compile cache under `dirs`.
     pub fn with_dirs(dirs: Option<&GhostDirs>) -> Result<Self> {
+        Self::new_with(dirs, PluginLimits::default())
+    }
+
+    /// A pipeline with `limits` and the compile cache under `dirs`.
+    pub fn new_with(dirs: Option<&GhostDirs>, limits: PluginLimits) -> Result<Self> {
         let config = RuntimeConfig {
             cache_dir: dirs.map(GhostDirs::component_cache),
-            ..RuntimeConfig::default()
+            limits,
         };
         Ok(Self::new(PluginRuntime::new(config)?))
     }

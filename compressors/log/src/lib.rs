@@ -75,7 +75,7 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
     );
     out.push(format!("[ghost log: {summary}]"));
     let mut notes = vec![summary];
-    if !report.is_empty() {
+    if !report.failures.is_empty() {
         notes.push(format!("{} failing tests named", report.failures.len()));
     }
     let mut text = out.join("\n");

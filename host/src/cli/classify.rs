@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use ghost::content::ClassifyRequest;
-use ghost::paths::GhostDirs;
 use ghost::pipeline::Pipeline;
 
 /// Arguments of `ghost classify`.
@@ -22,9 +21,9 @@ pub struct Args {
 }
 
 /// Runs `ghost classify`.
-pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
+pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<ExitCode> {
     let text = ghost::input::read_text(args.file.as_deref())?;
-    let pipeline = Pipeline::with_dirs(dirs)?;
+    let pipeline = pipeline()?;
     let request = ClassifyRequest {
         text,
         tool_name: args.tool,

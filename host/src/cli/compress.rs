@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use ghost::content::{ClassifyRequest, CompressRequest, ContentClass};
-use ghost::paths::GhostDirs;
 use ghost::pipeline::Pipeline;
 
 /// Arguments of `ghost compress`.
@@ -31,7 +30,7 @@ pub struct Args {
 }
 
 /// Runs `ghost compress`.
-pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
+pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<ExitCode> {
     let given_class = args
         .class
         .as_deref()
@@ -39,7 +38,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>) -> Result<ExitCode> {
         .transpose()?;
     let text = ghost::input::read_text(args.file.as_deref())?;
     let started = Instant::now();
-    let pipeline = Pipeline::with_dirs(dirs)?;
+    let pipeline = pipeline()?;
     let (class, class_source) = match given_class {
         Some(c) => (c, "given".to_string()),
         None => {

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use ghost::paths::GhostDirs;
+use ghost::runtime::PluginLimits;
 
 /// ghost: a context gardener for AI coding agents.
 ///
@@ -20,6 +21,26 @@ pub struct Cli {
     /// Also print ghost's log lines on stderr.
     #[arg(short, long, global = true)]
     verbose: bool,
+
+    /// Wall-clock budget of one plugin call, in milliseconds.
+    #[arg(
+        long,
+        global = true,
+        env = "GHOST_PLUGIN_DEADLINE_MS",
+        default_value_t = 250,
+        value_name = "MS"
+    )]
+    plugin_deadline_ms: u64,
+
+    /// Memory cap of one plugin call, in MiB.
+    #[arg(
+        long,
+        global = true,
+        env = "GHOST_PLUGIN_MEMORY_MIB",
+        default_value_t = 128,
+        value_name = "MIB"
+    )]
+    plugin_memory_mib: usize,
 
     #[command(subcommand)]
     command: Command,
@@ -40,8 +61,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         dirs.as_ref().map(GhostDirs::log_file).as_deref(),
         cli.verbose,
     );
+    let limits = PluginLimits {
+        deadline: std::time::Duration::from_millis(cli.plugin_deadline_ms.max(1)),
+        memory_bytes: cli.plugin_memory_mib.max(1) << 20,
+        ..PluginLimits::default()
+    };
+    let pipeline = || ghost::pipeline::Pipeline::new_with(dirs.as_ref(), limits.clone());
     match cli.command {
-        Command::Compress(args) => compress::run(args, dirs.as_ref()),
-        Command::Classify(args) => classify::run(args, dirs.as_ref()),
+        Command::Compress(args) => compress::run(args, pipeline),
+        Command::Classify(args) => classify::run(args, pipeline),
     }
 }

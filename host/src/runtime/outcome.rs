@@ -64,14 +64,19 @@ impl FailOpen for PluginRuntime {
                 out.log,
                 out.elapsed,
             ),
-            Ok(out) => CompressOutcome {
-                text: out.value.text,
-                applied: true,
-                notes: out.value.notes,
-                fallback_reason: None,
-                plugin_log: out.log,
-                elapsed: out.elapsed,
-            },
+            Ok(out) => {
+                for line in &out.log {
+                    crate::logging::info(&format!("{}: {line}", plugin.name()));
+                }
+                CompressOutcome {
+                    text: out.value.text,
+                    applied: true,
+                    notes: out.value.notes,
+                    fallback_reason: None,
+                    plugin_log: out.log,
+                    elapsed: out.elapsed,
+                }
+            }
         }
     }
 }
