@@ -62,7 +62,11 @@ fn compress_prints_the_compressed_log_and_stats() {
 fn compress_reads_stdin_and_classifies_when_no_class_is_given() {
     let home = tempfile::tempdir().unwrap();
     let log = std::fs::read(example_log()).unwrap();
-    let out = ghost(home.path(), &["compress", "--stats", "--plugin-deadline-ms", "5000", "-"], Some(&log));
+    let out = ghost(
+        home.path(),
+        &["compress", "--stats", "--plugin-deadline-ms", "5000", "-"],
+        Some(&log),
+    );
     assert!(out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("class log (classified"), "{stderr}");

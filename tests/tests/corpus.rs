@@ -31,9 +31,18 @@ fn every_failure_line_survives_and_ci_logs_shrink() {
                 missing[0]
             ));
         }
+        let (tokens_in, tokens_out) =
+            (ghost::tokens::count(&case.input), ghost::tokens::count(out));
+        eprintln!(
+            "{:40} {tokens_in:>8} → {tokens_out:>7} tokens  {:.3}  kept {}/{}",
+            case.id,
+            tokens_out as f64 / tokens_in as f64,
+            case.must_keep.len() - missing.len(),
+            case.must_keep.len()
+        );
         if case.id.starts_with("cidiff-") {
-            ci_in += ghost::tokens::count(&case.input);
-            ci_out += ghost::tokens::count(out);
+            ci_in += tokens_in;
+            ci_out += tokens_out;
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
