@@ -108,16 +108,3 @@ fn strip_ansi(s: &str) -> String {
     }
     out
 }
-
-/// The `ghost` binary cargo built for this test run (beside the test binary).
-pub fn ghost_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let bin = dir.join(format!("ghost{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        bin.exists(),
-        "the ghost binary is not built at {}; run the tests with `cargo test --workspace`",
-        bin.display()
-    );
-    bin
-}

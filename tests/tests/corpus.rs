@@ -85,11 +85,11 @@ fn test_runner_summaries_name_every_failing_test() {
     );
     assert!(
         out.text
-            .contains("test tests::case_0 ... ok  [×200 similar]")
-            || out.text.contains("lines folded"),
-        "{}",
+            .contains("\ntest tests::case_0 ... ok  [×200 similar]\n"),
+        "a run of similar lines is one line and its count: {}",
         out.text
     );
+    assert!(!out.text.contains("case_1 "), "{}", out.text);
     assert!(
         out.text.trim_end().ends_with("warnings kept]"),
         "ends with the summary line: {}",

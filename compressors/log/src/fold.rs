@@ -72,6 +72,7 @@ pub fn fold(
 ) -> FoldStats {
     let n = lines.len();
     let severity: Vec<Severity> = contents.iter().map(|c| line::severity(c)).collect();
+    let masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
     let mut near_error = vec![false; n];
@@ -89,7 +90,13 @@ pub fn fold(
             continue;
         }
         // The line before an error often says what was running.
-        if i > 0 && !contents[i - 1].trim().is_empty() && fate[i - 1] == Fate::Undecided {
+        // (Unless it ends a run of similar lines: the run's first line stands for it.)
+        let ends_run = i > 1 && masks[i - 1] == masks[i - 2];
+        if i > 0
+            && !contents[i - 1].trim().is_empty()
+            && fate[i - 1] == Fate::Undecided
+            && !ends_run
+        {
             fate[i - 1] = Fate::Context;
         }
         // The block after it: the next line, then continuations (stack
@@ -117,15 +124,11 @@ pub fn fold(
         let hi = (j + opts.near_error).min(n);
         near_error[lo..hi].iter_mut().for_each(|x| *x = true);
     }
-    for f in fate.iter_mut().take(opts.head.min(n)) {
-        *f = Fate::Keep;
-    }
-    for f in fate.iter_mut().skip(n.saturating_sub(opts.tail)) {
-        *f = Fate::Keep;
-    }
+    // The first and last lines are shown, as runs: a run that starts in the
+    // head or ends in the tail is printed (once, with its count).
+    let in_head_or_tail = |i: usize| i < opts.head || i + opts.tail >= n;
 
     // Ordinary lines: runs of similar lines, then a budget of new shapes.
-    let masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
     let mut candidates = Vec::new();
     let mut i = 0;
     while i < n {
@@ -146,9 +149,19 @@ pub fn fold(
             seen.insert(&masks[i]);
         }
     }
+    let mut chosen: HashSet<usize> = HashSet::new();
+    for &(start, len) in &candidates {
+        if in_head_or_tail(start) || in_head_or_tail(start + len - 1) {
+            seen.insert(&masks[start]);
+            chosen.insert(start);
+        }
+    }
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
     for &(start, len) in &candidates {
-        if contents[start].trim().is_empty() || !seen.insert(&masks[start]) {
+        if chosen.contains(&start)
+            || contents[start].trim().is_empty()
+            || !seen.insert(&masks[start])
+        {
             continue;
         }
         let score = if near_error[start] {
@@ -166,7 +179,7 @@ pub fn fold(
     } else {
         opts.novel_budget
     };
-    let chosen: HashSet<usize> = scored.iter().take(budget).map(|&(_, s, _)| s).collect();
+    chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
         if chosen.contains(&start) {
             fate[start] = Fate::RunHead(len);
@@ -182,10 +195,10 @@ pub fn fold(
         }
     }
 
-    // Write out. A kept context line identical to one already printed (a stack
-    // trace repeated for every failing test) is not printed again but folded;
-    // error and warning lines are always printed, identical repeats right
-    // after one counted as `[×N similar]`.
+    // Write out. Every kept line is printed verbatim once: an identical line
+    // later on (a stack trace repeated for every failing test) is folded, and
+    // identical repeats right after it are counted as `[×N similar]`. A context
+    // line is folded when a line of its shape was printed already.
     let mut printed: HashSet<&str> = HashSet::new();
     let mut printed_masks: HashSet<&str> = HashSet::new();
     let mut gap = 0usize;
@@ -204,7 +217,7 @@ pub fn fold(
             }
             Fate::Keep | Fate::Context | Fate::RunHead(_) | Fate::Undecided => {
                 if gap > 0 {
-                    out.push(format!("[… {} lines folded]", thousands(gap)));
+                    out.push(gap_marker(gap));
                     gap = 0;
                 }
                 printed.insert(lines[k]);
@@ -233,9 +246,18 @@ pub fn fold(
         k += 1;
     }
     if gap > 0 {
-        out.push(format!("[… {} lines folded]", thousands(gap)));
+        out.push(gap_marker(gap));
     }
     stats
+}
+
+/// The line that stands for `n` folded lines.
+fn gap_marker(n: usize) -> String {
+    if n == 1 {
+        "[… 1 line folded]".to_string()
+    } else {
+        format!("[… {} lines folded]", thousands(n))
+    }
 }
 
 /// Lines that announce a phase: `[INFO] --- plugin ---`, `=== RUN`, `## Step`.

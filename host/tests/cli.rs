@@ -1,10 +1,22 @@
-//! The `ghost` binary as a user runs it: `compress`, `classify`, and one-line
-//! errors for bad input.
+//! The `ghost` binary as a user runs it, end to end: `compress`, `classify`,
+//! and one-line errors for bad input. (It lives in the `ghost` package so
+//! cargo builds the binary for it.)
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use ghost_tests::{ghost_binary, workspace};
+/// The `ghost` binary cargo built for these tests.
+fn ghost_binary() -> &'static str {
+    env!("CARGO_BIN_EXE_ghost")
+}
+
+/// The workspace root.
+fn workspace() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
 
 fn ghost(home: &std::path::Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(ghost_binary())
