@@ -10,6 +10,7 @@
 
 pub mod builtin;
 pub mod content;
+pub mod corpus;
 pub mod input;
 pub mod logging;
 pub mod paths;

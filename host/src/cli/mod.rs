@@ -1,5 +1,6 @@
 //! Command-line arguments and the dispatch to each command.
 
+mod bench;
 mod classify;
 mod compress;
 
@@ -52,6 +53,9 @@ enum Command {
     Compress(compress::Args),
     /// Print the content class of a text and the classifier's confidence.
     Classify(classify::Args),
+    /// Measure ghost on a corpus of real tool outputs.
+    #[command(subcommand)]
+    Bench(bench::Args),
 }
 
 /// Runs the command the user asked for.
@@ -70,5 +74,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Compress(args) => compress::run(args, pipeline),
         Command::Classify(args) => classify::run(args, pipeline),
+        Command::Bench(args) => bench::run(args, pipeline),
     }
 }
