@@ -11,19 +11,30 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let workspace = manifest.parent().unwrap().to_path_buf();
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    let guests = [
-        Guest {
-            package: "ghost-compressor-log".into(),
-            dir: workspace.join("compressors/log"),
-        },
-        Guest {
-            package: "ghost-classifier".into(),
-            dir: workspace.join("compressors/classifier"),
-        },
+    // Every built-in component: (package, folder under compressors/, env var
+    // that tells builtin.rs where the built component is).
+    let builtins = [
+        ("ghost-compressor-log", "log", "GHOST_BUILTIN_LOG_WASM"),
+        (
+            "ghost-compressor-error",
+            "error",
+            "GHOST_BUILTIN_ERROR_WASM",
+        ),
+        (
+            "ghost-classifier",
+            "classifier",
+            "GHOST_BUILTIN_CLASSIFIER_WASM",
+        ),
     ];
+    let guests: Vec<Guest> = builtins
+        .iter()
+        .map(|(package, dir, _)| Guest {
+            package: package.to_string(),
+            dir: workspace.join("compressors").join(dir),
+        })
+        .collect();
     let built = build_components(&workspace, &out.join("guests"), &guests);
-    let names = ["GHOST_BUILTIN_LOG_WASM", "GHOST_BUILTIN_CLASSIFIER_WASM"];
-    for (name, path) in names.iter().zip(&built) {
-        println!("cargo:rustc-env={name}={}", path.display());
+    for ((_, _, var), path) in builtins.iter().zip(&built) {
+        println!("cargo:rustc-env={var}={}", path.display());
     }
 }

@@ -27,6 +27,14 @@ pub const LOG_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
     classes: &[ContentClass::Log],
 };
 
+/// The error compressor: stack traces and exception chains.
+pub const ERROR_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:error",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_ERROR_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Error],
+};
+
 /// The content classifier.
 pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
     name: "builtin:classifier",
@@ -36,7 +44,7 @@ pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
 };
 
 /// Every built-in plugin.
-pub const ALL: &[BuiltinPlugin] = &[LOG_COMPRESSOR, CLASSIFIER];
+pub const ALL: &[BuiltinPlugin] = &[LOG_COMPRESSOR, ERROR_COMPRESSOR, CLASSIFIER];
 
 /// The built-in compressor for `class`, if ghost has one yet.
 pub fn compressor_for(class: ContentClass) -> Option<BuiltinPlugin> {

@@ -129,3 +129,22 @@ fn prompts_are_never_compressed() {
     assert!(!out.applied);
     assert_eq!(out.text, prompt);
 }
+
+#[test]
+fn error_reports_keep_types_messages_and_chain_links() {
+    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let cases = cases_of_class("error");
+    assert!(!cases.is_empty(), "the corpus has error cases");
+    let (mut tokens_in, mut tokens_out) = (0usize, 0usize);
+    for case in &cases {
+        let out = pipeline.compress(&CompressRequest::new(case.input.clone(), ContentClass::Error)).outcome.text;
+        for keep in &case.must_keep {
+            assert!(ghost::corpus::survived(keep, &out), "{}: lost {keep:?}", case.id);
+        }
+        tokens_in += ghost::tokens::count(&case.input);
+        tokens_out += ghost::tokens::count(&out);
+    }
+    let ratio = tokens_out as f64 / tokens_in as f64;
+    eprintln!("error reports: {tokens_in} → {tokens_out} tokens, ratio {ratio:.3}");
+    assert!(ratio <= 0.70, "error reports compress to {ratio:.3}; the target is 0.70");
+}

@@ -15,7 +15,6 @@
 //! component inside ghost's sandbox (`component.rs`). It never drops an error
 //! line and never needs anything but the text it is given.
 
-pub mod ansi;
 pub mod fold;
 pub mod line;
 pub mod testrun;
@@ -41,8 +40,11 @@ pub fn compress(text: &str) -> CompressedLog {
 
 /// Compresses `text` with `opts`.
 pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
-    let clean = ansi::strip_ansi(text);
-    let mut lines: Vec<&str> = clean.split('\n').map(ansi::last_redraw).collect();
+    let clean = ghost_terminal_text::strip_ansi(text);
+    let mut lines: Vec<&str> = clean
+        .split('\n')
+        .map(ghost_terminal_text::last_redraw)
+        .collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
     }

@@ -1,6 +1,6 @@
-//! Terminal noise removal: ANSI escape sequences and carriage-return
-//! overwrites (progress bars), so what is compared and kept is what a person
-//! saw on the screen.
+//! Terminal noise removal, shared by the built-in compressors: ANSI escape
+//! sequences and carriage-return overwrites (progress bars), so what is
+//! compared and kept is what a person saw on the screen.
 
 /// `text` without ANSI escape sequences (CSI `ESC [ … final`, OSC
 /// `ESC ] … BEL|ST`, and two-byte `ESC x`). Returns the input unchanged when

@@ -1,0 +1,300 @@
+//! Recognising stack frames in the trace formats of Python, Java/Kotlin,
+//! JavaScript/Node, Rust, Go and Elixir, and telling project code from
+//! library, framework and runtime code.
+
+/// One recognised stack frame line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// What to group library frames by: a package, crate, module or app.
+    pub package: String,
+    /// Whether the frame is in library, framework or runtime code.
+    pub library: bool,
+    /// How many lines after this one belong to the frame (a Python source
+    /// line and its carets, a Rust or Go `at path:line`).
+    pub extra_lines: usize,
+    /// A key identifying the frame's location, to spot recursion.
+    pub key: String,
+}
+
+/// Java/Kotlin/Scala package prefixes that are libraries or the runtime.
+const JVM_LIBRARY: &[&str] = &[
+    "java.",
+    "javax.",
+    "jdk.",
+    "sun.",
+    "com.sun.",
+    "kotlin.",
+    "kotlinx.",
+    "scala.",
+    "org.junit.",
+    "junit.",
+    "org.apache.",
+    "org.springframework.",
+    "org.gradle.",
+    "org.codehaus.",
+    "org.eclipse.",
+    "com.google.inject.",
+    "org.testng.",
+    "net.bytebuddy.",
+    "org.mockito.",
+    "io.netty.",
+    "reactor.",
+    "hudson.",
+    "jenkins.",
+    "org.jenkinsci.",
+    "akka.",
+    "worker.org.gradle.",
+    "org.hibernate.",
+];
+
+/// Elixir/Erlang applications that are the runtime or common frameworks.
+const BEAM_LIBRARY: &[&str] = &[
+    "elixir",
+    "stdlib",
+    "kernel",
+    "ex_unit",
+    "mix",
+    "iex",
+    "logger",
+    "phoenix",
+    "plug",
+    "ecto",
+    "ecto_sql",
+    "cowboy",
+    "ranch",
+    "postgrex",
+    "db_connection",
+    "telemetry",
+    "jason",
+];
+
+/// Recognises `lines[i]` as a frame, looking ahead for lines that belong to it.
+pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
+    let line = lines[i];
+    let t = line.trim_start();
+    python(lines, i, t)
+        .or_else(|| jvm_or_js(t))
+        .or_else(|| rust(lines, i, t))
+        .or_else(|| go(lines, i, line))
+        .or_else(|| elixir(t))
+}
+
+/// `  File "/usr/lib/python3.11/copy.py", line 153, in deepcopy`
+fn python(lines: &[&str], i: usize, t: &str) -> Option<Frame> {
+    let rest = t.strip_prefix("File \"")?;
+    let (path, rest) = rest.split_once('"')?;
+    let line_no = rest.split(", line ").nth(1)?.split(',').next()?.trim();
+    let func = rest.split(", in ").nth(1).unwrap_or("").trim();
+    let library = path.contains("/site-packages/")
+        || path.contains("/dist-packages/")
+        || path.starts_with("<frozen")
+        || is_python_stdlib(path);
+    let package = if library {
+        path.rsplit_once("-packages/")
+            .map(|(_, p)| {
+                p.split('/')
+                    .next()
+                    .unwrap_or(p)
+                    .trim_end_matches(".py")
+                    .to_string()
+            })
+            .unwrap_or_else(|| "the standard library".to_string())
+    } else {
+        path.to_string()
+    };
+    // The source line and caret lines printed under the frame, more indented.
+    let indent = lines[i].len() - t.len();
+    let mut extra = 0;
+    while let Some(next) = lines.get(i + 1 + extra) {
+        let next_indent = next.len() - next.trim_start().len();
+        if next.trim().is_empty()
+            || next_indent <= indent
+            || next.trim_start().starts_with("File \"")
+        {
+            break;
+        }
+        extra += 1;
+    }
+    Some(Frame {
+        package,
+        library,
+        extra_lines: extra,
+        key: format!("{path}:{line_no}:{func}"),
+    })
+}
+
+fn is_python_stdlib(path: &str) -> bool {
+    // /usr/lib/python3.11/copy.py, ~/.pyenv/versions/3.11.7/lib/python3.11/asyncio/tasks.py
+    path.split('/')
+        .any(|seg| seg.starts_with("python3") || seg.starts_with("python2"))
+        && path.contains("/lib/")
+}
+
+/// `at org.example.Foo.bar(Foo.java:12)` (JVM) or
+/// `at fn (/app/node_modules/pkg/index.js:1:2)` / `at /app/src/x.js:3:4` (Node).
+fn jvm_or_js(t: &str) -> Option<Frame> {
+    let rest = t.strip_prefix("at ")?;
+    if rest.contains("node_modules/")
+        || rest.contains("node:")
+        || rest.contains(".js:")
+        || rest.contains(".ts:")
+        || rest.contains(".mjs:")
+    {
+        let library = rest.contains("node_modules/")
+            || rest.contains("node:internal")
+            || rest.starts_with("node:");
+        let package = if let Some((_, after)) = rest.rsplit_once("node_modules/") {
+            let mut parts = after.split('/');
+            let first = parts.next().unwrap_or("");
+            if first.starts_with('@') {
+                format!("{first}/{}", parts.next().unwrap_or(""))
+            } else {
+                first.to_string()
+            }
+        } else if library {
+            "node".to_string()
+        } else {
+            "project".to_string()
+        };
+        return Some(Frame {
+            package,
+            library,
+            extra_lines: 0,
+            key: rest.to_string(),
+        });
+    }
+    // JVM: qualified.name.method(Source:line) — possibly "at a.b.C.m (C.java:3)".
+    let name = rest.split(['(', ' ']).next()?;
+    if !name.contains('.') || !rest.contains('(') {
+        return None;
+    }
+    let library = JVM_LIBRARY.iter().any(|p| name.starts_with(p));
+    let package = name.split('.').take(2).collect::<Vec<_>>().join(".");
+    Some(Frame {
+        package,
+        library,
+        extra_lines: 0,
+        key: rest.to_string(),
+    })
+}
+
+/// `   3: std::panicking::begin_panic` followed by `at /rustc/…/panicking.rs:616:12`.
+fn rust(lines: &[&str], i: usize, t: &str) -> Option<Frame> {
+    let (num, symbol) = t.split_once(": ")?;
+    if num.is_empty()
+        || !num.bytes().all(|b| b.is_ascii_digit())
+        || !symbol.contains("::") && !symbol.starts_with('<')
+    {
+        return None;
+    }
+    let location = lines
+        .get(i + 1)
+        .map(|l| l.trim_start())
+        .filter(|l| l.starts_with("at "));
+    let path = location.unwrap_or("");
+    let crate_name = symbol
+        .trim_start_matches('<')
+        .split("::")
+        .next()
+        .unwrap_or(symbol)
+        .to_string();
+    let library = matches!(
+        crate_name.as_str(),
+        "std"
+            | "core"
+            | "alloc"
+            | "__rust_begin_short_backtrace"
+            | "__rust_end_short_backtrace"
+            | "test"
+            | "tokio"
+            | "futures"
+            | "rayon"
+            | "rayon_core"
+    ) || path.contains("/rustc/")
+        || path.contains(".cargo/registry");
+    Some(Frame {
+        package: crate_name,
+        library,
+        extra_lines: usize::from(location.is_some()),
+        key: symbol.to_string(),
+    })
+}
+
+/// `main.main()` followed by `\t/home/u/app/main.go:5 +0x1d`.
+fn go(lines: &[&str], i: usize, line: &str) -> Option<Frame> {
+    if line.starts_with([' ', '\t']) || !line.trim_end().ends_with(')') || !line.contains('(') {
+        return None;
+    }
+    let next = lines.get(i + 1)?;
+    if !next.starts_with('\t') || !next.contains(".go:") {
+        return None;
+    }
+    let func = line.split('(').next().unwrap_or(line);
+    let path = next.trim();
+    let package = func.rsplit_once('.').map_or(func, |(p, _)| p).to_string();
+    let library = path.contains("/go/src/")
+        || path.contains("/pkg/mod/")
+        || func.starts_with("runtime.")
+        || func.starts_with("testing.");
+    Some(Frame {
+        package,
+        library,
+        extra_lines: 1,
+        key: format!("{func} {path}"),
+    })
+}
+
+/// `    (elixir 1.14.0) lib/enum.ex:1658: Enum."-map/2-lists^map/1-0-"/2`
+fn elixir(t: &str) -> Option<Frame> {
+    let rest = t.strip_prefix('(')?;
+    let (app, rest) = rest.split_once(')')?;
+    let app_name = app.split_whitespace().next()?;
+    if !rest.contains(':') {
+        return None;
+    }
+    let library = BEAM_LIBRARY.contains(&app_name) || rest.trim_start().starts_with("deps/");
+    Some(Frame {
+        package: app_name.to_string(),
+        library,
+        extra_lines: 0,
+        key: rest.trim().to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(text: &str) -> Frame {
+        let lines: Vec<&str> = text.lines().collect();
+        parse(&lines, 0).expect("a frame")
+    }
+
+    #[test]
+    fn recognises_each_language() {
+        let py = frame(
+            "  File \"/usr/lib/python3.11/json/decoder.py\", line 355, in raw_decode\n    raise JSONDecodeError(\"x\")\n    ^^^^\nValueError: x",
+        );
+        assert!(py.library);
+        assert_eq!(py.extra_lines, 2);
+        let own = frame("  File \"/home/me/app/main.py\", line 3, in <module>");
+        assert!(!own.library);
+        assert!(frame("\tat java.lang.Thread.run(Thread.java:834)").library);
+        assert!(!frame("\tat com.acme.Billing.charge(Billing.java:42)").library);
+        let node =
+            frame("    at Object.<anonymous> (/app/node_modules/express/lib/router.js:10:5)");
+        assert_eq!((node.package.as_str(), node.library), ("express", true));
+        assert!(!frame("    at main (/app/src/index.js:3:9)").library);
+        let rs = frame(
+            "   3: std::panicking::begin_panic\n             at /rustc/abc/library/std/src/panicking.rs:616:12",
+        );
+        assert!(rs.library && rs.extra_lines == 1);
+        assert!(!frame("   9: myapp::run\n             at ./src/main.rs:4:5").library);
+        assert!(
+            frame("runtime.gopanic(0x1)\n\t/usr/local/go/src/runtime/panic.go:914 +0x21f").library
+        );
+        assert!(!frame("main.main()\n\t/home/me/app/main.go:5 +0x1d").library);
+        assert!(frame("    (elixir 1.14.0) lib/enum.ex:1658: Enum.map/2").library);
+        assert!(!frame("    (my_app 0.1.0) lib/my_app.ex:5: MyApp.run/0").library);
+    }
+}

@@ -1,0 +1,203 @@
+//! ghost's built-in error compressor.
+//!
+//! Keeps what a person fixing the error reads: the exception type and message,
+//! every chain link (`Caused by:`, `During handling of the above exception`,
+//! `The above exception was the direct cause`), the frames in the project's
+//! own code, and the top and bottom frame of each trace. Library, framework and
+//! runtime frames in between fold into `… N frames in <package>`; recursion
+//! folds into `[… previous N frames repeated M more times]`. Handles Python,
+//! Java/Kotlin, JavaScript/Node, Rust (panic + backtrace), Go (goroutine
+//! dumps) and Elixir. Every line that is not a frame is kept verbatim.
+
+pub mod frame;
+
+#[cfg(target_arch = "wasm32")]
+mod component;
+
+use frame::Frame;
+
+/// A compressed error report and notes about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompressedError {
+    /// The compressed text.
+    pub text: String,
+    /// Short notes, e.g. "212 frames → 9".
+    pub notes: Vec<String>,
+}
+
+/// Longest repeating group of frames looked for (recursion through N functions).
+const MAX_PERIOD: usize = 8;
+
+/// Compresses `text`; `None` when there is nothing to fold (no frames, or
+/// every frame is worth keeping).
+pub fn compress(text: &str) -> Option<CompressedError> {
+    let clean = ghost_terminal_text::strip_ansi(text);
+    let lines: Vec<&str> = clean.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let (mut frames_in, mut frames_out) = (0usize, 0usize);
+    let mut i = 0;
+    while i < lines.len() {
+        // A trace: consecutive frames (with the lines that belong to each).
+        let mut trace: Vec<(Frame, usize)> = Vec::new();
+        while i < lines.len() {
+            let Some(f) = frame::parse(&lines, i) else {
+                break;
+            };
+            let next = i + 1 + f.extra_lines;
+            trace.push((f, i));
+            i = next;
+        }
+        if trace.is_empty() {
+            out.push(lines[i].trim_end().to_string());
+            i += 1;
+            continue;
+        }
+        frames_in += trace.len();
+        frames_out += fold_trace(&lines, &trace, &mut out);
+    }
+    if frames_in == 0 || frames_out == frames_in {
+        return None;
+    }
+    let summary = format!(
+        "{frames_in} frames → {frames_out}, {} folded",
+        frames_in - frames_out
+    );
+    out.push(format!("[ghost error: {summary}]"));
+    let mut text = out.join("\n");
+    text.push('\n');
+    Some(CompressedError {
+        text,
+        notes: vec![summary],
+    })
+}
+
+/// Writes one trace to `out` and returns how many frames it printed.
+fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -> usize {
+    let keys: Vec<&str> = trace.iter().map(|(f, _)| f.key.as_str()).collect();
+    let last = trace.len() - 1;
+    let mut printed = 0;
+    let mut folded: Vec<&str> = Vec::new();
+    let flush = |folded: &mut Vec<&str>, out: &mut Vec<String>| {
+        if folded.is_empty() {
+            return;
+        }
+        let mut packages: Vec<&str> = Vec::new();
+        for p in folded.iter() {
+            if !packages.contains(p) {
+                packages.push(p);
+            }
+        }
+        let shown = if packages.len() > 3 {
+            format!(
+                "{} and {} more",
+                packages[..3].join(", "),
+                packages.len() - 3
+            )
+        } else {
+            packages.join(", ")
+        };
+        let n = folded.len();
+        out.push(format!(
+            "    … {n} frame{} in {shown}",
+            if n == 1 { "" } else { "s" }
+        ));
+        folded.clear();
+    };
+    let mut k = 0;
+    while k < trace.len() {
+        if let Some((period, repeats)) = repetition(&keys, k) {
+            // Print one round of the cycle, then say how often it repeats.
+            for (f, start) in &trace[k..k + period] {
+                flush(&mut folded, out);
+                print_frame(lines, f, *start, out);
+                printed += 1;
+            }
+            flush(&mut folded, out);
+            out.push(format!(
+                "    [… previous {period} frame{} repeated {repeats} more times]",
+                if period == 1 { "" } else { "s" }
+            ));
+            k += period * (repeats + 1);
+            continue;
+        }
+        let (f, start) = &trace[k];
+        if k == 0 || k == last || !f.library {
+            flush(&mut folded, out);
+            print_frame(lines, f, *start, out);
+            printed += 1;
+        } else {
+            folded.push(&f.package);
+        }
+        k += 1;
+    }
+    flush(&mut folded, out);
+    printed
+}
+
+fn print_frame(lines: &[&str], f: &Frame, start: usize, out: &mut Vec<String>) {
+    for line in &lines[start..=start + f.extra_lines] {
+        out.push(line.trim_end().to_string());
+    }
+}
+
+/// A group of `period` frames starting at `k` that repeats right after itself
+/// at least twice more: `(period, further repeats)`.
+fn repetition(keys: &[&str], k: usize) -> Option<(usize, usize)> {
+    (1..=MAX_PERIOD).find_map(|p| {
+        let mut repeats = 0;
+        while k + p * (repeats + 2) <= keys.len()
+            && keys[k..k + p] == keys[k + p * (repeats + 1)..k + p * (repeats + 2)]
+        {
+            repeats += 1;
+        }
+        (repeats >= 2).then_some((p, repeats))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_library_frames_fold_and_chain_links_stay() {
+        let mut t =
+            String::from("Exception in thread \"main\" java.lang.IllegalStateException: boom\n");
+        t.push_str("\tat com.acme.Billing.charge(Billing.java:42)\n");
+        for i in 0..20 {
+            t.push_str(&format!(
+                "\tat org.apache.maven.Lifecycle.step{i}(Lifecycle.java:{i})\n"
+            ));
+        }
+        t.push_str("\tat com.acme.Main.main(Main.java:7)\nCaused by: java.io.IOException: disk full\n\tat java.io.FileOutputStream.write(FileOutputStream.java:1)\n\t... 22 more\n");
+        let out = compress(&t).unwrap().text;
+        assert!(out.contains("java.lang.IllegalStateException: boom"));
+        assert!(out.contains("Caused by: java.io.IOException: disk full"));
+        assert!(out.contains("com.acme.Billing.charge"));
+        assert!(out.contains("com.acme.Main.main"));
+        assert!(out.contains("    … 20 frames in org.apache"), "{out}");
+        assert!(out.contains("\t... 22 more"));
+    }
+
+    #[test]
+    fn python_recursion_folds() {
+        let mut t = String::from(
+            "Traceback (most recent call last):\n  File \"<string>\", line 5, in <module>\n",
+        );
+        for _ in 0..300 {
+            t.push_str("  File \"/usr/lib/python3.11/copy.py\", line 153, in deepcopy\n    y = copier(memo)\n        ^^^^^^^^^^^^\n  File \"<string>\", line 4, in __deepcopy__\n");
+        }
+        t.push_str("RecursionError: maximum recursion depth exceeded\n");
+        let out = compress(&t).unwrap().text;
+        assert!(
+            out.contains("[… previous 2 frames repeated 299 more times]"),
+            "{out}"
+        );
+        assert!(out.contains("RecursionError: maximum recursion depth exceeded"));
+        assert!(out.len() < t.len() / 20);
+    }
+
+    #[test]
+    fn nothing_to_fold_is_none() {
+        assert!(compress("KeyError: 'b'\n").is_none());
+    }
+}
