@@ -21,6 +21,11 @@ fn main() {
             "GHOST_BUILTIN_ERROR_WASM",
         ),
         (
+            "ghost-compressor-structured",
+            "structured",
+            "GHOST_BUILTIN_STRUCTURED_WASM",
+        ),
+        (
             "ghost-classifier",
             "classifier",
             "GHOST_BUILTIN_CLASSIFIER_WASM",

@@ -60,7 +60,7 @@ fn per_call(c: &mut Criterion) {
         let text = real_log(size);
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::from_parameter(name), &text, |b, t| {
-            b.iter(|| ghost_compressor_log::compress(t))
+            b.iter(|| ghost_log_folding::compress(t))
         });
     }
     group.finish();

@@ -35,6 +35,14 @@ pub const ERROR_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
     classes: &[ContentClass::Error],
 };
 
+/// The structured-data compressor: JSON, TOML, CSV/TSV, lockfiles.
+pub const STRUCTURED_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:structured",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_STRUCTURED_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Structured],
+};
+
 /// The content classifier.
 pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
     name: "builtin:classifier",
@@ -44,7 +52,12 @@ pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
 };
 
 /// Every built-in plugin.
-pub const ALL: &[BuiltinPlugin] = &[LOG_COMPRESSOR, ERROR_COMPRESSOR, CLASSIFIER];
+pub const ALL: &[BuiltinPlugin] = &[
+    LOG_COMPRESSOR,
+    ERROR_COMPRESSOR,
+    STRUCTURED_COMPRESSOR,
+    CLASSIFIER,
+];
 
 /// The built-in compressor for `class`, if ghost has one yet.
 pub fn compressor_for(class: ContentClass) -> Option<BuiltinPlugin> {

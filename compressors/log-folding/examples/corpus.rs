@@ -3,7 +3,7 @@
 //! the byte ratio and how many must-keep lines survived. A quick loop for
 //! tuning; the real, tokenized measurement is ghost's test suite.
 //!
-//! `cargo run -p ghost-compressor-log --example corpus -- ../shared/corpus/cases [prefix]`
+//! `cargo run --release -p ghost-log-folding --example corpus -- ../shared/corpus/cases [prefix]`
 
 fn must_keep(meta: &str) -> Vec<String> {
     // Tiny extraction of the "must_keep" string array, to avoid a JSON dependency.
@@ -69,7 +69,7 @@ fn main() {
         let input =
             String::from_utf8_lossy(&std::fs::read(path.join("input.txt")).unwrap()).to_string();
         let t = std::time::Instant::now();
-        let out = ghost_compressor_log::compress(&input);
+        let out = ghost_log_folding::compress(&input);
         let dt = t.elapsed();
         if std::env::var_os("DUMP").is_some() {
             std::fs::write(format!("/tmp/out-{name}.txt"), &out.text).unwrap();

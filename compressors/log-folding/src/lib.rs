@@ -1,0 +1,83 @@
+//! ghost's built-in log compressor.
+//!
+//! Shrinks build, test and server logs while keeping what an agent acts on:
+//! - every error, warning, failure and panic line verbatim, with the block
+//!   around it (the line before, stack frames and detail lines after);
+//! - the first and last lines for context, and a few lines of each new shape;
+//! - runs of similar lines (numbers, hashes, timestamps, paths masked when
+//!   comparing) as one line plus `[×N similar]`, the rest as `[… N lines folded]`;
+//! - for test runner output (cargo test, pytest, jest/vitest, go test, mix
+//!   test, maven surefire) the pass/fail/skip counts and every failing test by
+//!   name with its assertion message;
+//! - a one-line summary at the end (lines in → out, errors, warnings).
+//!
+//! The same code runs natively (for benchmarks, and inside other compressors
+//! as their fallback) and as the `ghost-compressor-log` component. It never
+//! drops an error line and never needs anything but the text it is given.
+
+pub mod fold;
+pub mod line;
+pub mod testrun;
+
+pub use fold::FoldOptions;
+
+/// A compressed log and notes about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompressedLog {
+    /// The compressed text.
+    pub text: String,
+    /// Short notes, e.g. "2,931 lines → 41, 3 errors kept".
+    pub notes: Vec<String>,
+}
+
+/// Compresses `text` with the default options.
+pub fn compress(text: &str) -> CompressedLog {
+    compress_with(text, &FoldOptions::default())
+}
+
+/// Compresses `text` with `opts`.
+pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
+    let clean = ghost_terminal_text::strip_ansi(text);
+    let mut lines: Vec<&str> = clean
+        .split('\n')
+        .map(ghost_terminal_text::last_redraw)
+        .collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    let contents: Vec<&str> = lines.iter().map(|l| line::without_timestamp(l)).collect();
+    let report = testrun::parse(&contents);
+
+    let mut out = Vec::new();
+    if !report.is_empty() {
+        out.push(format!(
+            "[tests ({}): {} failed, {} passed, {} skipped]",
+            report.runners.join(", "),
+            report.failed,
+            report.passed,
+            report.skipped
+        ));
+        for f in &report.failures {
+            match &f.message {
+                Some(m) => out.push(format!("[failed: {} — {}]", f.name, m)),
+                None => out.push(format!("[failed: {}]", f.name)),
+            }
+        }
+    }
+    let stats = fold::fold(&lines, &contents, opts, &mut out);
+    let summary = format!(
+        "{} lines → {}, {} errors, {} warnings kept",
+        fold::thousands(lines.len()),
+        fold::thousands(out.len() + 1),
+        fold::thousands(stats.errors),
+        fold::thousands(stats.warnings)
+    );
+    out.push(format!("[ghost log: {summary}]"));
+    let mut notes = vec![summary];
+    if !report.failures.is_empty() {
+        notes.push(format!("{} failing tests named", report.failures.len()));
+    }
+    let mut text = out.join("\n");
+    text.push('\n');
+    CompressedLog { text, notes }
+}

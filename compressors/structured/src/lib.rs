@@ -1,0 +1,219 @@
+//! ghost's built-in structured-data compressor.
+//!
+//! JSON, TOML and CSV/TSV become an outline: every key path down to a depth,
+//! the first items of long arrays plus `… and N more items of the same shape`
+//! with the shape, long strings cut with their length. Lockfiles (npm's
+//! `package-lock.json`, `Cargo.lock`) become names and versions, never hashes.
+//! Anything it cannot parse falls back to the log compressor's line folding:
+//! never an error. Claude Code's `N→` line-number prefixes are removed first.
+
+pub mod render;
+mod tabular;
+
+#[cfg(target_arch = "wasm32")]
+mod component;
+
+use serde_json::{Map, Value};
+
+pub use render::Outline;
+
+/// A compressed document and notes about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompressedData {
+    /// The compressed text.
+    pub text: String,
+    /// Short notes, e.g. "JSON outline".
+    pub notes: Vec<String>,
+}
+
+/// Compresses `text`; `source_path`, when known, helps pick the format.
+pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
+    let body = strip_line_numbers(text);
+    let ext = source_path
+        .and_then(|p| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()))
+        .unwrap_or_default();
+    let trimmed = body.trim_start();
+    if (trimmed.starts_with('{') || trimmed.starts_with('['))
+        && let Ok(value) = serde_json::from_str::<Value>(&body)
+    {
+        if let Some(text) = npm_lockfile(&value) {
+            return done(text, "npm lockfile: names and versions");
+        }
+        return done(Outline::default().render(&value), "JSON outline");
+    }
+    if (ext == "toml" || ext == "lock" || looks_like_toml(&body))
+        && let Ok(table) = body.parse::<toml::Table>()
+    {
+        let value = toml_to_json(toml::Value::Table(table));
+        if let Some(text) = cargo_lockfile(&value) {
+            return done(text, "Cargo.lock: names and versions");
+        }
+        return done(Outline::default().render(&value), "TOML outline");
+    }
+    if let Some(text) = tabular::summarise(&body, &ext) {
+        return done(text, "table: header, first rows, row count");
+    }
+    let folded = ghost_log_folding::compress(&body);
+    CompressedData {
+        text: folded.text,
+        notes: vec!["not parsed: folded as lines".to_string()],
+    }
+}
+
+fn done(text: String, note: &str) -> CompressedData {
+    CompressedData {
+        text,
+        notes: vec![note.to_string()],
+    }
+}
+
+/// Removes Claude Code's Read prefixes (`    12→`) when every line has one.
+fn strip_line_numbers(text: &str) -> String {
+    let prefix_end = |l: &str| {
+        let t = l.trim_start();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        (digits > 0 && t[digits..].starts_with('→'))
+            .then(|| l.len() - t.len() + digits + '→'.len_utf8())
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty()
+        || !lines
+            .iter()
+            .all(|l| l.trim().is_empty() || prefix_end(l).is_some())
+    {
+        return text.to_string();
+    }
+    lines
+        .iter()
+        .map(|l| prefix_end(l).map_or("", |e| &l[e..]))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn looks_like_toml(text: &str) -> bool {
+    let mut assignments = 0;
+    let mut others = 0;
+    for l in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(50)
+    {
+        if l.starts_with('[') && l.ends_with(']') || l.contains(" = ") {
+            assignments += 1;
+        } else {
+            others += 1;
+        }
+    }
+    assignments > 0 && others * 4 <= assignments
+}
+
+fn toml_to_json(v: toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::String(s),
+        toml::Value::Integer(i) => Value::from(i),
+        toml::Value::Float(f) => Value::from(f),
+        toml::Value::Boolean(b) => Value::Bool(b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Array(a) => Value::Array(a.into_iter().map(toml_to_json).collect()),
+        toml::Value::Table(t) => Value::Object(
+            t.into_iter()
+                .map(|(k, v)| (k, toml_to_json(v)))
+                .collect::<Map<_, _>>(),
+        ),
+    }
+}
+
+/// npm's lockfile: top-level scalars as they are, every package as
+/// `name version` (no integrity hashes, no resolved URLs).
+fn npm_lockfile(v: &Value) -> Option<String> {
+    let obj = v.as_object()?;
+    obj.get("lockfileVersion")?;
+    let packages = obj
+        .get("packages")
+        .or_else(|| obj.get("dependencies"))?
+        .as_object()?;
+    let mut out = String::from("{\n");
+    for (k, val) in obj {
+        let key = Value::String(k.clone());
+        if val.is_object() {
+            let entries = val.as_object().map_or(0, Map::len);
+            if std::ptr::eq(val, obj.get("packages").unwrap_or(&Value::Null))
+                || k == "dependencies" && obj.get("packages").is_none()
+            {
+                out.push_str(&format!("  {key}: {{ {entries} packages, name version:\n"));
+                for (name, p) in packages {
+                    let name = if name.is_empty() {
+                        "(root)"
+                    } else {
+                        name.trim_start_matches("node_modules/")
+                    };
+                    let version = p.get("version").and_then(Value::as_str).unwrap_or("?");
+                    let dev = if p.get("dev").and_then(Value::as_bool) == Some(true) {
+                        " (dev)"
+                    } else {
+                        ""
+                    };
+                    out.push_str(&format!("    {name} {version}{dev}\n"));
+                }
+                out.push_str("  }\n");
+            } else {
+                out.push_str(&format!("  {key}: {{… {entries} keys}}\n"));
+            }
+        } else {
+            out.push_str(&format!("  {key}: {val}\n"));
+        }
+    }
+    out.push_str("}\n");
+    Some(out)
+}
+
+/// `Cargo.lock`: every `[[package]]` as `name version`.
+fn cargo_lockfile(v: &Value) -> Option<String> {
+    let packages = v.get("package")?.as_array()?;
+    if !packages
+        .iter()
+        .all(|p| p.get("name").is_some() && p.get("version").is_some())
+    {
+        return None;
+    }
+    let mut out = format!("Cargo.lock: {} packages, name version:\n", packages.len());
+    if let Some(version) = v.get("version") {
+        out = format!("version = {version}\n{out}");
+    }
+    for p in packages {
+        let name = p["name"].as_str().unwrap_or("?");
+        let version = p["version"].as_str().unwrap_or("?");
+        out.push_str(&format!("  {name} {version}\n"));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lockfiles_become_names_and_versions() {
+        let lock = r#"{"name": "app", "lockfileVersion": 3, "requires": true, "packages": {"": {"name": "app"}, "node_modules/semver": {"version": "7.6.0", "resolved": "https://r/semver.tgz", "integrity": "sha512-abc"}}}"#;
+        let out = compress(lock, Some("package-lock.json")).text;
+        assert!(out.contains("\"lockfileVersion\": 3"));
+        assert!(out.contains("semver 7.6.0"), "{out}");
+        assert!(!out.contains("sha512"));
+        let cargo = "version = 4\n\n[[package]]\nname = \"anyhow\"\nversion = \"1.0.104\"\nchecksum = \"abc\"\n";
+        let out = compress(cargo, Some("Cargo.lock")).text;
+        assert!(
+            out.contains("anyhow 1.0.104") && !out.contains("checksum"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn read_line_numbers_are_removed_and_invalid_input_folds() {
+        let numbered = "     1→{\n     2→  \"a\": 1\n     3→}\n";
+        assert!(compress(numbered, None).text.contains("\"a\": 1"));
+        let broken = "{ \"a\": 1,\n".repeat(50);
+        let out = compress(&broken, Some("x.json"));
+        assert_eq!(out.notes, vec!["not parsed: folded as lines".to_string()]);
+    }
+}
