@@ -26,6 +26,11 @@ fn main() {
             "GHOST_BUILTIN_STRUCTURED_WASM",
         ),
         (
+            "ghost-compressor-prose",
+            "prose",
+            "GHOST_BUILTIN_PROSE_WASM",
+        ),
+        (
             "ghost-classifier",
             "classifier",
             "GHOST_BUILTIN_CLASSIFIER_WASM",

@@ -43,6 +43,14 @@ pub const STRUCTURED_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
     classes: &[ContentClass::Structured],
 };
 
+/// The prose compressor: extractive TextRank, Markdown kept.
+pub const PROSE_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:prose",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_PROSE_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Prose],
+};
+
 /// The content classifier.
 pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
     name: "builtin:classifier",
@@ -56,6 +64,7 @@ pub const ALL: &[BuiltinPlugin] = &[
     LOG_COMPRESSOR,
     ERROR_COMPRESSOR,
     STRUCTURED_COMPRESSOR,
+    PROSE_COMPRESSOR,
     CLASSIFIER,
 ];
 

@@ -1,0 +1,17 @@
+//! The prose compressor as a `ghost:plugin/compressor` component.
+
+use ghost_plugin_sdk::compressor::{CompressRequest, Compressed, Guest, PluginError};
+
+struct ProseCompressor;
+
+impl Guest for ProseCompressor {
+    fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
+        let out = crate::compress(&request.text);
+        Ok(Compressed {
+            text: out.text,
+            notes: out.notes,
+        })
+    }
+}
+
+ghost_plugin_sdk::compressor::export_compressor!(ProseCompressor);
