@@ -30,6 +30,7 @@ fn main() {
             "prose",
             "GHOST_BUILTIN_PROSE_WASM",
         ),
+        ("ghost-compressor-code", "code", "GHOST_BUILTIN_CODE_WASM"),
         (
             "ghost-classifier",
             "classifier",

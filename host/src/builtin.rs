@@ -51,6 +51,14 @@ pub const PROSE_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
     classes: &[ContentClass::Prose],
 };
 
+/// The code compressor: declarations and signatures kept, bodies folded.
+pub const CODE_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:code",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_CODE_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Code],
+};
+
 /// The content classifier.
 pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
     name: "builtin:classifier",
@@ -65,6 +73,7 @@ pub const ALL: &[BuiltinPlugin] = &[
     ERROR_COMPRESSOR,
     STRUCTURED_COMPRESSOR,
     PROSE_COMPRESSOR,
+    CODE_COMPRESSOR,
     CLASSIFIER,
 ];
 

@@ -188,3 +188,28 @@ fn prose_keeps_every_heading() {
     // sentences with backticked identifiers, which are always kept) is at 0.66.
     assert!(ratio <= 0.70, "prose compresses to {ratio:.3}");
 }
+
+#[test]
+fn code_keeps_every_top_level_name() {
+    let ratio = class_ratio("code", 0);
+    assert!(
+        ratio <= 0.35,
+        "code compresses to {ratio:.3}; the target is 0.35"
+    );
+}
+
+#[test]
+fn the_whole_corpus_scores_within_target() {
+    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let report = ghost::corpus::score(&pipeline, &ghost_tests::corpus_cases()).unwrap();
+    let overall = &report.overall;
+    assert_eq!(
+        overall.kept, overall.must_keep,
+        "every must-keep string survives"
+    );
+    assert!(
+        overall.token_ratio() <= 0.25,
+        "overall {:.3}; the target is 0.25",
+        overall.token_ratio()
+    );
+}

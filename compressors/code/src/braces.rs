@@ -1,0 +1,256 @@
+//! Folding for brace languages (Rust, JavaScript/TypeScript, Go, Java, C,
+//! C#, Swift, Kotlin, …): a small lexer that skips strings, characters and
+//! comments counts braces; blocks opened by a type, trait, impl, class,
+//! interface or module keep their members, every other block (a function
+//! body, a closure, an object literal) is folded.
+
+use crate::source::Line;
+
+/// Whether each line is kept (`true`) or folded.
+pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
+    let mut lexer = Lexer::default();
+    let mut stack: Vec<Block> = Vec::new();
+    let mut keep = vec![true; lines.len()];
+    let mut previous_code = "";
+    for (i, line) in lines.iter().enumerate() {
+        let body_at = stack.iter().position(|b| *b == Block::Body);
+        for event in lexer.braces(line.code) {
+            match event {
+                Brace::Open(pos) => {
+                    let header = &line.code[..pos];
+                    let header = if header.trim().is_empty() {
+                        previous_code
+                    } else {
+                        header
+                    };
+                    let kind = if stack.contains(&Block::Body) {
+                        Block::Body
+                    } else if header.contains("macro_rules!")
+                        || stack.last() == Some(&Block::Transparent) && header.contains("=>")
+                    {
+                        // A macro's rules are read like items: the items they
+                        // expand to keep their signatures.
+                        Block::Transparent
+                    } else {
+                        classify(header)
+                    };
+                    stack.push(kind);
+                }
+                Brace::Close => {
+                    stack.pop();
+                }
+            }
+        }
+        // Inside a body that is still open after this line: folded, unless
+        // it declares a nested item (a helper `fn inner` inside a function).
+        if let Some(b) = body_at {
+            keep[i] = stack.len() <= b || is_item_declaration(line.code);
+        }
+        if !line.code.trim().is_empty() {
+            previous_code = line.code;
+        }
+    }
+    keep
+}
+
+/// What a block is for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Block {
+    /// Its members are declarations worth keeping.
+    Container,
+    /// Its contents are an implementation: folded.
+    Body,
+    /// A macro definition or one of its rules: read like the top level.
+    Transparent,
+}
+
+/// A line that starts an item declaration, after any visibility and qualifiers.
+fn is_item_declaration(code: &str) -> bool {
+    let mut t = code.trim_start();
+    for prefix in [
+        "pub(crate) ",
+        "pub(super) ",
+        "pub ",
+        "export ",
+        "async ",
+        "const ",
+        "unsafe ",
+        "extern \"C\" ",
+        "default ",
+    ] {
+        t = t.strip_prefix(prefix).unwrap_or(t);
+    }
+    [
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "impl ",
+        "impl<",
+        "mod ",
+        "function ",
+        "class ",
+        "func ",
+    ]
+    .iter()
+    .any(|k| t.starts_with(k))
+}
+
+/// Keywords whose block holds declarations.
+const CONTAINERS: &[&str] = &[
+    "impl",
+    "trait",
+    "struct",
+    "enum",
+    "union",
+    "mod",
+    "class",
+    "interface",
+    "namespace",
+    "module",
+    "extern",
+    "object",
+    "record",
+    "protocol",
+    "extension",
+    "type",
+];
+
+fn classify(header: &str) -> Block {
+    // `fn` before the brace (a function, even inside `impl`) is a body.
+    let words: Vec<&str> = header
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let is_function = words
+        .iter()
+        .any(|w| matches!(*w, "fn" | "function" | "func" | "def"))
+        || header.contains("=>")
+        || header.trim_end().ends_with(')') && !words.iter().any(|w| CONTAINERS.contains(w));
+    if is_function {
+        return Block::Body;
+    }
+    if words.iter().any(|w| CONTAINERS.contains(w)) && !header.contains('=')
+        || header.trim_end().ends_with("= struct")
+    {
+        return Block::Container;
+    }
+    Block::Body
+}
+
+/// A brace event on a line: an opening brace at a byte offset, or a closing one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Brace {
+    Open(usize),
+    Close,
+}
+
+/// Lexer state carried from line to line.
+#[derive(Debug, Default)]
+struct Lexer {
+    in_block_comment: bool,
+    /// Inside a string that may span lines: its closing delimiter.
+    in_string: Option<char>,
+}
+
+impl Lexer {
+    /// The braces of `code` that are code (not in a string or comment).
+    fn braces(&mut self, code: &str) -> Vec<Brace> {
+        let b = code.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if self.in_block_comment {
+                if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                    self.in_block_comment = false;
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            if let Some(close) = self.in_string {
+                if b[i] == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                if b[i] as char == close {
+                    self.in_string = None;
+                }
+                i += 1;
+                continue;
+            }
+            match b[i] {
+                b'/' if b.get(i + 1) == Some(&b'/') => break,
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    self.in_block_comment = true;
+                    i += 1;
+                }
+                b'"' | b'`' => self.in_string = Some(b[i] as char),
+                // A character literal ('x', '\n', '{'); a Rust lifetime ('a) is not one.
+                b'\'' => {
+                    let close = if b.get(i + 1) == Some(&b'\\') {
+                        i + 3
+                    } else {
+                        i + 2
+                    };
+                    if b.get(close) == Some(&b'\'')
+                        || b.get(close + 1) == Some(&b'\'') && b.get(i + 1) == Some(&b'\\')
+                    {
+                        i = if b.get(close) == Some(&b'\'') {
+                            close
+                        } else {
+                            close + 1
+                        };
+                    }
+                }
+                b'{' => out.push(Brace::Open(i)),
+                b'}' => out.push(Brace::Close),
+                _ => {}
+            }
+            i += 1;
+        }
+        // A string opened with " on this line and not closed stays open only
+        // in languages where that is legal; both " and ` may span lines.
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source;
+
+    fn kept(code: &str) -> Vec<String> {
+        let (lines, _) = source::lines(code);
+        let mask = keep_mask(&lines);
+        lines
+            .iter()
+            .zip(mask)
+            .filter(|(_, k)| *k)
+            .map(|(l, _)| l.code.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn folds_function_bodies_keeps_members() {
+        let code = "use std::fmt;\n\npub struct A {\n    x: u32,\n}\n\nimpl A {\n    pub fn new() -> Self {\n        let s = \"}\";\n        A { x: 1 }\n    }\n    fn one(&self) -> u32 { self.x }\n}\n";
+        let k = kept(code);
+        assert!(k.contains(&"    x: u32,".to_string()));
+        assert!(k.contains(&"    pub fn new() -> Self {".to_string()));
+        assert!(!k.iter().any(|l| l.contains("let s")));
+        assert!(k.contains(&"    fn one(&self) -> u32 { self.x }".to_string()));
+        assert_eq!(k.iter().filter(|l| l.trim() == "}").count(), 3);
+    }
+
+    #[test]
+    fn js_classes_and_go_functions() {
+        let js = "class Command extends EventEmitter {\n  constructor(name) {\n    super();\n    this.name = name;\n  }\n}\n";
+        let k = kept(js);
+        assert!(k.contains(&"  constructor(name) {".to_string()));
+        assert!(!k.iter().any(|l| l.contains("super()")));
+        let go = "type Client struct {\n\tName string\n}\n\nfunc (c *Client) Do() error {\n\treturn nil\n}\n";
+        let k = kept(go);
+        assert!(k.contains(&"\tName string".to_string()));
+        assert!(!k.iter().any(|l| l.contains("return nil")));
+    }
+}

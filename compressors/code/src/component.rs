@@ -1,0 +1,17 @@
+//! The code compressor as a `ghost:plugin/compressor` component.
+
+use ghost_plugin_sdk::compressor::{CompressRequest, Compressed, Guest, PluginError};
+
+struct CodeCompressor;
+
+impl Guest for CodeCompressor {
+    fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
+        let out = crate::compress(&request.text, request.source_path.as_deref());
+        Ok(Compressed {
+            text: out.text,
+            notes: out.notes,
+        })
+    }
+}
+
+ghost_plugin_sdk::compressor::export_compressor!(CodeCompressor);

@@ -1,0 +1,194 @@
+//! ghost's built-in code compressor.
+//!
+//! Keeps what an agent navigates by: imports, exports, type, struct, enum,
+//! trait and class declarations, function and method signatures, constants,
+//! and the first line of each doc comment; folds function bodies to a line
+//! that says how many lines were folded and which (`… 12 lines (41–52)`), so
+//! the agent can read exactly that range later. One-line functions stay whole.
+//! Line numbers from Claude Code's `N→` prefixes survive on every kept line.
+//!
+//! Brace languages fold by a brace-depth lexer ([`braces`]), Python by
+//! indentation ([`indentation`]); any other language falls back to whichever
+//! fits its text.
+
+pub mod braces;
+pub mod indentation;
+pub mod source;
+
+#[cfg(target_arch = "wasm32")]
+mod component;
+
+use source::Line;
+
+/// Fewer lines than this are printed rather than folded.
+const MIN_FOLD: usize = 3;
+
+/// Comment runs longer than this keep only their first line.
+const COMMENT_RUN: usize = 2;
+
+/// Compressed code and notes about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompressedCode {
+    /// The compressed text.
+    pub text: String,
+    /// Short notes, e.g. "812 lines → 140, 35 bodies folded".
+    pub notes: Vec<String>,
+}
+
+/// How a file is folded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Syntax {
+    /// Blocks in braces.
+    Braces,
+    /// Blocks by indentation.
+    Indentation,
+}
+
+/// Picks the folding for `source_path`'s extension, or from the text.
+pub fn syntax_of(source_path: Option<&str>, lines: &[Line<'_>]) -> Syntax {
+    let ext = source_path
+        .and_then(|p| p.rsplit_once('.'))
+        .map(|(_, e)| e.to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("py" | "pyi" | "pyw") => Syntax::Indentation,
+        Some(_) if ext.as_deref().is_some_and(|e| !matches!(e, "txt" | "md")) => Syntax::Braces,
+        _ => {
+            let defs = lines
+                .iter()
+                .filter(|l| {
+                    let t = l.code.trim_start();
+                    (t.starts_with("def ") || t.starts_with("class "))
+                        && t.trim_end().ends_with(':')
+                })
+                .count();
+            let braces = lines
+                .iter()
+                .filter(|l| l.code.trim_end().ends_with('{'))
+                .count();
+            if defs > braces {
+                Syntax::Indentation
+            } else {
+                Syntax::Braces
+            }
+        }
+    }
+}
+
+fn is_comment(code: &str) -> bool {
+    let t = code.trim_start();
+    t.starts_with("//")
+        || t.starts_with("/*")
+        || t.starts_with("* ")
+        || t == "*"
+        || t.starts_with("*/")
+        || t.starts_with('#')
+            && !t.starts_with("#[")
+            && !t.starts_with("#!")
+            && !t.starts_with("#include")
+            && !t.starts_with("#define")
+}
+
+/// Compresses `text`; `source_path`, when known, picks the syntax.
+pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
+    let (lines, numbered) = source::lines(text);
+    let syntax = syntax_of(source_path, &lines);
+    let mut keep = match syntax {
+        Syntax::Braces => braces::keep_mask(&lines),
+        Syntax::Indentation => indentation::keep_mask(&lines),
+    };
+    // Doc comments and comment blocks: the first line says what follows.
+    let mut i = 0;
+    while i < lines.len() {
+        if keep[i] && is_comment(lines[i].code) {
+            let mut j = i + 1;
+            while j < lines.len() && keep[j] && is_comment(lines[j].code) {
+                j += 1;
+            }
+            if j - i > COMMENT_RUN {
+                keep[i + 1..j].iter_mut().for_each(|k| *k = false);
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+
+    let mut out: Vec<String> = Vec::new();
+    let mut folds = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        if keep[i] {
+            out.push(lines[i].raw.trim_end().to_string());
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < lines.len() && !keep[i] {
+            i += 1;
+        }
+        // A fold of blank lines only is just dropped; one shorter than its
+        // marker line is worth is not a fold.
+        if lines[start..i].iter().all(|l| l.code.trim().is_empty()) {
+            continue;
+        }
+        if i - start < MIN_FOLD {
+            out.extend(lines[start..i].iter().map(|l| l.raw.trim_end().to_string()));
+            continue;
+        }
+        folds += 1;
+        let (first, last) = (lines[start].number, lines[i - 1].number);
+        let indent: String = lines[start..i]
+            .iter()
+            .find(|l| !l.code.trim().is_empty())
+            .map(|l| l.code.chars().take_while(|c| c.is_whitespace()).collect())
+            .unwrap_or_default();
+        let n = i - start;
+        out.push(if numbered {
+            format!("{indent}… lines {first}–{last} folded (Read offset={first} limit={n})")
+        } else {
+            format!("{indent}… {n} lines ({first}–{last})")
+        });
+    }
+    let summary = format!(
+        "{} lines → {}, {folds} blocks folded",
+        lines.len(),
+        out.len() + 1
+    );
+    out.push(format!("[ghost code: {summary}]"));
+    let mut text = out.join("\n");
+    text.push('\n');
+    CompressedCode {
+        text,
+        notes: vec![summary],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_line_numbers_survive_and_ranges_are_actionable() {
+        let mut text = String::new();
+        let body = [
+            "pub fn add(a: u32, b: u32) -> u32 {",
+            "    let c = a + b;",
+            "    let d = c * 2;",
+            "    d - c",
+            "}",
+        ];
+        for (k, l) in body.iter().enumerate() {
+            text.push_str(&format!("{:>6}→{l}\n", 40 + k));
+        }
+        let out = compress(&text, Some("src/lib.rs")).text;
+        assert!(
+            out.contains("    40→pub fn add(a: u32, b: u32) -> u32 {"),
+            "{out}"
+        );
+        assert!(
+            out.contains("    … lines 41–43 folded (Read offset=41 limit=3)"),
+            "{out}"
+        );
+        assert!(out.contains("    44→}"));
+    }
+}
