@@ -108,3 +108,144 @@ fn strip_ansi(s: &str) -> String {
     }
     out
 }
+
+/// One labelled text for measuring the classifier.
+#[derive(Debug, Clone)]
+pub struct Labelled {
+    /// Where it came from (`case:<id>` or `transcript:<file>:<tool>`).
+    pub origin: String,
+    /// The text.
+    pub text: String,
+    /// The tool that produced it.
+    pub tool: Option<String>,
+    /// The file it was read from, for Read.
+    pub path: Option<String>,
+    /// The class it is labelled with.
+    pub label: String,
+}
+
+/// The classifier's labelled set, built from `../shared/corpus/` by the rules
+/// in `tests/LABELS.md`: every corpus case with its `meta.json` class, and
+/// every tool result of at least 500 bytes in the Claude Code transcripts
+/// whose tool (and, for Read, file extension; for Bash, command) has a label.
+pub fn labelled_set() -> Vec<Labelled> {
+    let mut set = Vec::new();
+    for class in ["log", "code", "structured", "prose", "error"] {
+        for case in cases_of_class(class) {
+            let dir = corpus_cases().join(&case.id);
+            let meta: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+            let tool = meta["tool"].as_str().map(str::to_string);
+            let path = meta["command"]
+                .as_str()
+                .filter(|_| tool.as_deref() == Some("Read"))
+                .map(str::to_string);
+            set.push(Labelled {
+                origin: format!("case:{}", case.id),
+                text: case.input,
+                tool,
+                path,
+                label: class.into(),
+            });
+        }
+    }
+    let transcripts = corpus_cases().join("../transcripts/claude-code");
+    let mut files: Vec<_> = std::fs::read_dir(&transcripts)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let mut uses: std::collections::HashMap<String, (String, serde_json::Value)> =
+            Default::default();
+        for line in std::fs::read_to_string(&file).unwrap().lines() {
+            let Ok(entry) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let Some(blocks) = entry["message"]["content"].as_array() else {
+                continue;
+            };
+            for b in blocks {
+                match b["type"].as_str() {
+                    Some("tool_use") => {
+                        uses.insert(
+                            b["id"].as_str().unwrap_or_default().into(),
+                            (
+                                b["name"].as_str().unwrap_or_default().into(),
+                                b["input"].clone(),
+                            ),
+                        );
+                    }
+                    Some("tool_result") => {
+                        let Some((tool, input)) =
+                            uses.get(b["tool_use_id"].as_str().unwrap_or_default())
+                        else {
+                            continue;
+                        };
+                        let text = match &b["content"] {
+                            serde_json::Value::String(s) => s.clone(),
+                            serde_json::Value::Array(parts) => parts
+                                .iter()
+                                .filter_map(|p| p["text"].as_str())
+                                .collect::<Vec<_>>()
+                                .join("\n"),
+                            _ => continue,
+                        };
+                        if text.len() < 500 {
+                            continue;
+                        }
+                        let path = input["file_path"].as_str().map(str::to_string);
+                        let Some(label) = transcript_label(tool, input, path.as_deref()) else {
+                            continue;
+                        };
+                        set.push(Labelled {
+                            origin: format!(
+                                "transcript:{name}:{tool}:{}",
+                                path.as_deref().unwrap_or(command_of(input))
+                            ),
+                            text,
+                            tool: Some(tool.clone()),
+                            path,
+                            label: label.into(),
+                        });
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    set
+}
+
+fn command_of(input: &serde_json::Value) -> &str {
+    let c = input["command"].as_str().unwrap_or("");
+    &c[..c.floor_char_boundary(60)]
+}
+
+/// The label of a transcript tool result, by the rules in `tests/LABELS.md`.
+fn transcript_label(
+    tool: &str,
+    input: &serde_json::Value,
+    path: Option<&str>,
+) -> Option<&'static str> {
+    let command = input["command"].as_str().unwrap_or("").trim();
+    match tool {
+        "Read" => {
+            let ext = path?.rsplit_once('.')?.1;
+            Some(match ext {
+                "ex" | "exs" | "heex" | "js" | "ts" | "sh" | "css" | "rs" | "py" | "go" => "code",
+                "json" | "jsonl" | "toml" | "yaml" | "yml" => "structured",
+                "md" | "txt" => "prose",
+                "output" | "log" => "log",
+                _ => return None,
+            })
+        }
+        "Grep" | "Glob" => Some("log"),
+        "WebFetch" | "WebSearch" | "Task" => Some("prose"),
+        "Bash" if command.starts_with("bd show") => Some("prose"),
+        "Bash" if command.starts_with("git diff") && !command.contains("--stat") => Some("code"),
+        "Bash" => Some("log"),
+        _ => None,
+    }
+}

@@ -36,23 +36,60 @@ pub struct Hints<'a> {
 }
 
 /// Classifies `text`, returning the class and a confidence from 0 to 1.
+///
+/// Order: the user's prompt; the file's extension; what the tool is
+/// (a shell's output is a log unless it is really JSON, a stack trace or a
+/// diff; a search is a log; a web page is prose); then the content alone.
 pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
-    if hints.tool_name.is_some_and(|t| {
-        t.eq_ignore_ascii_case("UserPromptSubmit") || t.eq_ignore_ascii_case("prompt")
-    }) {
+    let tool = hints.tool_name.unwrap_or("");
+    if tool.eq_ignore_ascii_case("UserPromptSubmit") || tool.eq_ignore_ascii_case("prompt") {
         return (Class::Prompt, 1.0);
     }
     if let Some(class) = hints.source_path.and_then(class_from_path) {
         return (class, 0.9);
     }
     let sample = head(text, 64 * 1024);
-    if looks_like_error(sample) {
+    let body = strip_read_numbers(sample);
+    let body = body.as_ref();
+    match tool {
+        "Bash" | "BashOutput" | "TaskOutput" => {
+            return if parses_as_json(text) {
+                (Class::Structured, 0.9)
+            } else if opens_with_exception(body) {
+                (Class::Error, 0.8)
+            } else if looks_like_diff(body) {
+                (Class::Code, 0.8)
+            } else if prose_share(body) > 0.25 {
+                (Class::Prose, 0.6)
+            } else {
+                (Class::Log, 0.8)
+            };
+        }
+        "Grep" | "Glob" | "LS" => return (Class::Log, 0.85),
+        "WebFetch" | "WebSearch" | "Task" => {
+            return if parses_as_json(text) {
+                (Class::Structured, 0.8)
+            } else {
+                (Class::Prose, 0.8)
+            };
+        }
+        _ => {}
+    }
+    by_content(text, body)
+}
+
+/// The class from the content alone.
+fn by_content(text: &str, body: &str) -> (Class, f32) {
+    if looks_like_error(body) {
         return (Class::Error, 0.8);
     }
-    if looks_structured(sample) {
+    if parses_as_json(text) || looks_structured(body) {
         return (Class::Structured, 0.85);
     }
-    let lines: Vec<&str> = sample
+    if looks_like_diff(body) {
+        return (Class::Code, 0.8);
+    }
+    let lines: Vec<&str> = body
         .lines()
         .filter(|l| !l.trim().is_empty())
         .take(400)
@@ -65,24 +102,113 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
     };
     let code = share(&|l| starts_with_code_keyword(l.trim_start()));
     let timestamped = share(&|l| starts_with_timestamp(l));
-    let sentences = share(&|l| {
-        l.len() > 60
-            && l.split_whitespace().count() > 10
-            && l.trim_end().ends_with(['.', '?', '!', ':'])
-    });
-    let tool_is_shell = hints
-        .tool_name
-        .is_some_and(|t| t == "Bash" || t.starts_with("mcp__"));
-    if timestamped > 0.3 || tool_is_shell && code < 0.3 {
+    let sentences = share(&|l| is_sentence_line(l));
+    let headings = share(&|l| l.starts_with("# ") || l.starts_with("## ") || l.starts_with("### "));
+    if timestamped > 0.3 {
         return (Class::Log, 0.6 + timestamped.min(0.3));
     }
     if code > 0.15 {
         return (Class::Code, (0.5 + code).min(0.95));
     }
-    if sentences > 0.3 || hints.tool_name == Some("WebFetch") {
+    if sentences > 0.2 || headings > 0.02 && sentences > 0.05 {
         return (Class::Prose, (0.5 + sentences).min(0.9));
     }
     (Class::Log, 0.5)
+}
+
+/// A line of running text: long, many words, ending like a sentence.
+fn is_sentence_line(l: &str) -> bool {
+    l.len() > 60
+        && l.split_whitespace().count() > 10
+        && l.trim_end().ends_with(['.', '?', '!', ':', ','])
+}
+
+/// How much of `body` reads as prose: sentence lines, with Markdown headings
+/// counting double.
+fn prose_share(body: &str) -> f32 {
+    let lines: Vec<&str> = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(400)
+        .collect();
+    if lines.is_empty() {
+        return 0.0;
+    }
+    let sentences = lines.iter().filter(|l| is_sentence_line(l)).count() as f32;
+    let headings = lines
+        .iter()
+        .filter(|l| l.starts_with("## ") || l.starts_with("# "))
+        .count() as f32;
+    (sentences + 2.0 * headings) / lines.len() as f32
+}
+
+/// Whether the text's first line is an exception header (a shell's output is
+/// an error report only then; a log with a trace inside stays a log).
+fn opens_with_exception(sample: &str) -> bool {
+    let Some(first) = sample.lines().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let first = first.trim_start_matches("Exit code 1").trim();
+    first.starts_with("Traceback (most recent call last)")
+        || first.starts_with("thread '") && first.contains("panicked at")
+        || first.starts_with("Exception in thread")
+        || first.starts_with("goroutine ") && first.ends_with(':')
+        || first.starts_with("panic: ")
+        || first.starts_with("** (")
+        || is_exception_line(first)
+}
+
+/// Claude Code's Read output without its `    12→` prefixes, when it has them.
+fn strip_read_numbers(text: &str) -> std::borrow::Cow<'_, str> {
+    let numbered = |l: &str| {
+        let t = l.trim_start();
+        let d = t.bytes().take_while(u8::is_ascii_digit).count();
+        d > 0 && t[d..].starts_with('→')
+    };
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(20)
+        .peekable();
+    if lines.peek().is_none() || !lines.all(numbered) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let stripped: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_once('→').map_or(l, |(_, rest)| rest))
+        .collect();
+    std::borrow::Cow::Owned(stripped.join("\n"))
+}
+
+fn parses_as_json(text: &str) -> bool {
+    let t = text.trim();
+    (t.starts_with('{') || t.starts_with('['))
+        && serde_json::from_str::<serde_json::Value>(t).is_ok()
+        || t.lines()
+            .take(50)
+            .filter(|l| !l.trim().is_empty())
+            .all(|l| {
+                let l = l.trim();
+                l.starts_with('{') && serde_json::from_str::<serde_json::Value>(l).is_ok()
+            })
+            && t.starts_with('{')
+}
+
+/// A unified diff: `diff --git`, or `--- a/…` followed by `+++ b/…` and hunks.
+fn looks_like_diff(text: &str) -> bool {
+    let mut minus = false;
+    let mut plus = false;
+    for l in text.lines().take(400) {
+        if l.starts_with("diff --git ") {
+            return true;
+        }
+        minus |= l.starts_with("--- ");
+        plus |= minus && l.starts_with("+++ ");
+        if plus && l.starts_with("@@ ") {
+            return true;
+        }
+    }
+    false
 }
 
 fn head(text: &str, max: usize) -> &str {
@@ -102,27 +228,59 @@ fn class_from_path(path: &str) -> Option<Class> {
         "rs" | "py" | "js" | "mjs" | "cjs" | "ts" | "tsx" | "jsx" | "go" | "java" | "kt" | "c"
         | "h" | "cc" | "cpp" | "hpp" | "cs" | "rb" | "ex" | "exs" | "erl" | "swift" | "scala"
         | "php" | "sh" | "bash" | "zsh" | "lua" | "zig" | "hs" | "ml" | "sql" | "css" | "html"
-        | "vue" => Class::Code,
-        "json" | "yaml" | "yml" | "toml" | "csv" | "tsv" | "xml" | "lock" => Class::Structured,
+        | "vue" | "scss" | "heex" | "eex" | "leex" | "svelte" | "dart" | "r" | "pl" | "fs"
+        | "clj" | "nix" => Class::Code,
+        "json" | "jsonl" | "ndjson" | "yaml" | "yml" | "toml" | "csv" | "tsv" | "xml" | "lock" => {
+            Class::Structured
+        }
         "md" | "markdown" | "txt" | "rst" | "adoc" => Class::Prose,
-        "log" | "out" => Class::Log,
+        "log" | "out" | "output" => Class::Log,
         _ => return None,
     })
 }
 
+/// A stack trace or exception report: it opens with an exception header, or
+/// most of its lines are frames. (A build log with a trace in the middle is a
+/// log: the log compressor keeps the trace.)
 fn looks_like_error(sample: &str) -> bool {
-    let first = sample.lines().take(3).any(|l| {
-        l.starts_with("Traceback (most recent call last)")
-            || l.contains("panicked at")
-            || l.starts_with("Exception in thread")
-            || l.starts_with("goroutine ") && l.ends_with(':')
-            || l.starts_with("** (")
-    });
-    let frames = sample.lines().take(200).filter(|l| {
-        let t = l.trim_start();
-        t.starts_with("at ") && t.contains('(') || t.starts_with("File \"") && t.contains(", line ")
-    });
-    first || frames.count() >= 3 && sample.lines().count() < 400
+    let lines: Vec<&str> = sample
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(400)
+        .collect();
+    let Some(first) = lines.first() else {
+        return false;
+    };
+    let first = first.trim_start_matches("Exit code 1").trim();
+    let header = first.starts_with("Traceback (most recent call last)")
+        || first.contains("panicked at")
+        || first.starts_with("Exception in thread")
+        || first.starts_with("goroutine ") && first.ends_with(':')
+        || first.starts_with("panic: ")
+        || first.starts_with("** (")
+        || first.starts_with("Uncaught ")
+        || is_exception_line(first);
+    let frames = lines
+        .iter()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.starts_with("at ") && t.contains('(')
+                || t.starts_with("File \"") && t.contains(", line ")
+                || t.starts_with('(') && t.contains(") ") && t.contains(".ex")
+        })
+        .count();
+    header && lines.len() < 2000 || frames * 2 >= lines.len() && frames >= 3
+}
+
+/// `ValueError: …`, `java.lang.IllegalStateException: …`, `TypeError: …`.
+fn is_exception_line(line: &str) -> bool {
+    let Some((name, _)) = line.split_once(": ") else {
+        return false;
+    };
+    let last = name.rsplit('.').next().unwrap_or(name);
+    !name.contains(' ')
+        && last.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && (last.ends_with("Error") || last.ends_with("Exception"))
 }
 
 fn looks_structured(sample: &str) -> bool {
