@@ -2,6 +2,9 @@
 //! - `per_call/<size>`: a fresh store, instantiation and one call of the
 //!   built-in log compressor component, at 1 KB, 100 KB and 1 MB of real log;
 //! - `native/<size>`: the same compressor compiled natively, for the ratio;
+//! - `class_1MB/<class>` and `class_1MB_native/<class>`: every built-in
+//!   compressor on 1 MB of its own class (real corpus files, concatenated),
+//!   in the sandbox and natively;
 //! - `cold_process`: a whole `ghost compress --class log` process on a 100 KB
 //!   log (compile cache warm), next to `node -e ''` doing nothing.
 
@@ -66,6 +69,87 @@ fn per_call(c: &mut Criterion) {
     group.finish();
 }
 
+/// About 1 MB of real `class` text: the shared corpus's cases of that class,
+/// concatenated (structured data as one JSON array of them).
+fn class_megabyte(class: &str, file: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let text = std::fs::read_to_string(
+        root.join("../shared/corpus/cases")
+            .join(file)
+            .join("input.txt"),
+    )
+    .expect("the shared corpus beside the repository");
+    let copies = (1 << 20) / text.len() + 1;
+    if class == "structured" {
+        format!("[{}]", vec![text.trim(); copies].join(",\n"))
+    } else {
+        text.repeat(copies)
+    }
+}
+
+fn per_class(c: &mut Criterion) {
+    let rt = PluginRuntime::new(RuntimeConfig::default()).unwrap();
+    let inputs = [
+        (
+            builtin::ERROR_COMPRESSOR,
+            ContentClass::Error,
+            "err-py-recursion",
+        ),
+        (
+            builtin::STRUCTURED_COMPRESSOR,
+            ContentClass::Structured,
+            "struct-npm-hidden-lockfile",
+        ),
+        (
+            builtin::PROSE_COMPRESSOR,
+            ContentClass::Prose,
+            "prose-bumpalo-3-20-3",
+        ),
+        (
+            builtin::CODE_COMPRESSOR,
+            ContentClass::Code,
+            "code-py-argparse",
+        ),
+        (
+            builtin::CODE_COMPRESSOR,
+            ContentClass::Code,
+            "code-rs-either-1-19-0-lib",
+        ),
+    ];
+    let mut group = c.benchmark_group("class_1MB");
+    group.sample_size(20);
+    for (plugin, class, file) in inputs {
+        let loaded = rt
+            .load_kind(plugin.name, plugin.bytes, PluginKind::Compressor)
+            .unwrap();
+        let request = CompressRequest::new(class_megabyte(class.as_str(), file), class);
+        group.throughput(Throughput::Bytes(request.text.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(file), &request, |b, r| {
+            b.iter(|| rt.compress(&loaded, r).expect("the compressor succeeds"))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("class_1MB_native");
+    group.sample_size(20);
+    for (_, class, file) in inputs {
+        let text = class_megabyte(class.as_str(), file);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(file), &text, |b, t| {
+            b.iter(|| match class {
+                ContentClass::Error => ghost_compressor_error::compress(t)
+                    .map(|c| c.text.len())
+                    .unwrap_or(0),
+                ContentClass::Structured => {
+                    ghost_compressor_structured::compress(t, None).text.len()
+                }
+                ContentClass::Prose => ghost_compressor_prose::compress(t).text.len(),
+                _ => ghost_compressor_code::compress(t, None).text.len(),
+            })
+        });
+    }
+    group.finish();
+}
+
 fn cold_process(c: &mut Criterion) {
     let home = tempfile::tempdir().unwrap();
     let input: PathBuf = home.path().join("100kb.log");
@@ -106,5 +190,5 @@ fn cold_process(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, per_call, cold_process);
+criterion_group!(benches, per_call, per_class, cold_process);
 criterion_main!(benches);

@@ -128,8 +128,16 @@ pub fn survived(needle: &str, output: &str) -> bool {
     output.contains(needle) || output.lines().any(|l| l.trim() == needle)
 }
 
-/// Scores every case under `dir` (a folder of case folders).
+/// Scores every case under `dir` (a folder of case folders) with ghost.
 pub fn score(pipeline: &Pipeline, dir: &Path) -> Result<CorpusReport> {
+    score_with(pipeline, dir, None)
+}
+
+/// Scores every case under `dir`; with `outputs`, scores the texts found
+/// there as `<case id>.txt` (another tool's compressed outputs) instead of
+/// running ghost's compressors. A case with no output file counts as
+/// passed through unchanged.
+pub fn score_with(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result<CorpusReport> {
     let mut ids: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading the corpus folder {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -149,7 +157,7 @@ pub fn score(pipeline: &Pipeline, dir: &Path) -> Result<CorpusReport> {
         cases: Vec::new(),
     };
     for case_dir in ids {
-        let score = score_case(pipeline, &case_dir)?;
+        let score = score_case(pipeline, &case_dir, outputs)?;
         report
             .by_class
             .entry(score.class.clone())
@@ -161,7 +169,7 @@ pub fn score(pipeline: &Pipeline, dir: &Path) -> Result<CorpusReport> {
     Ok(report)
 }
 
-fn score_case(pipeline: &Pipeline, dir: &Path) -> Result<CaseScore> {
+fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result<CaseScore> {
     let id = dir
         .file_name()
         .unwrap_or_default()
@@ -190,8 +198,29 @@ fn score_case(pipeline: &Pipeline, dir: &Path) -> Result<CaseScore> {
         source_path,
         target_tokens: None,
     };
-    let result = pipeline.compress(&request);
-    let out = &result.outcome.text;
+    let (result, external);
+    let (out, compressor, applied, elapsed_ms) = match outputs {
+        None => {
+            result = pipeline.compress(&request);
+            let o = &result.outcome;
+            (
+                &o.text,
+                result.compressor.map(str::to_string),
+                o.applied,
+                o.elapsed.as_secs_f64() * 1000.0,
+            )
+        }
+        Some(outputs) => {
+            let path = outputs.join(format!("{id}.txt"));
+            external = std::fs::read(&path)
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).into_owned());
+            match &external {
+                Some(text) => (text, Some(outputs.display().to_string()), true, 0.0),
+                None => (&request.text, None, false, 0.0),
+            }
+        }
+    };
     let lost: Vec<String> = meta
         .must_keep
         .iter()
@@ -202,13 +231,13 @@ fn score_case(pipeline: &Pipeline, dir: &Path) -> Result<CaseScore> {
         id,
         class: meta.class,
         classified_as: classified.classification.class.to_string(),
-        compressor: result.compressor.map(str::to_string),
-        applied: result.outcome.applied,
+        compressor,
+        applied,
         bytes_in: request.text.len(),
         bytes_out: out.len(),
         tokens_in: crate::tokens::count(&request.text),
         tokens_out: crate::tokens::count(out),
-        compress_ms: result.outcome.elapsed.as_secs_f64() * 1000.0,
+        compress_ms: elapsed_ms,
         kept: meta.must_keep.len() - lost.len(),
         must_keep: meta.must_keep.len(),
         lost: lost.into_iter().take(5).collect(),

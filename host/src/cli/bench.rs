@@ -22,14 +22,23 @@ pub enum Args {
         /// List every case, not only the totals.
         #[arg(long)]
         cases: bool,
+        /// Score another tool's outputs (`DIR/<case id>.txt`) instead of
+        /// running ghost's compressors: for side-by-side comparisons.
+        #[arg(long, value_name = "DIR")]
+        outputs: Option<PathBuf>,
     },
 }
 
 /// Runs `ghost bench`.
 pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<ExitCode> {
-    let Args::Corpus { dir, json, cases } = args;
+    let Args::Corpus {
+        dir,
+        json,
+        cases,
+        outputs,
+    } = args;
     let pipeline = pipeline()?;
-    let report = corpus::score(&pipeline, &dir)?;
+    let report = corpus::score_with(&pipeline, &dir, outputs.as_deref())?;
     if cases {
         for c in &report.cases {
             println!(
