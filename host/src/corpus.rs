@@ -122,9 +122,11 @@ pub struct CorpusReport {
     pub cases: Vec<CaseScore>,
 }
 
-/// Whether `needle` survived in `output`: as a substring, or as a trimmed line.
+/// Whether `needle` survived in `output`: as a substring, or as a trimmed
+/// line, once ANSI codes are stripped (as the corpus's must-keep lines are).
 pub fn survived(needle: &str, output: &str) -> bool {
     let needle = needle.trim();
+    let output = ghost_terminal_text::strip_ansi(output);
     output.contains(needle) || output.lines().any(|l| l.trim() == needle)
 }
 

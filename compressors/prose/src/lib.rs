@@ -71,9 +71,7 @@ pub fn compress(text: &str) -> CompressedProse {
     let mut next_sentence = 0;
     for (b, block) in blocks.iter().enumerate() {
         if !matches!(block, Block::Markup(_) | Block::Blank) && markup > 0 {
-            out.push(format!(
-                "[… {markup} image, badge or link-definition lines]"
-            ));
+            out.push(format!("[… {markup} markup lines]"));
             markup = 0;
         }
         match block {
@@ -137,9 +135,7 @@ pub fn compress(text: &str) -> CompressedProse {
         }
     }
     if markup > 0 {
-        out.push(format!(
-            "[… {markup} image, badge or link-definition lines]"
-        ));
+        out.push(format!("[… {markup} markup lines]"));
     }
     let kept = keep.iter().filter(|k| **k).count();
     let summary = format!(

@@ -67,11 +67,17 @@ pub fn blocks(text: &str) -> Vec<Block<'_>> {
         } else if t.starts_with("![")
             || t.starts_with("[![")
             || t.starts_with("[<img")
+            || is_tag_only(t)
             || is_link_definition(t)
             || t.starts_with("<img")
         {
             out.push(Block::Markup(line));
             i += 1;
+            // A badge or image split over lines (`[![x](…)](` then the URL).
+            while i < lines.len() && is_markup_continuation(lines[i].trim()) {
+                out.push(Block::Markup(lines[i]));
+                i += 1;
+            }
         } else {
             let mut para = String::new();
             while i < lines.len() {
@@ -94,6 +100,30 @@ pub fn blocks(text: &str) -> Vec<Block<'_>> {
         }
     }
     out
+}
+
+/// A line that is only HTML tags (`<br>`, `<p align="center">`, `</div>`).
+fn is_tag_only(t: &str) -> bool {
+    t.starts_with('<') && t.ends_with('>') && {
+        let mut inside = false;
+        t.chars().all(|c| match c {
+            '<' => {
+                inside = true;
+                true
+            }
+            '>' => {
+                inside = false;
+                true
+            }
+            c => inside || c.is_whitespace(),
+        })
+    }
+}
+
+fn is_markup_continuation(t: &str) -> bool {
+    ["http://", "https://", "[![", "![", "[<img", "<img", ")"]
+        .iter()
+        .any(|p| t.starts_with(p))
 }
 
 /// `====` or `----` under a line: that line is a heading.

@@ -1,7 +1,7 @@
 //! TextRank over sentences: a graph whose edges weigh the words two sentences
 //! share, ranked with PageRank. No model, no dictionary.
 
-use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 /// Words that say little about a sentence's topic.
 const STOP_WORDS: &[&str] = &[
@@ -13,7 +13,12 @@ const STOP_WORDS: &[&str] = &[
 
 /// How far apart two sentences may be and still get an edge, in sentences:
 /// keeps the graph linear in size for long documents.
-const WINDOW: usize = 60;
+const WINDOW: usize = 30;
+
+/// PageRank stops after this many rounds, or sooner once scores settle.
+const MAX_ITERATIONS: usize = 30;
+/// Total change in scores under which PageRank has settled.
+const CONVERGED: f64 = 1e-4;
 
 /// A PageRank score for each sentence, in order.
 pub fn rank(sentences: &[&str]) -> Vec<f64> {
@@ -21,12 +26,12 @@ pub fn rank(sentences: &[&str]) -> Vec<f64> {
     if n == 0 {
         return Vec::new();
     }
-    let words: Vec<HashSet<String>> = sentences.iter().map(|s| content_words(s)).collect();
+    let words: Vec<Vec<u64>> = sentences.iter().map(|s| content_words(s)).collect();
     // Edge weights: shared words normalised by the sentences' lengths.
     let mut edges: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
     for i in 0..n {
         for j in i + 1..n.min(i + 1 + WINDOW) {
-            let shared = words[i].intersection(&words[j]).count();
+            let shared = shared_count(&words[i], &words[j]);
             if shared == 0 {
                 continue;
             }
@@ -42,7 +47,7 @@ pub fn rank(sentences: &[&str]) -> Vec<f64> {
         .collect();
     let damping = 0.85;
     let mut score = vec![1.0 / n as f64; n];
-    for _ in 0..30 {
+    for _ in 0..MAX_ITERATIONS {
         let mut next = vec![(1.0 - damping) / n as f64; n];
         for (i, e) in edges.iter().enumerate() {
             if out_weight[i] == 0.0 {
@@ -52,23 +57,49 @@ pub fn rank(sentences: &[&str]) -> Vec<f64> {
                 next[j] += damping * score[i] * w / out_weight[i];
             }
         }
+        let change: f64 = next.iter().zip(&score).map(|(a, b)| (a - b).abs()).sum();
         score = next;
+        if change < CONVERGED {
+            break;
+        }
     }
     score
 }
 
-fn content_words(s: &str) -> HashSet<String> {
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    for w in s
+/// The sentence's content words, lowercased and hashed, sorted, without repeats.
+fn content_words(s: &str) -> Vec<u64> {
+    let mut words: Vec<u64> = s
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 2)
-    {
-        let w = w.to_lowercase();
-        if !STOP_WORDS.contains(&w.as_str()) {
-            *counts.entry(w).or_default() += 1;
+        .filter(|w| !STOP_WORDS.iter().any(|s| s.eq_ignore_ascii_case(w)))
+        .map(|w| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for c in w.chars() {
+                c.to_lowercase().for_each(|l| l.hash(&mut h));
+            }
+            h.finish()
+        })
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// How many values two sorted, repeat-free lists share.
+fn shared_count(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
         }
     }
-    counts.into_keys().collect()
+    n
 }
 
 #[cfg(test)]
