@@ -184,7 +184,10 @@ fn structured_data_keeps_top_level_keys() {
 #[test]
 fn prose_keeps_every_heading() {
     let ratio = class_ratio("prose", 0);
-    assert!(ratio <= 0.60, "prose compresses to {ratio:.3}; the target is 0.60");
+    assert!(
+        ratio <= 0.60,
+        "prose compresses to {ratio:.3}; the target is 0.60"
+    );
 }
 
 #[test]

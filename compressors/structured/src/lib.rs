@@ -1,12 +1,13 @@
 //! ghost's built-in structured-data compressor.
 //!
-//! JSON, TOML and CSV/TSV become an outline: every key path down to a depth,
+//! JSON, YAML, TOML, XML and CSV/TSV become an outline: every key path down to a depth,
 //! the first items of long arrays plus `… and N more items of the same shape`
 //! with the shape, long strings cut with their length. Lockfiles (npm's
 //! `package-lock.json`, `Cargo.lock`) become names and versions, never hashes.
 //! Anything it cannot parse falls back to the log compressor's line folding:
 //! never an error. Claude Code's `N→` line-number prefixes are removed first.
 
+mod formats;
 pub mod render;
 mod tabular;
 
@@ -49,6 +50,24 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
             return done(text, "Cargo.lock: names and versions");
         }
         return done(Outline::default().render(&value), "TOML outline");
+    }
+    if ext == "yaml" || ext == "yml" || ext.is_empty() && formats::looks_like_yaml(&body) {
+        if let Some(value) = formats::yaml(&body) {
+            return done(Outline::default().render(&value), "YAML outline");
+        }
+        // YAML this parser refuses (GitHub accepts laxer indentation): keep
+        // the key lines down to the outline's depth, by indentation.
+        return done(
+            formats::yaml_by_indentation(&body, Outline::default().max_depth),
+            "YAML outline by indentation",
+        );
+    }
+    if (matches!(ext.as_str(), "xml" | "pom" | "csproj" | "svg" | "plist")
+        || trimmed.starts_with("<?xml")
+        || trimmed.starts_with('<'))
+        && let Some(value) = formats::xml(&body)
+    {
+        return done(Outline::default().render(&value), "XML outline");
     }
     if let Some(text) = tabular::summarise(&body, &ext) {
         return done(text, "table: header, first rows, row count");
