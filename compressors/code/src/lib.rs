@@ -13,6 +13,7 @@
 
 pub mod braces;
 pub mod indentation;
+pub mod parsed;
 pub mod source;
 
 #[cfg(target_arch = "wasm32")]
@@ -88,13 +89,51 @@ fn is_comment(code: &str) -> bool {
             && !t.starts_with("#define")
 }
 
+/// Languages with a real parser here.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Language {
+    /// Parsed with `syn`.
+    Rust,
+    /// No parser: the lexer-based folding.
+    Other,
+}
+
+/// The language of `source_path`, or (with no path) a guess from the syntax.
+fn language_of(source_path: Option<&str>, _syntax: Syntax) -> Language {
+    match source_path.and_then(|p| p.rsplit_once('.')).map(|(_, e)| e) {
+        Some("rs") => Language::Rust,
+        _ => Language::Other,
+    }
+}
+
+/// Inputs larger than this are folded by the lexer alone: parsing is slower,
+/// and the deadline is per call.
+const MAX_PARSED_BYTES: usize = 256 << 10;
+
+/// The folds from a real parse of the whole text, when it parses.
+fn parse(language: Language, lines: &[Line<'_>], bytes: usize) -> Option<parsed::Folds> {
+    if bytes > MAX_PARSED_BYTES {
+        return None;
+    }
+    let source: String = lines.iter().map(|l| l.code).collect::<Vec<_>>().join("\n");
+    match language {
+        Language::Rust => parsed::rust::folds(&source),
+        Language::Other => None,
+    }
+}
+
 /// Compresses `text`; `source_path`, when known, picks the syntax.
 pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
     let (lines, numbered) = source::lines(text);
     let syntax = syntax_of(source_path, &lines);
-    let mut keep = match syntax {
+    let language = language_of(source_path, syntax);
+    let lexer = match syntax {
         Syntax::Braces => braces::keep_mask(&lines),
         Syntax::Indentation => indentation::keep_mask(&lines),
+    };
+    let mut keep = match parse(language, &lines, text.len()) {
+        Some(folds) => folds.mask(lines.len(), &lexer),
+        None => lexer,
     };
     // Doc comments and comment blocks: the first line says what follows.
     let mut i = 0;
