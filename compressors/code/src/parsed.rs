@@ -23,9 +23,8 @@ impl Folds {
     pub fn mask(&self, n: usize, lexer: &[bool]) -> Vec<bool> {
         let mut keep = vec![true; n];
         for &(a, b) in &self.unparsed {
-            for i in a.min(n)..(b + 1).min(n) {
-                keep[i] = lexer[i];
-            }
+            let region = a.min(n)..(b + 1).min(n);
+            keep[region.clone()].copy_from_slice(&lexer[region]);
         }
         for &(a, b) in &self.bodies {
             keep[a.min(n)..(b + 1).min(n)]
