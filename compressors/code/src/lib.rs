@@ -94,14 +94,18 @@ fn is_comment(code: &str) -> bool {
 pub enum Language {
     /// Parsed with `syn`.
     Rust,
+    /// Parsed with Ruff's parser.
+    Python,
     /// No parser: the lexer-based folding.
     Other,
 }
 
 /// The language of `source_path`, or (with no path) a guess from the syntax.
-fn language_of(source_path: Option<&str>, _syntax: Syntax) -> Language {
+fn language_of(source_path: Option<&str>, syntax: Syntax) -> Language {
     match source_path.and_then(|p| p.rsplit_once('.')).map(|(_, e)| e) {
         Some("rs") => Language::Rust,
+        Some("py" | "pyi") => Language::Python,
+        None if syntax == Syntax::Indentation => Language::Python,
         _ => Language::Other,
     }
 }
@@ -118,6 +122,7 @@ fn parse(language: Language, lines: &[Line<'_>], bytes: usize) -> Option<parsed:
     let source: String = lines.iter().map(|l| l.code).collect::<Vec<_>>().join("\n");
     match language {
         Language::Rust => parsed::rust::folds(&source),
+        Language::Python => parsed::python::folds(&source),
         Language::Other => None,
     }
 }

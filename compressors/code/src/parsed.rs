@@ -119,3 +119,127 @@ mod tests {
         assert!(super::rust::folds("fn broken( {").is_none());
     }
 }
+
+/// Python, parsed with Ruff's parser.
+pub mod python {
+    use ruff_python_ast::{Expr, Stmt};
+    use ruff_text_size::Ranged;
+
+    use super::Folds;
+
+    /// The folds of a Python module, or `None` when it does not parse.
+    pub fn folds(source: &str) -> Option<Folds> {
+        let parsed = ruff_python_parser::parse_module(source).ok()?;
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let mut walker = Walker {
+            starts,
+            folds: Folds::default(),
+        };
+        walker.block(&parsed.syntax().body, false);
+        Some(walker.folds)
+    }
+
+    struct Walker {
+        /// Byte offset where each line starts.
+        starts: Vec<usize>,
+        folds: Folds,
+    }
+
+    impl Walker {
+        /// The 0-based line of a byte offset.
+        fn line(&self, offset: ruff_text_size::TextSize) -> usize {
+            let offset = offset.to_usize();
+            self.starts.partition_point(|&s| s <= offset) - 1
+        }
+
+        fn block(&mut self, body: &[Stmt], in_function: bool) {
+            for stmt in body {
+                match stmt {
+                    Stmt::FunctionDef(f) => {
+                        let def_line = self.line(f.name.start());
+                        let (Some(first), Some(last)) = (f.body.first(), f.body.last()) else {
+                            continue;
+                        };
+                        let first_line = self.line(first.start());
+                        // The signature ends where its parameters or return annotation do.
+                        let header_end = f.returns.as_ref().map_or(f.parameters.end(), |r| r.end());
+                        let header_end = self.line(header_end);
+                        if in_function {
+                            self.folds.keep.push((def_line, header_end));
+                        }
+                        // A docstring's first line stays; the rest folds with the body
+                        // (comments before the first statement included).
+                        let is_docstring = matches!(first, Stmt::Expr(e) if matches!(*e.value, Expr::StringLiteral(_)));
+                        let fold_from = if is_docstring {
+                            first_line + 1
+                        } else {
+                            header_end + 1
+                        };
+                        let fold_to = self.line(last.end());
+                        if first_line > header_end && fold_from <= fold_to {
+                            self.folds.bodies.push((fold_from, fold_to));
+                        }
+                        self.block(&f.body, true);
+                    }
+                    Stmt::ClassDef(c) => {
+                        if in_function && let Some(first) = c.body.first() {
+                            let class_line = self.line(c.range.start());
+                            self.folds.keep.push((
+                                class_line,
+                                self.line(first.start()).saturating_sub(1).max(class_line),
+                            ));
+                        }
+                        self.block(&c.body, in_function);
+                    }
+                    Stmt::If(s) => {
+                        self.block(&s.body, in_function);
+                        for clause in &s.elif_else_clauses {
+                            self.block(&clause.body, in_function);
+                        }
+                    }
+                    Stmt::Try(s) => {
+                        self.block(&s.body, in_function);
+                        self.block(&s.orelse, in_function);
+                        self.block(&s.finalbody, in_function);
+                    }
+                    Stmt::With(s) => self.block(&s.body, in_function),
+                    Stmt::For(s) => self.block(&s.body, in_function),
+                    Stmt::While(s) => self.block(&s.body, in_function),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod python_tests {
+    #[test]
+    fn python_bodies_fold_docstring_and_nested_signatures_stay() {
+        let src = "import os\n\ndef a(x,\n      y):\n    \"\"\"Doc.\n\n    More.\n    \"\"\"\n    def inner():\n        return 1\n    return inner()\n\ndef one(): return 1\n";
+        let folds = super::python::folds(src).unwrap();
+        let mask = folds.mask(src.lines().count(), &[true; 13]);
+        let kept: Vec<&str> = src
+            .lines()
+            .zip(&mask)
+            .filter(|(_, k)| **k)
+            .map(|(l, _)| l)
+            .collect();
+        assert_eq!(
+            kept,
+            vec![
+                "import os",
+                "",
+                "def a(x,",
+                "      y):",
+                "    \"\"\"Doc.",
+                "    def inner():",
+                "",
+                "def one(): return 1"
+            ]
+        );
+        assert!(super::python::folds("def broken(:\n").is_none());
+    }
+}
