@@ -96,6 +96,8 @@ pub enum Language {
     Rust,
     /// Parsed with Ruff's parser.
     Python,
+    /// Parsed with oxc (JavaScript, TypeScript, JSX).
+    JavaScript,
     /// No parser: the lexer-based folding.
     Other,
 }
@@ -105,6 +107,7 @@ fn language_of(source_path: Option<&str>, syntax: Syntax) -> Language {
     match source_path.and_then(|p| p.rsplit_once('.')).map(|(_, e)| e) {
         Some("rs") => Language::Rust,
         Some("py" | "pyi") => Language::Python,
+        Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx") => Language::JavaScript,
         None if syntax == Syntax::Indentation => Language::Python,
         _ => Language::Other,
     }
@@ -115,7 +118,12 @@ fn language_of(source_path: Option<&str>, syntax: Syntax) -> Language {
 const MAX_PARSED_BYTES: usize = 256 << 10;
 
 /// The folds from a real parse of the whole text, when it parses.
-fn parse(language: Language, lines: &[Line<'_>], bytes: usize) -> Option<parsed::Folds> {
+fn parse(
+    language: Language,
+    source_path: Option<&str>,
+    lines: &[Line<'_>],
+    bytes: usize,
+) -> Option<parsed::Folds> {
     if bytes > MAX_PARSED_BYTES {
         return None;
     }
@@ -123,6 +131,7 @@ fn parse(language: Language, lines: &[Line<'_>], bytes: usize) -> Option<parsed:
     match language {
         Language::Rust => parsed::rust::folds(&source),
         Language::Python => parsed::python::folds(&source),
+        Language::JavaScript => parsed::javascript::folds(&source, source_path?),
         Language::Other => None,
     }
 }
@@ -136,7 +145,7 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
         Syntax::Braces => braces::keep_mask(&lines),
         Syntax::Indentation => indentation::keep_mask(&lines),
     };
-    let mut keep = match parse(language, &lines, text.len()) {
+    let mut keep = match parse(language, source_path, &lines, text.len()) {
         Some(folds) => folds.mask(lines.len(), &lexer),
         None => lexer,
     };

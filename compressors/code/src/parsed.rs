@@ -243,3 +243,91 @@ mod python_tests {
         assert!(super::python::folds("def broken(:\n").is_none());
     }
 }
+
+/// JavaScript and TypeScript, parsed with oxc.
+pub mod javascript {
+    use oxc_ast::ast::{ArrowFunctionExpression, Function, FunctionBody};
+    use oxc_ast_visit::Visit;
+    use oxc_syntax::scope::ScopeFlags;
+
+    use super::Folds;
+
+    /// The folds of a JS/TS file (`path` gives the dialect: `.ts`, `.tsx`,
+    /// `.jsx`, `.mjs`, …), or `None` when it does not parse.
+    pub fn folds(source: &str, path: &str) -> Option<Folds> {
+        let source_type = oxc_span::SourceType::from_path(path).ok()?;
+        let allocator = oxc_allocator::Allocator::default();
+        let parsed = oxc_parser::Parser::new(&allocator, source, source_type).parse();
+        if parsed.panicked || !parsed.diagnostics.is_empty() {
+            return None;
+        }
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let mut v = Visitor {
+            starts,
+            folds: Folds::default(),
+            depth: 0,
+            named: false,
+        };
+        v.visit_program(&parsed.program);
+        Some(v.folds)
+    }
+
+    struct Visitor {
+        starts: Vec<usize>,
+        folds: Folds,
+        depth: usize,
+        /// Whether the body about to be visited is a named function's.
+        named: bool,
+    }
+
+    impl Visitor {
+        fn line(&self, offset: u32) -> usize {
+            self.starts.partition_point(|&s| s <= offset as usize) - 1
+        }
+    }
+
+    impl<'a> Visit<'a> for Visitor {
+        fn visit_function(&mut self, f: &Function<'a>, flags: ScopeFlags) {
+            self.named = f.id.is_some();
+            oxc_ast_visit::walk::walk_function(self, f, flags);
+        }
+
+        fn visit_arrow_function_expression(&mut self, f: &ArrowFunctionExpression<'a>) {
+            self.named = false;
+            oxc_ast_visit::walk::walk_arrow_function_expression(self, f);
+        }
+
+        fn visit_function_body(&mut self, body: &FunctionBody<'a>) {
+            let open = self.line(body.span.start);
+            let close = self.line(body.span.end.saturating_sub(1));
+            if self.depth > 0 && std::mem::take(&mut self.named) {
+                // A named function inside a function: the line that opens it
+                // stays (callbacks and closures fold with their caller).
+                self.folds.keep.push((open, open));
+            }
+            if close > open + 1 {
+                self.folds.bodies.push((open + 1, close - 1));
+            }
+            self.depth += 1;
+            oxc_ast_visit::walk::walk_function_body(self, body);
+            self.depth -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod javascript_tests {
+    #[test]
+    fn js_and_ts_bodies_fold() {
+        let src = "import x from 'x';\nexport class A {\n  run(n: number): number {\n    function f(y) {\n      return y;\n    };\n    return f(n);\n  }\n}\n";
+        let folds = super::javascript::folds(src, "a.ts").unwrap();
+        let mask = folds.mask(src.lines().count(), &[true; 9]);
+        assert_eq!(
+            mask,
+            vec![true, true, true, true, false, false, false, true, true]
+        );
+        assert!(super::javascript::folds("function (", "a.js").is_none());
+    }
+}
