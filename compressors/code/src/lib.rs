@@ -98,6 +98,8 @@ pub enum Language {
     Python,
     /// Parsed with oxc (JavaScript, TypeScript, JSX).
     JavaScript,
+    /// Parsed with `gosyn`.
+    Go,
     /// No parser: the lexer-based folding.
     Other,
 }
@@ -108,6 +110,7 @@ fn language_of(source_path: Option<&str>, syntax: Syntax) -> Language {
         Some("rs") => Language::Rust,
         Some("py" | "pyi") => Language::Python,
         Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx") => Language::JavaScript,
+        Some("go") => Language::Go,
         None if syntax == Syntax::Indentation => Language::Python,
         _ => Language::Other,
     }
@@ -132,6 +135,7 @@ fn parse(
         Language::Rust => parsed::rust::folds(&source),
         Language::Python => parsed::python::folds(&source),
         Language::JavaScript => parsed::javascript::folds(&source, source_path?),
+        Language::Go => parsed::go::folds(&source),
         Language::Other => None,
     }
 }

@@ -331,3 +331,47 @@ mod javascript_tests {
         assert!(super::javascript::folds("function (", "a.js").is_none());
     }
 }
+
+/// Go, parsed with `gosyn`.
+pub mod go {
+    use super::Folds;
+
+    /// The folds of a Go file, or `None` when it does not parse.
+    pub fn folds(source: &str) -> Option<Folds> {
+        let file = gosyn::parse_source(source).ok()?;
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let line = |offset: usize| starts.partition_point(|&s| s <= offset) - 1;
+        let mut folds = Folds::default();
+        for decl in &file.decl {
+            if let gosyn::ast::Declaration::Function(f) = decl
+                && let Some(body) = &f.body
+            {
+                let (open, close) = (line(body.pos.0), line(body.pos.1));
+                if close > open + 1 {
+                    folds.bodies.push((open + 1, close - 1));
+                }
+            }
+        }
+        Some(folds)
+    }
+}
+
+#[cfg(test)]
+mod go_tests {
+    #[test]
+    fn go_function_bodies_fold() {
+        let src = "package main\n\nimport \"fmt\"\n\ntype T struct {\n\tA int\n}\n\nfunc (t *T) Run() error {\n\tfmt.Println(t.A)\n\treturn nil\n}\n";
+        let folds = super::go::folds(src).unwrap();
+        let mask = folds.mask(src.lines().count(), &[true; 12]);
+        let kept: Vec<&str> = src
+            .lines()
+            .zip(&mask)
+            .filter(|(_, k)| **k)
+            .map(|(l, _)| l)
+            .collect();
+        assert!(kept.contains(&"\tA int") && kept.contains(&"func (t *T) Run() error {"));
+        assert!(!kept.contains(&"\treturn nil"));
+    }
+}
