@@ -34,3 +34,17 @@ print(f"| `ghost compress --class log` on 100 KB | {fmt(ghost)} |")
 print(f"| `node -e ''` (does nothing) | {fmt(node)} |")
 if ghost and node:
     print(f"| ghost / node | {ghost / node:.2f} |")
+
+print()
+print("| compressor on 1 MB of its class | in the sandbox | native | sandbox / native |")
+print("| --- | --- | --- | --- |")
+for case, label in [
+    ("err-py-recursion", "error (Python recursion trace)"),
+    ("struct-npm-hidden-lockfile", "structured (npm lockfiles as one JSON array)"),
+    ("prose-bumpalo-3-20-3", "prose (a README, repeated)"),
+    ("code-py-argparse", "code (argparse.py, repeated)"),
+    ("code-rs-either-1-19-0-lib", "code (either's lib.rs, repeated)"),
+]:
+    wasm, native = median("class_1MB", case), median("class_1MB_native", case)
+    ratio = f"{wasm / native:.2f}×" if wasm and native else "-"
+    print(f"| {label} | {fmt(wasm)} | {fmt(native)} | {ratio} |")

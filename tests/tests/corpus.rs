@@ -214,3 +214,57 @@ fn the_whole_corpus_scores_within_target() {
         overall.token_ratio()
     );
 }
+
+#[test]
+fn read_output_keeps_its_line_numbers_and_says_what_to_read() {
+    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let case = cases_of_class("code")
+        .into_iter()
+        .find(|c| c.id == "code-rs-crossbeam-deque-0-8-8-deque")
+        .unwrap();
+    // Claude Code's Read output: every line prefixed with its number and →.
+    let numbered: String = case
+        .input
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("{:>6}→{l}\n", i + 1))
+        .collect();
+    let mut request = CompressRequest::new(numbered.clone(), ContentClass::Code);
+    request.source_path = Some("src/deque.rs".into());
+    let out = pipeline.compress(&request).outcome;
+    assert!(out.applied, "{:?}", out.fallback_reason);
+    let kept: std::collections::HashSet<&str> = numbered.lines().collect();
+    let is_numbered = |l: &str| {
+        let t = l.trim_start();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && t[digits..].starts_with('→')
+    };
+    for line in out.text.lines().filter(|l| is_numbered(l)) {
+        assert!(
+            kept.contains(line),
+            "a kept line is verbatim, number and all: {line:?}"
+        );
+    }
+    let marker = out
+        .text
+        .lines()
+        .find(|l| l.contains("folded (Read offset="))
+        .expect("a fold marker");
+    // "… lines 41–52 folded (Read offset=41 limit=12)": the range is real.
+    let offset: usize = marker
+        .split("offset=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        !out.text.contains(&format!("{offset:>6}→")),
+        "line {offset} is folded, not shown"
+    );
+    for keep in &case.must_keep {
+        assert!(ghost::corpus::survived(keep, &out.text), "lost {keep:?}");
+    }
+}
