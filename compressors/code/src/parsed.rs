@@ -40,6 +40,26 @@ impl Folds {
     }
 }
 
+/// Where each line of a source starts: turns a parser's byte offsets into
+/// 0-based line numbers.
+pub struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    /// Indexes `source`.
+    pub fn new(source: &str) -> Self {
+        Self(
+            std::iter::once(0)
+                .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        )
+    }
+
+    /// The 0-based line holding byte `offset`.
+    pub fn line(&self, offset: usize) -> usize {
+        self.0.partition_point(|&s| s <= offset) - 1
+    }
+}
+
 /// Rust, parsed with `syn`.
 pub mod rust {
     use super::Folds;
@@ -125,16 +145,13 @@ pub mod python {
     use ruff_python_ast::{Expr, Stmt};
     use ruff_text_size::Ranged;
 
-    use super::Folds;
+    use super::{Folds, LineIndex};
 
     /// The folds of a Python module, or `None` when it does not parse.
     pub fn folds(source: &str) -> Option<Folds> {
         let parsed = ruff_python_parser::parse_module(source).ok()?;
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         let mut walker = Walker {
-            starts,
+            lines: LineIndex::new(source),
             folds: Folds::default(),
         };
         walker.block(&parsed.syntax().body, false);
@@ -142,16 +159,14 @@ pub mod python {
     }
 
     struct Walker {
-        /// Byte offset where each line starts.
-        starts: Vec<usize>,
+        lines: LineIndex,
         folds: Folds,
     }
 
     impl Walker {
         /// The 0-based line of a byte offset.
         fn line(&self, offset: ruff_text_size::TextSize) -> usize {
-            let offset = offset.to_usize();
-            self.starts.partition_point(|&s| s <= offset) - 1
+            self.lines.line(offset.to_usize())
         }
 
         fn block(&mut self, body: &[Stmt], in_function: bool) {
@@ -250,7 +265,7 @@ pub mod javascript {
     use oxc_ast_visit::Visit;
     use oxc_syntax::scope::ScopeFlags;
 
-    use super::Folds;
+    use super::{Folds, LineIndex};
 
     /// The folds of a JS/TS file (`path` gives the dialect: `.ts`, `.tsx`,
     /// `.jsx`, `.mjs`, …), or `None` when it does not parse.
@@ -261,11 +276,8 @@ pub mod javascript {
         if parsed.panicked || !parsed.diagnostics.is_empty() {
             return None;
         }
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         let mut v = Visitor {
-            starts,
+            lines: LineIndex::new(source),
             folds: Folds::default(),
             depth: 0,
             named: false,
@@ -275,7 +287,7 @@ pub mod javascript {
     }
 
     struct Visitor {
-        starts: Vec<usize>,
+        lines: LineIndex,
         folds: Folds,
         depth: usize,
         /// Whether the body about to be visited is a named function's.
@@ -284,7 +296,7 @@ pub mod javascript {
 
     impl Visitor {
         fn line(&self, offset: u32) -> usize {
-            self.starts.partition_point(|&s| s <= offset as usize) - 1
+            self.lines.line(offset as usize)
         }
     }
 
@@ -334,15 +346,13 @@ mod javascript_tests {
 
 /// Go, parsed with `gosyn`.
 pub mod go {
-    use super::Folds;
+    use super::{Folds, LineIndex};
 
     /// The folds of a Go file, or `None` when it does not parse.
     pub fn folds(source: &str) -> Option<Folds> {
         let file = gosyn::parse_source(source).ok()?;
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        let line = |offset: usize| starts.partition_point(|&s| s <= offset) - 1;
+        let lines = LineIndex::new(source);
+        let line = |offset: usize| lines.line(offset);
         let mut folds = Folds::default();
         for decl in &file.decl {
             if let gosyn::ast::Declaration::Function(f) = decl
