@@ -89,9 +89,18 @@ fn by_content(text: &str, body: &str) -> (Class, f32) {
     if looks_like_diff(body) {
         return (Class::Code, 0.8);
     }
+    // Markdown's code fences hold code, but the document around them is prose:
+    // judge by the lines outside the fences.
+    let mut in_fence = false;
     let lines: Vec<&str> = body
         .lines()
-        .filter(|l| !l.trim().is_empty())
+        .filter(|l| {
+            if l.trim_start().starts_with("```") {
+                in_fence = !in_fence;
+                return false;
+            }
+            !in_fence && !l.trim().is_empty()
+        })
         .take(400)
         .collect();
     if lines.is_empty() {
@@ -290,6 +299,8 @@ fn looks_structured(sample: &str) -> bool {
         || t.starts_with("<?xml")
 }
 
+/// A line that reads as code: it starts with a keyword of a common language,
+/// or ends the way statements and blocks do (`{`, `}`, `;`, `):`).
 fn starts_with_code_keyword(l: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "fn ",
@@ -304,7 +315,7 @@ fn starts_with_code_keyword(l: &str) -> bool {
         "class ",
         "import ",
         "from ",
-        "return ",
+        "return",
         "function ",
         "const ",
         "var ",
@@ -315,13 +326,35 @@ fn starts_with_code_keyword(l: &str) -> bool {
         "#define",
         "public ",
         "private ",
+        "protected ",
         "static ",
         "if (",
         "for (",
         "}",
         "defmodule ",
+        "elif ",
+        "else:",
+        "try:",
+        "except",
+        "raise ",
+        "self.",
+        "async ",
+        "await ",
+        "#[",
+        "@",
+        "while ",
+        "match ",
+        "case ",
+        "yield ",
+        "type ",
+        "interface ",
     ];
+    let t = l.trim_end();
     KEYWORDS.iter().any(|k| l.starts_with(k))
+        || t.ends_with('{')
+        || t.ends_with(';')
+        || t.ends_with("):")
+        || t.ends_with("})")
 }
 
 fn starts_with_timestamp(l: &str) -> bool {

@@ -24,10 +24,14 @@ pub struct Args {
 pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<ExitCode> {
     let text = ghost::input::read_text(args.file.as_deref())?;
     let pipeline = pipeline()?;
+    // The file's own path is the best hint there is.
+    let source_path = args
+        .source_path
+        .or_else(|| args.file.clone().filter(|f| f != "-"));
     let request = ClassifyRequest {
         text,
         tool_name: args.tool,
-        source_path: args.source_path,
+        source_path,
     };
     let outcome = pipeline.classify(&request);
     println!(

@@ -37,6 +37,10 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
         .map(str::parse::<ContentClass>)
         .transpose()?;
     let text = ghost::input::read_text(args.file.as_deref())?;
+    // The file's own path is the best hint there is.
+    let source_path = args
+        .source_path
+        .or_else(|| args.file.clone().filter(|f| f != "-"));
     let started = Instant::now();
     let pipeline = pipeline()?;
     let (class, class_source) = match given_class {
@@ -45,7 +49,7 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
             let request = ClassifyRequest {
                 text: text.clone(),
                 tool_name: args.tool.clone(),
-                source_path: args.source_path.clone(),
+                source_path: source_path.clone(),
             };
             let c = pipeline.classify(&request).classification;
             (
@@ -58,7 +62,7 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
         text,
         class,
         tool_name: args.tool,
-        source_path: args.source_path,
+        source_path,
         target_tokens: None,
     };
     let result = pipeline.compress(&request);
