@@ -81,32 +81,13 @@ pub fn cases_of_class(class: &str) -> Vec<Case> {
 pub fn missing_lines<'a>(must_keep: &'a [String], output: &str) -> Vec<&'a str> {
     let lines: std::collections::HashSet<String> = output
         .lines()
-        .map(|l| strip_ansi(l).trim().to_string())
+        .map(|l| ghost_terminal_text::strip_ansi(l).trim().to_string())
         .collect();
     must_keep
         .iter()
         .map(|k| k.trim())
         .filter(|k| !lines.contains(*k))
         .collect()
-}
-
-fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.next() == Some('[') {
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// One labelled text for measuring the classifier.

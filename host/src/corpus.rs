@@ -122,12 +122,18 @@ pub struct CorpusReport {
     pub cases: Vec<CaseScore>,
 }
 
-/// Whether `needle` survived in `output`: as a substring, or as a trimmed
-/// line, once ANSI codes are stripped (as the corpus's must-keep lines are).
-pub fn survived(needle: &str, output: &str) -> bool {
-    let needle = needle.trim();
+/// The must-keep strings that `output` lost. One survives as a substring, or
+/// as a trimmed line, once ANSI codes are stripped (as the corpus's must-keep
+/// lines are).
+pub fn lost<'a>(must_keep: &'a [String], output: &str) -> Vec<&'a String> {
     let output = ghost_terminal_text::strip_ansi(output);
-    output.contains(needle) || output.lines().any(|l| l.trim() == needle)
+    must_keep
+        .iter()
+        .filter(|k| {
+            let needle = k.trim();
+            !(output.contains(needle) || output.lines().any(|l| l.trim() == needle))
+        })
+        .collect()
 }
 
 /// Scores every case under `dir` (a folder of case folders) with ghost.
@@ -223,12 +229,7 @@ fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result
             }
         }
     };
-    let lost: Vec<String> = meta
-        .must_keep
-        .iter()
-        .filter(|k| !survived(k, out))
-        .cloned()
-        .collect();
+    let lost: Vec<String> = lost(&meta.must_keep, out).into_iter().cloned().collect();
     Ok(CaseScore {
         id,
         class: meta.class,

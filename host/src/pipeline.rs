@@ -131,7 +131,7 @@ impl Pipeline {
             };
         }
         let Some(builtin) = builtin::compressor_for(request.class) else {
-            let outcome = passthrough(format!("no compressor for class {} yet", request.class));
+            let outcome = passthrough(format!("no compressor for class {}", request.class));
             return PipelineOutcome {
                 outcome,
                 compressor: None,

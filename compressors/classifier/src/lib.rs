@@ -164,6 +164,7 @@ fn opens_with_exception(sample: &str) -> bool {
         || first.starts_with("goroutine ") && first.ends_with(':')
         || first.starts_with("panic: ")
         || first.starts_with("** (")
+        || first.starts_with("Uncaught ")
         || is_exception_line(first)
 }
 
@@ -257,18 +258,6 @@ fn looks_like_error(sample: &str) -> bool {
         .filter(|l| !l.trim().is_empty())
         .take(400)
         .collect();
-    let Some(first) = lines.first() else {
-        return false;
-    };
-    let first = first.trim_start_matches("Exit code 1").trim();
-    let header = first.starts_with("Traceback (most recent call last)")
-        || first.contains("panicked at")
-        || first.starts_with("Exception in thread")
-        || first.starts_with("goroutine ") && first.ends_with(':')
-        || first.starts_with("panic: ")
-        || first.starts_with("** (")
-        || first.starts_with("Uncaught ")
-        || is_exception_line(first);
     let frames = lines
         .iter()
         .filter(|l| {
@@ -278,7 +267,7 @@ fn looks_like_error(sample: &str) -> bool {
                 || t.starts_with('(') && t.contains(") ") && t.contains(".ex")
         })
         .count();
-    header && lines.len() < 2000 || frames * 2 >= lines.len() && frames >= 3
+    opens_with_exception(sample) || frames * 2 >= lines.len() && frames >= 3
 }
 
 /// `ValueError: …`, `java.lang.IllegalStateException: …`, `TypeError: …`.
