@@ -5,15 +5,26 @@
 //! - [`builtin`]: the built-in classifier and compressors, embedded components;
 //! - [`pipeline`]: classify → compress, fail-open, for one text;
 //! - [`content`]: ghost's own types for classes, requests and results;
+//! - [`store`]: the SQLite store of originals, with full-text recall;
+//! - [`ingest`]: classify → compress → store, the path the hooks take;
+//! - [`mcp`]: the MCP server (`ghost serve`);
+//! - [`excerpt`]: numbered line ranges of an original;
+//! - [`config`]: the configuration file;
 //! - [`input`]: reading a user's file or stdin with clear errors;
 //! - [`tokens`], [`paths`], [`logging`]: the supporting pieces.
 
 pub mod builtin;
+pub mod config;
 pub mod content;
 pub mod corpus;
+pub mod excerpt;
+pub mod ingest;
 pub mod input;
 pub mod logging;
+pub mod mcp;
 pub mod paths;
 pub mod pipeline;
+pub mod render;
 pub mod runtime;
+pub mod store;
 pub mod tokens;

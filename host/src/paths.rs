@@ -1,6 +1,6 @@
 //! Where ghost keeps its files.
 //!
-//! `GHOST_HOME`, when set, holds everything (data, cache, log), which is what
+//! `GHOST_HOME`, when set, holds everything (store, config, cache, log), which is what
 //! tests and CI use. Otherwise ghost follows the XDG base directories.
 
 use std::path::PathBuf;
@@ -12,6 +12,8 @@ pub struct GhostDirs {
     pub data: PathBuf,
     /// Rebuildable data (compiled components).
     pub cache: PathBuf,
+    /// The user's configuration (`config.toml`).
+    pub config: PathBuf,
 }
 
 impl GhostDirs {
@@ -22,6 +24,7 @@ impl GhostDirs {
             return Some(Self {
                 data: home.clone(),
                 cache: home.join("cache"),
+                config: home.clone(),
             });
         }
         let home = env_path("HOME");
@@ -29,15 +32,28 @@ impl GhostDirs {
             env_path("XDG_DATA_HOME").or_else(|| home.as_ref().map(|h| h.join(".local/share")))?;
         let cache =
             env_path("XDG_CACHE_HOME").or_else(|| home.as_ref().map(|h| h.join(".cache")))?;
+        let config =
+            env_path("XDG_CONFIG_HOME").or_else(|| home.as_ref().map(|h| h.join(".config")))?;
         Some(Self {
             data: data.join("ghost"),
             cache: cache.join("ghost"),
+            config: config.join("ghost"),
         })
     }
 
     /// Where compiled components are cached.
     pub fn component_cache(&self) -> PathBuf {
         self.cache.join("components")
+    }
+
+    /// The default store file.
+    pub fn store_file(&self) -> PathBuf {
+        self.data.join("store.sqlite3")
+    }
+
+    /// The configuration file.
+    pub fn config_file(&self) -> PathBuf {
+        self.config.join("config.toml")
     }
 
     /// ghost's log file.

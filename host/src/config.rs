@@ -1,0 +1,97 @@
+//! ghost's configuration file, `config.toml` (in `GHOST_HOME`, else in
+//! `$XDG_CONFIG_HOME/ghost/`). Every key is optional; an unknown key is an
+//! error, so a typo never silently does nothing.
+//!
+//! ```toml
+//! store = "/path/to/store.sqlite3"   # where originals are kept
+//! min_compress_bytes = 1024          # smaller inputs are stored as they are
+//! ttl_days = 30                      # entries expire after this (none: never)
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+use crate::paths::GhostDirs;
+
+/// Inputs under this many bytes are stored but not compressed.
+pub const DEFAULT_MIN_COMPRESS_BYTES: usize = 1024;
+
+/// The configuration file's contents.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The store's file.
+    pub store: Option<PathBuf>,
+    /// Inputs under this many bytes are stored but not compressed.
+    pub min_compress_bytes: Option<usize>,
+    /// Days until an entry expires.
+    pub ttl_days: Option<u64>,
+}
+
+impl Config {
+    /// Reads `path`; a missing file is the default configuration.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        toml::from_str(&text)
+            .with_context(|| format!("{} is not a valid ghost config", path.display()))
+    }
+
+    /// Reads the configuration file under `dirs`, if any.
+    pub fn from_dirs(dirs: Option<&GhostDirs>) -> Result<Self> {
+        match dirs {
+            Some(d) => Self::load(&d.config_file()),
+            None => Ok(Self::default()),
+        }
+    }
+
+    /// The store's file: `explicit` (a flag or `GHOST_STORE`), else the
+    /// configured one, else the default under ghost's data directory.
+    pub fn store_path(&self, explicit: Option<&Path>, dirs: Option<&GhostDirs>) -> Result<PathBuf> {
+        if let Some(p) = explicit.or(self.store.as_deref()) {
+            return Ok(p.to_path_buf());
+        }
+        dirs.map(GhostDirs::store_file)
+            .context("no place for the store: set GHOST_HOME (or HOME), or pass --store PATH")
+    }
+
+    /// Inputs under this many bytes are not compressed.
+    pub fn min_compress_bytes(&self) -> usize {
+        self.min_compress_bytes
+            .unwrap_or(DEFAULT_MIN_COMPRESS_BYTES)
+    }
+
+    /// Seconds until an entry expires, if entries expire.
+    pub fn ttl_seconds(&self) -> Option<i64> {
+        self.ttl_days.map(|d| d as i64 * 86_400)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_are_refused_and_known_ones_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "min_compress_bytes = 10\nttl_days = 2\n").unwrap();
+        let c = Config::load(&path).unwrap();
+        assert_eq!(c.min_compress_bytes(), 10);
+        assert_eq!(c.ttl_seconds(), Some(172_800));
+        std::fs::write(&path, "min_compress_byte = 10\n").unwrap();
+        let err = format!("{:#}", Config::load(&path).unwrap_err());
+        assert!(err.contains("min_compress_byte"), "{err}");
+        assert!(
+            Config::load(&dir.path().join("none.toml"))
+                .unwrap()
+                .store
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! One tool result into ghost: classify → compress → store, in one call.
+//! The path the hooks take, and `ghost ingest`.
+//!
+//! Idempotent: a (session, tool call) already stored comes back as it was,
+//! without compressing again. Inputs under the configured size are stored
+//! but not compressed; the prompt class is never compressed.
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::content::{ClassifyRequest, CompressRequest, ContentClass};
+use crate::pipeline::Pipeline;
+use crate::store::{Entry, IdempotencyKey, NewEntry, Store};
+
+/// One tool result to ingest.
+#[derive(Debug, Clone)]
+pub struct IngestRequest {
+    /// The text.
+    pub text: String,
+    /// The agent session.
+    pub session: String,
+    /// The tool call's id, which makes replays idempotent; without it the
+    /// text itself is the key.
+    pub tool_use_id: Option<String>,
+    /// The tool that produced it.
+    pub tool_name: Option<String>,
+    /// The file it came from.
+    pub source_path: Option<String>,
+    /// Its class, when the caller knows; else the classifier decides.
+    pub class: Option<ContentClass>,
+    /// Low-weight search text (the command, the neighbouring turns).
+    pub context: String,
+    /// Entities it is about, beyond the tool and the file (derived).
+    pub tags: Vec<String>,
+    /// Seconds until it expires.
+    pub ttl_seconds: Option<i64>,
+    /// When it was produced (Unix milliseconds).
+    pub created_at: i64,
+}
+
+impl IngestRequest {
+    /// A request for `text` in `session`, everything else unknown.
+    pub fn new(text: impl Into<String>, session: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            session: session.into(),
+            tool_use_id: None,
+            tool_name: None,
+            source_path: None,
+            class: None,
+            context: String::new(),
+            tags: Vec::new(),
+            ttl_seconds: None,
+            created_at: crate::store::now_ms(),
+        }
+    }
+}
+
+/// What ingesting gave back.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ingested {
+    /// The entry's id.
+    pub id: String,
+    /// False when this tool call was already stored (a replay).
+    pub created: bool,
+    /// The class it was stored as.
+    pub class: String,
+    /// Whether the agent sees a compressed version.
+    pub compressed: bool,
+    /// What the agent sees: the summary, then the handle line when compressed.
+    pub text: String,
+    /// The handle line, when compressed.
+    pub handle: Option<String>,
+    /// Tokens of the original (o200k_base).
+    pub original_tokens: i64,
+    /// Tokens of the summary.
+    pub summary_tokens: i64,
+}
+
+/// Ingests into one store, building the compression pipeline only when
+/// something needs compressing.
+pub struct Ingestor<'a> {
+    store: &'a mut Store,
+    min_compress_bytes: usize,
+    make_pipeline: Box<dyn Fn() -> Result<Pipeline> + 'a>,
+    pipeline: Option<Pipeline>,
+}
+
+impl<'a> Ingestor<'a> {
+    /// An ingestor on `store` that compresses inputs of `min_compress_bytes`
+    /// or more with a pipeline from `make_pipeline`.
+    pub fn new(
+        store: &'a mut Store,
+        min_compress_bytes: usize,
+        make_pipeline: impl Fn() -> Result<Pipeline> + 'a,
+    ) -> Self {
+        Self {
+            store,
+            min_compress_bytes,
+            make_pipeline: Box::new(make_pipeline),
+            pipeline: None,
+        }
+    }
+
+    fn pipeline(&mut self) -> Result<&Pipeline> {
+        if self.pipeline.is_none() {
+            self.pipeline = Some((self.make_pipeline)()?);
+        }
+        Ok(self.pipeline.as_ref().expect("just built"))
+    }
+
+    /// Ingests `request`.
+    pub fn ingest(&mut self, request: IngestRequest) -> Result<Ingested> {
+        let key = match &request.tool_use_id {
+            Some(id) => IdempotencyKey::for_tool_call(&request.session, id),
+            None => IdempotencyKey::for_content(&request.session, &request.text),
+        };
+        if let Some(id) = self.store.find(&key)? {
+            let entry = self.store.entry(&id)?;
+            return Ok(ingested(&entry, false));
+        }
+        let class = match request.class {
+            Some(c) => c,
+            None => {
+                let classify = ClassifyRequest {
+                    text: request.text.clone(),
+                    tool_name: request.tool_name.clone(),
+                    source_path: request.source_path.clone(),
+                };
+                self.pipeline()?.classify(&classify).classification.class
+            }
+        };
+        let summary =
+            if class == ContentClass::Prompt || request.text.len() < self.min_compress_bytes {
+                request.text.clone()
+            } else {
+                let compress = CompressRequest {
+                    text: request.text.clone(),
+                    class,
+                    tool_name: request.tool_name.clone(),
+                    source_path: request.source_path.clone(),
+                    target_tokens: None,
+                };
+                self.pipeline()?.compress(&compress).outcome.text
+            };
+        let original_tokens = crate::tokens::count(&request.text) as i64;
+        let summary_tokens = if summary == request.text {
+            original_tokens
+        } else {
+            crate::tokens::count(&summary) as i64
+        };
+        let tags = tags_of(&request);
+        let entry = NewEntry {
+            key,
+            session_id: request.session,
+            created_at: request.created_at,
+            class: class.as_str().to_string(),
+            source_tool: request.tool_name,
+            source_path: request.source_path,
+            original: request.text,
+            summary,
+            original_tokens,
+            summary_tokens,
+            ttl_seconds: request.ttl_seconds,
+            context: request.context,
+            tags,
+        };
+        let stored = self.store.insert(&entry).context("storing the original")?;
+        let entry = self.store.entry(&stored.id)?;
+        Ok(ingested(&entry, stored.created))
+    }
+}
+
+/// The tags of a request: its own, the tool, and the file's name, stem and
+/// directory.
+fn tags_of(request: &IngestRequest) -> String {
+    let mut tags: Vec<String> = request.tags.clone();
+    if let Some(tool) = &request.tool_name {
+        tags.push(tool.clone());
+    }
+    if let Some(path) = &request.source_path {
+        let path = std::path::Path::new(path);
+        for part in [
+            path.file_name(),
+            path.file_stem(),
+            path.parent().and_then(|p| p.file_name()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            tags.push(part.to_string_lossy().into_owned());
+        }
+    }
+    tags.dedup();
+    tags.join(" ")
+}
+
+fn ingested(entry: &Entry, created: bool) -> Ingested {
+    let compressed = entry.summary != entry.original;
+    let handle = compressed.then(|| handle_line(entry));
+    let text = match &handle {
+        Some(h) => format!("{}\n{h}", entry.summary.trim_end_matches('\n')),
+        None => entry.summary.clone(),
+    };
+    Ingested {
+        id: entry.id.clone(),
+        created,
+        class: entry.class.clone(),
+        compressed,
+        text,
+        handle,
+        original_tokens: entry.original_tokens,
+        summary_tokens: entry.summary_tokens,
+    }
+}
+
+/// The line the agent sees under a compressed result, e.g.
+/// `[ghost 41.2k→3.1k tokens · full text: get id=7f3a9c0b12de]`.
+pub fn handle_line(entry: &Entry) -> String {
+    format!(
+        "[ghost {}→{} tokens · full text: get id={} · search: recall]",
+        short_count(entry.original_tokens),
+        short_count(entry.summary_tokens),
+        entry.id
+    )
+}
+
+/// `950`, `41.2k`, `1.3M`.
+pub fn short_count(n: i64) -> String {
+    match n {
+        n if n >= 1_000_000 => format!("{:.1}M", n as f64 / 1e6),
+        n if n >= 1_000 => format!("{:.1}k", n as f64 / 1e3),
+        n => n.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_short() {
+        assert_eq!(short_count(950), "950");
+        assert_eq!(short_count(41_234), "41.2k");
+        assert_eq!(short_count(1_250_000), "1.2M");
+    }
+
+    #[test]
+    fn tags_name_the_tool_and_the_file() {
+        let mut r = IngestRequest::new("x", "s");
+        r.tool_name = Some("Read".into());
+        r.source_path = Some("/repo/lib/auth/login.ex".into());
+        assert_eq!(tags_of(&r), "Read login.ex login auth");
+    }
+}

@@ -1,0 +1,223 @@
+//! Ranked search over the store: what the MCP `recall` tool, `ghost recall`
+//! and `ghost bench recall` all call.
+//!
+//! Ranking: FTS5's BM25 over the entry's original, summary, source path,
+//! context (weight 0.3) and tags; multiplied by the entry's priority weight
+//! ([`priority::recall_weight`]); multiplied by [`ENTITY_BOOST`] when the
+//! query names one of the entry's tags (a speaker, a tool, a file). BM25
+//! picks a candidate pool first, so the re-ranking never scans the store.
+
+use std::collections::HashSet;
+
+use rusqlite::params;
+use serde::Serialize;
+
+use super::entry::source_label;
+use super::query::{TextQuery, words};
+use super::{Store, StoreError, priority};
+
+/// BM25 column weights: original, summary, source path, context, tags.
+const COLUMN_WEIGHTS: [f64; 5] = [1.0, 1.0, 2.0, 0.3, 0.5];
+
+/// How much a query naming an entry's tag raises its score (tuned on LoCoMo
+/// conversations 0–4 only).
+pub const ENTITY_BOOST: f64 = 1.5;
+
+/// How many characters of an entry's summary a hit carries.
+pub const SUMMARY_PREVIEW_CHARS: usize = 600;
+
+/// A recall request.
+#[derive(Debug, Clone)]
+pub struct RecallQuery {
+    /// What to look for, in words (any punctuation is fine).
+    pub text: String,
+    /// Only entries of this class.
+    pub class: Option<String>,
+    /// Only entries of this session.
+    pub session: Option<String>,
+    /// At most this many hits.
+    pub limit: usize,
+    /// Return the originals too (and count it as reading them).
+    pub full: bool,
+}
+
+impl RecallQuery {
+    /// A query for `text` with the defaults: any class, any session, 5 hits.
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            class: None,
+            session: None,
+            limit: 5,
+            full: false,
+        }
+    }
+}
+
+/// One recalled entry.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RecallHit {
+    /// The entry's id: pass it to `get`.
+    pub id: String,
+    /// Relevance (higher is better).
+    pub score: f64,
+    /// Content class.
+    pub class: String,
+    /// The session it belongs to.
+    pub session_id: String,
+    /// Where it came from (tool and path).
+    pub source: String,
+    /// Seconds since it was stored.
+    pub age_seconds: i64,
+    /// Tokens of the original.
+    pub original_tokens: i64,
+    /// Tokens of the summary.
+    pub summary_tokens: i64,
+    /// The passage that matched, matches in «guillemets».
+    pub snippet: String,
+    /// The start of what the agent saw (the compressed text).
+    pub summary: String,
+    /// Whether `summary` was cut.
+    pub summary_truncated: bool,
+    /// The full original, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original: Option<String>,
+}
+
+/// A candidate from the BM25 pass.
+struct Candidate {
+    rowid: i64,
+    score: f64,
+    priority: f64,
+    tags: String,
+}
+
+impl Store {
+    /// Searches the active entries for `query` at time `now`.
+    ///
+    /// Never fails on what the user typed: a query with no searchable word
+    /// returns no hits.
+    pub fn recall(&mut self, query: &RecallQuery, now: i64) -> Result<Vec<RecallHit>, StoreError> {
+        let parsed = TextQuery::parse(&query.text);
+        if parsed.is_empty() || query.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let fts = parsed.to_fts();
+        let named: HashSet<&str> = parsed.words().collect();
+        let mut candidates = self.candidates(&fts, query, now)?;
+        for c in &mut candidates {
+            c.score *= priority::recall_weight(c.priority);
+            if words(&c.tags).iter().any(|t| named.contains(t.as_str())) {
+                c.score *= ENTITY_BOOST;
+            }
+        }
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.rowid.cmp(&a.rowid)));
+        candidates.truncate(query.limit);
+        let hits = candidates
+            .iter()
+            .map(|c| self.hit(c, &fts, query.full, now))
+            .collect::<Result<Vec<_>, _>>()?;
+        if query.full {
+            let ids: Vec<&str> = hits.iter().map(|h| h.id.as_str()).collect();
+            self.touch(&ids, now)?;
+        }
+        Ok(hits)
+    }
+
+    fn candidates(
+        &self,
+        fts: &str,
+        query: &RecallQuery,
+        now: i64,
+    ) -> Result<Vec<Candidate>, StoreError> {
+        let pool = (query.limit * 4).max(40) as i64;
+        let [w0, w1, w2, w3, w4] = COLUMN_WEIGHTS;
+        let sql = format!(
+            "SELECT f.rowid, bm25(entries_fts, {w0}, {w1}, {w2}, {w3}, {w4}) AS bm,
+                e.priority, e.tags
+             FROM entries_fts f JOIN entries e ON e.rowid = f.rowid
+             WHERE entries_fts MATCH ?1
+               AND (?2 IS NULL OR e.session_id = ?2)
+               AND (?3 IS NULL OR e.class = ?3)
+               AND (e.ttl_seconds IS NULL OR e.created_at + e.ttl_seconds * 1000 > ?4)
+             ORDER BY bm LIMIT ?5"
+        );
+        let mut stmt = self.conn().prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![fts, query.session, query.class, now, pool], |r| {
+            Ok(Candidate {
+                rowid: r.get(0)?,
+                // BM25 in FTS5 is negative: more negative is better.
+                score: -r.get::<_, f64>(1)?,
+                priority: r.get(2)?,
+                tags: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn hit(&self, c: &Candidate, fts: &str, full: bool, now: i64) -> Result<RecallHit, StoreError> {
+        let snippet: String = self.conn().query_row(
+            "SELECT snippet(entries_fts, -1, '«', '»', '…', 24)
+             FROM entries_fts WHERE entries_fts MATCH ?1 AND rowid = ?2",
+            params![fts, c.rowid],
+            |r| r.get(0),
+        )?;
+        self.conn()
+            .query_row(
+                "SELECT id, class, session_id, source_tool, source_path, created_at,
+                    original_tokens, summary_tokens, summary, original
+                 FROM entries WHERE rowid = ?1",
+                [c.rowid],
+                |r| {
+                    let tool: Option<String> = r.get(3)?;
+                    let path: Option<String> = r.get(4)?;
+                    let summary: String = r.get(8)?;
+                    let (summary, summary_truncated) = preview(&summary, SUMMARY_PREVIEW_CHARS);
+                    Ok(RecallHit {
+                        id: r.get(0)?,
+                        score: (c.score * 1000.0).round() / 1000.0,
+                        class: r.get(1)?,
+                        session_id: r.get(2)?,
+                        source: source_label(tool.as_deref(), path.as_deref()),
+                        age_seconds: ((now - r.get::<_, i64>(5)?) / 1000).max(0),
+                        original_tokens: r.get(6)?,
+                        summary_tokens: r.get(7)?,
+                        snippet: snippet.clone(),
+                        summary,
+                        summary_truncated,
+                        original: if full { Some(r.get(9)?) } else { None },
+                    })
+                },
+            )
+            .map_err(StoreError::from)
+    }
+}
+
+/// The first `max_chars` characters of `text`, cut at a line end when one
+/// is near, and whether anything was cut.
+pub fn preview(text: &str, max_chars: usize) -> (String, bool) {
+    let Some((cut, _)) = text.char_indices().nth(max_chars) else {
+        return (text.to_string(), false);
+    };
+    let head = &text[..cut];
+    let head = match head.rfind('\n') {
+        Some(nl) if nl > cut / 2 => &head[..nl],
+        _ => head,
+    };
+    (format!("{head}…"), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::preview;
+
+    #[test]
+    fn previews_cut_at_a_line_end_and_on_char_boundaries() {
+        assert_eq!(preview("short", 10), ("short".into(), false));
+        let (p, cut) = preview("line one\nline two is long", 12);
+        assert!(cut);
+        assert_eq!(p, "line one…");
+        let (p, _) = preview("ééééé", 2);
+        assert_eq!(p, "éé…");
+    }
+}
