@@ -1,9 +1,10 @@
 //! `ghost ingest`: classify → compress → store one text, and print what the
 //! agent would see (or the whole answer as JSON).
 
+use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use ghost::content::ContentClass;
 use ghost::ingest::{IngestRequest, Ingestor};
 use ghost::pipeline::Pipeline;
@@ -37,6 +38,11 @@ pub struct Args {
     /// Print the whole answer as JSON.
     #[arg(long)]
     json: bool,
+    /// Batch mode: the input is JSON lines, one tool result each
+    /// (`{"text", "session"?, "tool_use_id"?, "tool"?, "source_path"?,
+    /// "class"?, "context"?, "tags"?}`); prints one JSON answer per line.
+    #[arg(long, conflicts_with_all = ["tool_use_id", "tool", "source_path", "class", "json"])]
+    jsonl: bool,
     /// The text: a file, or - (the default) for standard input.
     #[arg(value_name = "FILE|-")]
     file: Option<String>,
@@ -55,6 +61,9 @@ pub fn run(
         .map(str::parse::<ContentClass>)
         .transpose()?;
     let text = ghost::input::read_text(args.file.as_deref())?;
+    if args.jsonl {
+        return run_batch(&text, &args.session, store, config, pipeline);
+    }
     let mut request = IngestRequest::new(text, args.session);
     request.tool_use_id = args.tool_use_id;
     request.tool_name = args.tool;
@@ -87,6 +96,62 @@ pub fn run(
                 " · already stored"
             }
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line of `ghost ingest --jsonl`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BatchLine {
+    text: String,
+    session: Option<String>,
+    tool_use_id: Option<String>,
+    tool: Option<String>,
+    source_path: Option<String>,
+    class: Option<String>,
+    #[serde(default)]
+    context: String,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+fn run_batch(
+    input: &str,
+    default_session: &str,
+    store: &mut Store,
+    config: &ghost::config::Config,
+    pipeline: impl Fn() -> Result<Pipeline>,
+) -> Result<ExitCode> {
+    let mut ingestor = Ingestor::new(store, config.min_compress_bytes(), pipeline);
+    let mut stdout = std::io::stdout().lock();
+    for (n, line) in input
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let line: BatchLine = serde_json::from_str(line)
+            .with_context(|| format!("line {} is not a valid ingest request", n + 1))?;
+        let mut request = IngestRequest::new(
+            line.text,
+            line.session.as_deref().unwrap_or(default_session),
+        );
+        request.tool_use_id = line.tool_use_id;
+        request.tool_name = line.tool;
+        request.source_path = line.source_path;
+        request.class = line
+            .class
+            .as_deref()
+            .map(str::parse::<ContentClass>)
+            .transpose()
+            .with_context(|| format!("line {}", n + 1))?;
+        request.context = line.context;
+        request.tags = line.tags;
+        request.ttl_seconds = config.ttl_seconds();
+        let ingested = ingestor
+            .ingest(request)
+            .with_context(|| format!("ingesting line {}", n + 1))?;
+        writeln!(stdout, "{}", serde_json::to_string(&ingested)?).context("writing to stdout")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,124 @@
+//! Several `ghost` processes writing one store at once: nothing fails,
+//! nothing is lost, and a replayed tool call never makes a duplicate.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use ghost::store::Store;
+use serde_json::{Value, json};
+
+const GHOST: &str = env!("CARGO_BIN_EXE_ghost");
+const PROCESSES: usize = 4;
+const PER_PROCESS: usize = 500;
+
+/// Real text to cut tool results from: ghost's own sources and a CI log.
+fn material() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut lines = Vec::new();
+    for rel in [
+        "src/store/mod.rs",
+        "src/ingest.rs",
+        "../examples/ci-failure.log",
+    ] {
+        let text = std::fs::read_to_string(root.join(rel)).unwrap();
+        lines.extend(text.lines().map(str::to_string));
+    }
+    lines
+}
+
+/// The JSON-lines batch of process `p`: mostly small results, every fifth
+/// one large enough to be compressed.
+fn batch(p: usize, material: &[String]) -> String {
+    let mut out = String::new();
+    for i in 0..PER_PROCESS {
+        let len = if i % 5 == 0 { 60 } else { 6 };
+        let start = (p * 7919 + i * 131) % (material.len() - len);
+        let text = format!(
+            "result {p}-{i}\n{}",
+            material[start..start + len].join("\n")
+        );
+        let line = json!({
+            "text": text,
+            "session": format!("session-{}", i % 3),
+            "tool_use_id": format!("toolu_{p}_{i}"),
+            "tool": if i % 2 == 0 { "Bash" } else { "Read" },
+        });
+        out.push_str(&format!("{line}\n"));
+    }
+    out
+}
+
+fn spawn(home: &Path, input: &str) -> Child {
+    let mut child = Command::new(GHOST)
+        .args(["ingest", "--jsonl"])
+        .env("GHOST_HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    // Feed stdin from a thread so a full stdout pipe cannot deadlock us.
+    std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    child
+}
+
+/// Runs every batch in its own process at once; returns each answer line.
+fn run_all(home: &Path, batches: &[String]) -> Vec<Vec<Value>> {
+    let children: Vec<Child> = batches.iter().map(|b| spawn(home, b)).collect();
+    children
+        .into_iter()
+        .map(|c| {
+            let out = c.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "a writer failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn four_processes_ingest_at_once_and_replays_add_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let material = material();
+    let batches: Vec<String> = (0..PROCESSES).map(|p| batch(p, &material)).collect();
+
+    let first = run_all(home.path(), &batches);
+    let mut ids = HashSet::new();
+    for answers in &first {
+        assert_eq!(answers.len(), PER_PROCESS);
+        for a in answers {
+            assert_eq!(a["created"], json!(true));
+            assert!(ids.insert(a["id"].as_str().unwrap().to_string()));
+        }
+    }
+    assert!(first[0].iter().any(|a| a["compressed"] == json!(true)));
+    let store = Store::open(&home.path().join("store.sqlite3")).unwrap();
+    assert_eq!(
+        store.stats().unwrap().entries,
+        (PROCESSES * PER_PROCESS) as i64
+    );
+    drop(store);
+
+    // Every batch replayed, again all at once: the same ids, nothing new.
+    let replay = run_all(home.path(), &batches);
+    for (a, b) in first.iter().flatten().zip(replay.iter().flatten()) {
+        assert_eq!(a["id"], b["id"]);
+        assert_eq!(b["created"], json!(false));
+        assert_eq!(a["text"], b["text"]);
+    }
+    let store = Store::open(&home.path().join("store.sqlite3")).unwrap();
+    let stats = store.stats().unwrap();
+    assert_eq!(stats.entries, (PROCESSES * PER_PROCESS) as i64);
+    assert_eq!(stats.sessions, 3);
+}
