@@ -102,6 +102,11 @@ impl<'a> Ingestor<'a> {
         }
     }
 
+    /// Uses `pipeline` from now on instead of building one.
+    pub fn use_pipeline(&mut self, pipeline: Pipeline) {
+        self.pipeline = Some(pipeline);
+    }
+
     fn pipeline(&mut self) -> Result<&Pipeline> {
         if self.pipeline.is_none() {
             self.pipeline = Some((self.make_pipeline)()?);

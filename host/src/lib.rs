@@ -13,6 +13,7 @@
 //! - [`input`]: reading a user's file or stdin with clear errors;
 //! - [`tokens`], [`paths`], [`logging`]: the supporting pieces.
 
+pub mod bench;
 pub mod builtin;
 pub mod config;
 pub mod content;

@@ -40,7 +40,14 @@ pub fn recall(query: &str, hits: &[RecallHit]) -> String {
             h.score,
         );
         let snippet = h.snippet.split_whitespace().collect::<Vec<_>>().join(" ");
-        let _ = writeln!(out, "   {snippet}");
+        match h.line {
+            Some(n) => {
+                let _ = writeln!(out, "   line {n}: {snippet}");
+            }
+            None => {
+                let _ = writeln!(out, "   {snippet}");
+            }
+        }
         if let Some(original) = &h.original {
             let _ = writeln!(out, "   --- original ---\n{}", original.trim_end());
         }

@@ -1,4 +1,5 @@
-//! `ghost bench corpus DIR`: score ghost on a corpus of real tool outputs.
+//! `ghost bench`: compression on a corpus (`corpus`), recall quality on
+//! LoCoMo (`recall`), store speed (`store`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use ghost::corpus;
 use ghost::pipeline::Pipeline;
+use ghost::store::recall::RecallTuning;
 
 /// Arguments of `ghost bench`.
 #[derive(Debug, clap::Subcommand)]
@@ -27,16 +29,96 @@ pub enum Args {
         #[arg(long, value_name = "DIR")]
         outputs: Option<PathBuf>,
     },
+    /// Recall quality on LoCoMo: every question of categories 1-4 through
+    /// the MCP recall path; recall@1/5/10, MRR and latency for conversations
+    /// 0-4 (where ranking was tuned) and 5-9 (held out).
+    Recall {
+        /// LoCoMo's locomo10.json.
+        #[arg(long, default_value = "../shared/corpus/locomo/locomo10.json")]
+        locomo: PathBuf,
+        /// Rank with a plain FTS5 OR query instead (the baseline).
+        #[arg(long)]
+        plain: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ingest throughput and recall latency (p50/p95) on stores of real
+    /// tool results, filled to each size.
+    Store {
+        /// The shared corpus (transcripts/claude-code and cases).
+        #[arg(long, default_value = "../shared/corpus")]
+        corpus: PathBuf,
+        /// Store sizes to measure recall at.
+        #[arg(long = "entries", value_delimiter = ',', default_values_t = [10_000, 100_000])]
+        entries: Vec<usize>,
+        /// Keep the store in this file instead of a scratch one.
+        #[arg(long, value_name = "FILE")]
+        keep: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs `ghost bench`.
-pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<ExitCode> {
-    let Args::Corpus {
-        dir,
-        json,
-        cases,
-        outputs,
-    } = args;
+pub fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> {
+    match args {
+        Args::Corpus {
+            dir,
+            json,
+            cases,
+            outputs,
+        } => corpus_bench(dir, json, cases, outputs, pipeline),
+        Args::Recall {
+            locomo,
+            plain,
+            json,
+        } => {
+            let tuning = if plain {
+                RecallTuning::plain()
+            } else {
+                RecallTuning::default()
+            };
+            let report = ghost::bench::locomo::run(&locomo, tuning)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost::bench::locomo::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Args::Store {
+            corpus,
+            entries,
+            keep,
+            json,
+        } => {
+            let pool = ghost::bench::store_load::sources(&corpus)?;
+            let report = ghost::bench::store_load::run(
+                &pool,
+                &entries,
+                keep.as_deref(),
+                pipeline,
+                |line| eprintln!("ghost: bench: {line}"),
+            )?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost::bench::store_load::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn corpus_bench(
+    dir: PathBuf,
+    json: Option<PathBuf>,
+    cases: bool,
+    outputs: Option<PathBuf>,
+    pipeline: impl FnOnce() -> Result<Pipeline>,
+) -> Result<ExitCode> {
     let pipeline = pipeline()?;
     let report = corpus::score_with(&pipeline, &dir, outputs.as_deref())?;
     if cases {

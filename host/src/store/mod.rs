@@ -5,6 +5,7 @@
 //! - [`query`]: user text → a safe FTS5 query;
 //! - [`recall`]: ranked search;
 //! - [`report`]: context pressure and statistics;
+//! - [`snippet`]: the best-matching line of a hit;
 //! - [`priority`]: how much an entry matters.
 //!
 //! The file is opened in WAL mode with a busy timeout, so several processes
@@ -17,6 +18,7 @@ pub mod query;
 pub mod recall;
 pub mod report;
 pub mod schema;
+pub mod snippet;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -71,6 +73,7 @@ pub enum StoreError {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    tuning: recall::RecallTuning,
 }
 
 /// What a maintenance pass did.
@@ -135,7 +138,18 @@ impl Store {
         Ok(Self {
             conn,
             path: path.to_path_buf(),
+            tuning: recall::RecallTuning::default(),
         })
+    }
+
+    /// How recall ranks on this connection.
+    pub fn recall_tuning(&self) -> recall::RecallTuning {
+        self.tuning
+    }
+
+    /// Changes how recall ranks on this connection (for benchmarks).
+    pub fn set_recall_tuning(&mut self, tuning: recall::RecallTuning) {
+        self.tuning = tuning;
     }
 
     /// The file this store is on.

@@ -16,8 +16,17 @@ pub struct TextQuery {
 }
 
 impl TextQuery {
-    /// Parses `text`.
+    /// Parses `text`, dropping stop words unless nothing else is left.
     pub fn parse(text: &str) -> Self {
+        Self::parse_with(text, true)
+    }
+
+    /// Parses `text` keeping every word (the plain baseline).
+    pub fn parse_keeping_stop_words(text: &str) -> Self {
+        Self::parse_with(text, false)
+    }
+
+    fn parse_with(text: &str, drop_stop_words: bool) -> Self {
         let mut phrases = Vec::new();
         // Odd-numbered pieces were inside double quotes.
         for (i, piece) in text.split('"').enumerate() {
@@ -29,7 +38,7 @@ impl TextQuery {
                 continue;
             }
             for chunk in piece.split_whitespace() {
-                let words = words(chunk);
+                let words = words(strip_possessive(chunk));
                 if !words.is_empty() {
                     phrases.push(words);
                 }
@@ -40,7 +49,7 @@ impl TextQuery {
             .filter(|p| p.len() > 1 || !is_stop_word(&p[0]))
             .cloned()
             .collect();
-        let mut phrases = if meaningful.is_empty() {
+        let mut phrases = if meaningful.is_empty() || !drop_stop_words {
             phrases
         } else {
             meaningful
@@ -68,6 +77,15 @@ impl TextQuery {
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.phrases.iter().flatten().map(String::as_str)
     }
+}
+
+/// `Caroline's` → `Caroline`: a possessive is the name, not a phrase.
+fn strip_possessive(chunk: &str) -> &str {
+    let trimmed = chunk.trim_end_matches(|c: char| !c.is_alphanumeric());
+    ["'s", "’s", "'S"]
+        .iter()
+        .find_map(|p| trimmed.strip_suffix(p))
+        .unwrap_or(chunk)
 }
 
 /// The lowercase words of `text`, split where `unicode61` splits: at anything
@@ -123,6 +141,14 @@ mod tests {
             r#""what" OR "is" OR "it""#
         );
         assert!(TextQuery::parse(" \"\" ... ").is_empty());
+    }
+
+    #[test]
+    fn possessives_are_the_name() {
+        assert_eq!(
+            TextQuery::parse("What is Caroline's job? Melanie’s kids").to_fts(),
+            r#""caroline" OR "job" OR "melanie" OR "kids""#
+        );
     }
 
     #[test]

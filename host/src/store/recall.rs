@@ -1,27 +1,58 @@
 //! Ranked search over the store: what the MCP `recall` tool, `ghost recall`
 //! and `ghost bench recall` all call.
 //!
-//! Ranking: FTS5's BM25 over the entry's original, summary, source path,
-//! context (weight 0.3) and tags; multiplied by the entry's priority weight
-//! ([`priority::recall_weight`]); multiplied by [`ENTITY_BOOST`] when the
-//! query names one of the entry's tags (a speaker, a tool, a file). BM25
-//! picks a candidate pool first, so the re-ranking never scans the store.
+//! Ranking ([`RecallTuning`]): FTS5's BM25 over the entry's original,
+//! summary, source path (weight 2) and context (weight 0.6); multiplied by the
+//! entry's priority weight ([`priority::recall_weight`]); multiplied by the
+//! entity boost when the query names one of the entry's tags (a speaker, a
+//! tool, a file). BM25 picks a candidate pool first, so the re-ranking never
+//! scans the store.
 
 use std::collections::HashSet;
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use super::entry::source_label;
 use super::query::{TextQuery, words};
+use super::snippet::best_line;
 use super::{Store, StoreError, priority};
 
-/// BM25 column weights: original, summary, source path, context, tags.
-const COLUMN_WEIGHTS: [f64; 5] = [1.0, 1.0, 2.0, 0.3, 0.5];
+/// How recall ranks. The default is what ghost uses; [`RecallTuning::plain`]
+/// is a plain FTS5 OR query, the baseline `ghost bench recall --plain`
+/// measures against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecallTuning {
+    /// BM25 column weights: original, summary, source path, context, tags.
+    pub column_weights: [f64; 5],
+    /// Multiplier when the query names one of the entry's tags (a speaker,
+    /// a tool, a file).
+    pub entity_boost: f64,
+    /// Drop stop words from the query.
+    pub drop_stop_words: bool,
+}
 
-/// How much a query naming an entry's tag raises its score (tuned on LoCoMo
-/// conversations 0–4 only).
-pub const ENTITY_BOOST: f64 = 1.5;
+impl Default for RecallTuning {
+    /// Tuned on LoCoMo conversations 0–4 only.
+    fn default() -> Self {
+        Self {
+            column_weights: [1.0, 1.0, 2.0, 0.6, 0.0],
+            entity_boost: 2.0,
+            drop_stop_words: true,
+        }
+    }
+}
+
+impl RecallTuning {
+    /// Every word OR-ed, BM25 over the texts only, no boost.
+    pub fn plain() -> Self {
+        Self {
+            column_weights: [1.0, 1.0, 1.0, 0.0, 0.0],
+            entity_boost: 1.0,
+            drop_stop_words: false,
+        }
+    }
+}
 
 /// How many characters of an entry's summary a hit carries.
 pub const SUMMARY_PREVIEW_CHARS: usize = 600;
@@ -73,7 +104,9 @@ pub struct RecallHit {
     pub original_tokens: i64,
     /// Tokens of the summary.
     pub summary_tokens: i64,
-    /// The passage that matched, matches in «guillemets».
+    /// The line of the original that matched best (1-based), if one did.
+    pub line: Option<usize>,
+    /// That line (or the summary's start when only the path matched).
     pub snippet: String,
     /// The start of what the agent saw (the compressed text).
     pub summary: String,
@@ -98,24 +131,30 @@ impl Store {
     /// Never fails on what the user typed: a query with no searchable word
     /// returns no hits.
     pub fn recall(&mut self, query: &RecallQuery, now: i64) -> Result<Vec<RecallHit>, StoreError> {
-        let parsed = TextQuery::parse(&query.text);
+        let tuning = self.recall_tuning();
+        let parsed = if tuning.drop_stop_words {
+            TextQuery::parse(&query.text)
+        } else {
+            TextQuery::parse_keeping_stop_words(&query.text)
+        };
         if parsed.is_empty() || query.limit == 0 {
             return Ok(Vec::new());
         }
         let fts = parsed.to_fts();
         let named: HashSet<&str> = parsed.words().collect();
-        let mut candidates = self.candidates(&fts, query, now)?;
+        let query_words: Vec<&str> = parsed.words().collect();
+        let mut candidates = self.candidates(&fts, query, &tuning, now)?;
         for c in &mut candidates {
             c.score *= priority::recall_weight(c.priority);
             if words(&c.tags).iter().any(|t| named.contains(t.as_str())) {
-                c.score *= ENTITY_BOOST;
+                c.score *= tuning.entity_boost;
             }
         }
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.rowid.cmp(&a.rowid)));
         candidates.truncate(query.limit);
         let hits = candidates
             .iter()
-            .map(|c| self.hit(c, &fts, query.full, now))
+            .map(|c| self.hit(c, &query_words, query.full, now))
             .collect::<Result<Vec<_>, _>>()?;
         if query.full {
             let ids: Vec<&str> = hits.iter().map(|h| h.id.as_str()).collect();
@@ -124,44 +163,73 @@ impl Store {
         Ok(hits)
     }
 
+    /// The best `pool` entries by BM25 alone. Without a session or class
+    /// filter the ranking never touches the entries table: SQLite scores
+    /// the index's matches and only the pool's rows are looked up after.
     fn candidates(
         &self,
         fts: &str,
         query: &RecallQuery,
+        tuning: &RecallTuning,
         now: i64,
     ) -> Result<Vec<Candidate>, StoreError> {
         let pool = (query.limit * 4).max(40) as i64;
-        let [w0, w1, w2, w3, w4] = COLUMN_WEIGHTS;
-        let sql = format!(
-            "SELECT f.rowid, bm25(entries_fts, {w0}, {w1}, {w2}, {w3}, {w4}) AS bm,
-                e.priority, e.tags
-             FROM entries_fts f JOIN entries e ON e.rowid = f.rowid
-             WHERE entries_fts MATCH ?1
-               AND (?2 IS NULL OR e.session_id = ?2)
-               AND (?3 IS NULL OR e.class = ?3)
-               AND (e.ttl_seconds IS NULL OR e.created_at + e.ttl_seconds * 1000 > ?4)
-             ORDER BY bm LIMIT ?5"
-        );
-        let mut stmt = self.conn().prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![fts, query.session, query.class, now, pool], |r| {
-            Ok(Candidate {
-                rowid: r.get(0)?,
+        let [w0, w1, w2, w3, w4] = tuning.column_weights;
+        let bm25 = format!("bm25(entries_fts, {w0}, {w1}, {w2}, {w3}, {w4})");
+        let filtered = query.session.is_some() || query.class.is_some();
+        let sql = if filtered {
+            format!(
+                "SELECT f.rowid, {bm25} AS bm FROM entries_fts f
+                 JOIN entries e ON e.rowid = f.rowid
+                 WHERE entries_fts MATCH ?1
+                   AND (?2 IS NULL OR e.session_id = ?2)
+                   AND (?3 IS NULL OR e.class = ?3)
+                 ORDER BY bm LIMIT ?4"
+            )
+        } else {
+            format!(
+                "SELECT rowid, {bm25} AS bm FROM entries_fts
+                 WHERE entries_fts MATCH ?1 AND ?2 IS NULL AND ?3 IS NULL
+                 ORDER BY bm LIMIT ?4"
+            )
+        };
+        let ranked: Vec<(i64, f64)> = {
+            let mut stmt = self.conn().prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![fts, query.session, query.class, pool], |r| {
                 // BM25 in FTS5 is negative: more negative is better.
-                score: -r.get::<_, f64>(1)?,
-                priority: r.get(2)?,
-                tags: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+                Ok((r.get(0)?, -r.get::<_, f64>(1)?))
+            })?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let mut meta = self.conn().prepare_cached(
+            "SELECT priority, tags FROM entries WHERE rowid = ?1
+               AND (ttl_seconds IS NULL OR created_at + ttl_seconds * 1000 > ?2)",
+        )?;
+        let mut candidates = Vec::with_capacity(ranked.len());
+        for (rowid, score) in ranked {
+            // Past its TTL but not yet expired by maintenance: skip it.
+            if let Some((priority, tags)) = meta
+                .query_row(params![rowid, now], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+            {
+                candidates.push(Candidate {
+                    rowid,
+                    score,
+                    priority,
+                    tags,
+                });
+            }
+        }
+        Ok(candidates)
     }
 
-    fn hit(&self, c: &Candidate, fts: &str, full: bool, now: i64) -> Result<RecallHit, StoreError> {
-        let snippet: String = self.conn().query_row(
-            "SELECT snippet(entries_fts, -1, '«', '»', '…', 24)
-             FROM entries_fts WHERE entries_fts MATCH ?1 AND rowid = ?2",
-            params![fts, c.rowid],
-            |r| r.get(0),
-        )?;
+    fn hit(
+        &self,
+        c: &Candidate,
+        words: &[&str],
+        full: bool,
+        now: i64,
+    ) -> Result<RecallHit, StoreError> {
         self.conn()
             .query_row(
                 "SELECT id, class, session_id, source_tool, source_path, created_at,
@@ -172,6 +240,11 @@ impl Store {
                     let tool: Option<String> = r.get(3)?;
                     let path: Option<String> = r.get(4)?;
                     let summary: String = r.get(8)?;
+                    let original: String = r.get(9)?;
+                    let (line, snippet) = match best_line(&original, words) {
+                        Some((n, s)) => (Some(n), s),
+                        None => (None, preview(&summary, 160).0),
+                    };
                     let (summary, summary_truncated) = preview(&summary, SUMMARY_PREVIEW_CHARS);
                     Ok(RecallHit {
                         id: r.get(0)?,
@@ -182,10 +255,11 @@ impl Store {
                         age_seconds: ((now - r.get::<_, i64>(5)?) / 1000).max(0),
                         original_tokens: r.get(6)?,
                         summary_tokens: r.get(7)?,
-                        snippet: snippet.clone(),
+                        line,
+                        snippet,
                         summary,
                         summary_truncated,
-                        original: if full { Some(r.get(9)?) } else { None },
+                        original: full.then_some(original),
                     })
                 },
             )

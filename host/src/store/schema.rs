@@ -78,8 +78,7 @@ const MIGRATIONS: &[&str] = &[
         context_read_at     INTEGER,
         entries_ingested    INTEGER NOT NULL DEFAULT 0,
         tokens_original     INTEGER NOT NULL DEFAULT 0,
-        tokens_summary      INTEGER NOT NULL DEFAULT 0,
-        recalls             INTEGER NOT NULL DEFAULT 0
+        tokens_summary      INTEGER NOT NULL DEFAULT 0
     );
 
     CREATE TABLE store_meta (
