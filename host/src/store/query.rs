@@ -3,8 +3,9 @@
 //! User text never reaches FTS5's query parser as syntax: it is split into
 //! words the way the `unicode61` tokenizer splits them, and every term goes
 //! out double-quoted, so `auth.rs`, `"unterminated`, `foo AND (`, `-x` or
-//! `NEAR` are all just words. Words joined by punctuation without spaces
-//! (`auth.rs`, `foo::bar`, `user_id`) stay together as one phrase; a span the
+//! `NEAR` are all just words. `_` is part of a word (`user_id` is one, as in
+//! the index). Words joined by punctuation without spaces (`auth.rs`,
+//! `foo::bar`) stay together as one phrase; a span the
 //! user put in double quotes is one phrase too. Stop words are dropped unless
 //! nothing else is left. Terms are OR-ed: BM25 does the ranking.
 
@@ -68,15 +69,26 @@ impl TextQuery {
     pub fn to_fts(&self) -> String {
         self.phrases
             .iter()
-            .map(|p| format!("\"{}\"", p.join(" ")))
+            .map(|p| phrase_fts(p))
             .collect::<Vec<_>>()
             .join(" OR ")
+    }
+
+    /// Each phrase's own MATCH expression.
+    pub fn phrase_fts(&self) -> Vec<String> {
+        self.phrases.iter().map(|p| phrase_fts(p)).collect()
     }
 
     /// Every word of the query, for matching entity tags.
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.phrases.iter().flatten().map(String::as_str)
     }
+}
+
+/// One phrase, quoted. Its words are letters, digits and `_` only, so no quote
+/// or operator can appear inside.
+fn phrase_fts(words: &[String]) -> String {
+    format!("\"{}\"", words.join(" "))
 }
 
 /// `Caroline's` → `Caroline`: a possessive is the name, not a phrase.
@@ -88,10 +100,10 @@ fn strip_possessive(chunk: &str) -> &str {
         .unwrap_or(chunk)
 }
 
-/// The lowercase words of `text`, split where `unicode61` splits: at anything
-/// that is not a letter or a digit.
+/// The lowercase words of `text`, split where the index's tokenizer splits:
+/// at anything that is not a letter, a digit or `_`.
 pub fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect()
@@ -141,6 +153,14 @@ mod tests {
             r#""what" OR "is" OR "it""#
         );
         assert!(TextQuery::parse(" \"\" ... ").is_empty());
+    }
+
+    #[test]
+    fn snake_case_is_one_word() {
+        assert_eq!(
+            TextQuery::parse("create_project_with_session foo::bar_baz").to_fts(),
+            r#""create_project_with_session" OR "foo bar_baz""#
+        );
     }
 
     #[test]

@@ -117,6 +117,24 @@ pub struct RecallHit {
     pub original: Option<String>,
 }
 
+/// At most this many matching entries are ranked by BM25 per query (FTS5
+/// scores every match, so this bounds recall's latency on a large store).
+/// The phrases of a query go in rarest first while their matches add up to
+/// no more than this: the commonest words, which weigh least in BM25, are
+/// the ones left out. When the rarest phrase alone matches more, the newest
+/// matches are taken and ranked by priority alone.
+pub const RANKED_MATCHES: usize = 2_000;
+
+/// What the ranking pass searches.
+struct Plan {
+    /// The MATCH expression.
+    fts: String,
+    /// Even the rarest phrase matches more than [`RANKED_MATCHES`] entries:
+    /// too common for BM25 to tell them apart (and FTS5 would scan all of
+    /// them), so the newest matches are taken, all equally relevant.
+    too_common: bool,
+}
+
 /// A candidate from the BM25 pass.
 struct Candidate {
     rowid: i64,
@@ -140,10 +158,12 @@ impl Store {
         if parsed.is_empty() || query.limit == 0 {
             return Ok(Vec::new());
         }
-        let fts = parsed.to_fts();
+        let Some(plan) = self.plan(&parsed)? else {
+            return Ok(Vec::new());
+        };
         let named: HashSet<&str> = parsed.words().collect();
         let query_words: Vec<&str> = parsed.words().collect();
-        let mut candidates = self.candidates(&fts, query, &tuning, now)?;
+        let mut candidates = self.candidates(&plan, query, &tuning, now)?;
         for c in &mut candidates {
             c.score *= priority::recall_weight(c.priority);
             if words(&c.tags).iter().any(|t| named.contains(t.as_str())) {
@@ -163,12 +183,48 @@ impl Store {
         Ok(hits)
     }
 
+    /// Bounds the work of ranking (see [`RANKED_MATCHES`]): the phrases
+    /// that match, rarest first, as long as together they match at most
+    /// that many entries; when even the rarest matches more, the most recent
+    /// ones only.
+    fn plan(&self, parsed: &TextQuery) -> Result<Option<Plan>, StoreError> {
+        let cap = RANKED_MATCHES as i64;
+        let mut counted: Vec<(i64, String)> = Vec::new();
+        {
+            let mut count = self.conn().prepare_cached(
+                "SELECT count(*) FROM (SELECT 1 FROM entries_fts WHERE entries_fts MATCH ?1 LIMIT ?2)",
+            )?;
+            for phrase in parsed.phrase_fts() {
+                let n: i64 = count.query_row(params![phrase, cap + 1], |r| r.get(0))?;
+                if n > 0 {
+                    counted.push((n, phrase));
+                }
+            }
+        }
+        counted.sort();
+        let mut total = 0;
+        let mut included = Vec::new();
+        for (n, phrase) in counted {
+            if included.is_empty() || total + n <= cap {
+                total += n;
+                included.push(phrase);
+            }
+        }
+        if included.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(Plan {
+            fts: included.join(" OR "),
+            too_common: total > cap,
+        }))
+    }
+
     /// The best `pool` entries by BM25 alone. Without a session or class
     /// filter the ranking never touches the entries table: SQLite scores
     /// the index's matches and only the pool's rows are looked up after.
     fn candidates(
         &self,
-        fts: &str,
+        plan: &Plan,
         query: &RecallQuery,
         tuning: &RecallTuning,
         now: i64,
@@ -177,6 +233,13 @@ impl Store {
         let [w0, w1, w2, w3, w4] = tuning.column_weights;
         let bm25 = format!("bm25(entries_fts, {w0}, {w1}, {w2}, {w3}, {w4})");
         let filtered = query.session.is_some() || query.class.is_some();
+        // Equal relevance, newest first, when the phrase is too common.
+        let (score, order) = if plan.too_common {
+            ("-1.0".to_string(), "f.rowid DESC")
+        } else {
+            (bm25, "bm")
+        };
+        let bm25 = score;
         let sql = if filtered {
             format!(
                 "SELECT f.rowid, {bm25} AS bm FROM entries_fts f
@@ -184,21 +247,22 @@ impl Store {
                  WHERE entries_fts MATCH ?1
                    AND (?2 IS NULL OR e.session_id = ?2)
                    AND (?3 IS NULL OR e.class = ?3)
-                 ORDER BY bm LIMIT ?4"
+                 ORDER BY {order} LIMIT ?4"
             )
         } else {
             format!(
-                "SELECT rowid, {bm25} AS bm FROM entries_fts
+                "SELECT f.rowid, {bm25} AS bm FROM entries_fts f
                  WHERE entries_fts MATCH ?1 AND ?2 IS NULL AND ?3 IS NULL
-                 ORDER BY bm LIMIT ?4"
+                 ORDER BY {order} LIMIT ?4"
             )
         };
         let ranked: Vec<(i64, f64)> = {
             let mut stmt = self.conn().prepare_cached(&sql)?;
-            let rows = stmt.query_map(params![fts, query.session, query.class, pool], |r| {
-                // BM25 in FTS5 is negative: more negative is better.
-                Ok((r.get(0)?, -r.get::<_, f64>(1)?))
-            })?;
+            let rows =
+                stmt.query_map(params![plan.fts, query.session, query.class, pool], |r| {
+                    // BM25 in FTS5 is negative: more negative is better.
+                    Ok((r.get(0)?, -r.get::<_, f64>(1)?))
+                })?;
             rows.collect::<Result<_, _>>()?
         };
         let mut meta = self.conn().prepare_cached(

@@ -40,10 +40,11 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX entries_by_created ON entries(created_at);
 
     -- Only active entries are indexed: a forgotten entry never matches.
+    -- '_' is part of a word: snake_case identifiers are searched whole.
     CREATE VIRTUAL TABLE entries_fts USING fts5(
         original, summary, source_path, context, tags,
         content = 'entries', content_rowid = 'rowid',
-        tokenize = 'porter unicode61'
+        tokenize = "porter unicode61 tokenchars '_'"
     );
     CREATE TRIGGER entries_fts_insert AFTER INSERT ON entries WHEN new.active BEGIN
         INSERT INTO entries_fts(rowid, original, summary, source_path, context, tags)
