@@ -166,3 +166,111 @@ fn small_or_incompressible_input_passes_through_unchanged() {
     assert!(out.status.success());
     assert_eq!(out.stdout, b"one short line\n");
 }
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn the_store_commands_twin_the_mcp_tools() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let log = example_log();
+    let ingested: serde_json::Value = serde_json::from_str(&stdout(&ghost(
+        h,
+        &[
+            "ingest",
+            "--session",
+            "s1",
+            "--tool-use-id",
+            "t1",
+            "--tool",
+            "Bash",
+            "--json",
+            &log,
+        ],
+        None,
+    )))
+    .unwrap();
+    let id = ingested["id"].as_str().unwrap().to_string();
+    assert_eq!(ingested["compressed"], serde_json::json!(true));
+    assert!(
+        ingested["text"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("get id={id} · search: recall]"))
+    );
+    // The human view of ingest is what the agent sees.
+    let seen = stdout(&ghost(
+        h,
+        &["ingest", "--session", "s1", "--tool-use-id", "t1", &log],
+        None,
+    ));
+    assert_eq!(
+        seen.trim_end(),
+        ingested["text"].as_str().unwrap().trim_end()
+    );
+
+    let hits: serde_json::Value = serde_json::from_str(&stdout(&ghost(
+        h,
+        &["recall", "BUILD", "FAILURE", "--json"],
+        None,
+    )))
+    .unwrap();
+    assert_eq!(hits["hits"][0]["id"], serde_json::json!(id));
+    let table = stdout(&ghost(h, &["recall", "BUILD FAILURE"], None));
+    assert!(
+        table.starts_with(&format!("1. id={id} · log · Bash")),
+        "{table}"
+    );
+
+    let original = std::fs::read_to_string(&log).unwrap();
+    let got = stdout(&ghost(
+        h,
+        &["get", &id, "--start-line", "2", "--end-line", "3"],
+        None,
+    ));
+    let lines: Vec<&str> = got.lines().skip(1).collect();
+    let want: Vec<String> = original
+        .lines()
+        .skip(1)
+        .take(2)
+        .enumerate()
+        .map(|(i, l)| format!("{:>4}\t{l}", i + 2))
+        .collect();
+    assert_eq!(lines, want);
+
+    assert!(stdout(&ghost(h, &["pressure"], None)).contains("log "));
+    assert!(stdout(&ghost(h, &["stats"], None)).contains("1 entries"));
+    assert!(stdout(&ghost(h, &["forget", &id], None)).starts_with(&format!("Forgot id={id}")));
+    assert!(stdout(&ghost(h, &["recall", "BUILD FAILURE"], None)).starts_with("No entry matches"));
+    let gc: serde_json::Value =
+        serde_json::from_str(&stdout(&ghost(h, &["gc", "--json"], None))).unwrap();
+    assert_eq!(gc["purged"], serde_json::json!(1));
+
+    // An unknown id is one line and exit 2.
+    let out = ghost(h, &["get", "abcdef123456"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no entry with id 'abcdef123456'"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn a_bad_config_file_is_named_with_the_problem() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("config.toml"), "stor = \"/tmp/x\"\n").unwrap();
+    let out = ghost(home.path(), &["stats"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("config.toml is not a valid ghost config"),
+        "{err}"
+    );
+    assert!(err.contains("stor"), "{err}");
+}
