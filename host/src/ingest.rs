@@ -82,6 +82,7 @@ pub struct Ingested {
 pub struct Ingestor<'a> {
     store: &'a mut Store,
     min_compress_bytes: usize,
+    exact_tokens: bool,
     make_pipeline: Box<dyn Fn() -> Result<Pipeline> + 'a>,
     pipeline: Option<Pipeline>,
 }
@@ -97,9 +98,17 @@ impl<'a> Ingestor<'a> {
         Self {
             store,
             min_compress_bytes,
+            exact_tokens: true,
             make_pipeline: Box::new(make_pipeline),
             pipeline: None,
         }
+    }
+
+    /// Stores estimated token counts, which the store makes exact later:
+    /// for one-shot processes on the agent's critical path (the hooks), which
+    /// cannot afford to build the BPE tokenizer.
+    pub fn estimate_tokens(&mut self) {
+        self.exact_tokens = false;
     }
 
     /// Uses `pipeline` from now on instead of building one.
@@ -148,11 +157,18 @@ impl<'a> Ingestor<'a> {
                 };
                 self.pipeline()?.compress(&compress).outcome.text
             };
-        let original_tokens = crate::tokens::count(&request.text) as i64;
+        let count = |t: &str| {
+            if self.exact_tokens {
+                crate::tokens::count(t) as i64
+            } else {
+                crate::tokens::estimate(t) as i64
+            }
+        };
+        let original_tokens = count(&request.text);
         let summary_tokens = if summary == request.text {
             original_tokens
         } else {
-            crate::tokens::count(&summary) as i64
+            count(&summary)
         };
         let tags = tags_of(&request);
         let entry = NewEntry {
@@ -166,6 +182,7 @@ impl<'a> Ingestor<'a> {
             summary,
             original_tokens,
             summary_tokens,
+            tokens_exact: self.exact_tokens,
             ttl_seconds: request.ttl_seconds,
             context: request.context,
             tags,

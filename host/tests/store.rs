@@ -22,6 +22,7 @@ fn entry(session: &str, call: &str, text: &str, class: &str) -> NewEntry {
         summary: text.into(),
         original_tokens: text.len() as i64 / 4,
         summary_tokens: text.len() as i64 / 4,
+        tokens_exact: true,
         ttl_seconds: None,
         context: String::new(),
         tags: "bash".into(),
@@ -300,4 +301,61 @@ fn ingest_compresses_stores_and_hands_back_a_handle() {
     assert_eq!(small.text, "ok: 3 files changed");
     drop(ingestor);
     assert_eq!(store.entry(&first.id).unwrap().original, log);
+}
+
+#[test]
+fn estimated_token_counts_are_made_exact_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("s.db")).unwrap();
+    let text = "error[E0308]: mismatched types\n  --> src/auth.rs:42:5\n".repeat(20);
+    let mut e = entry("s", "1", &text, "error");
+    e.original_tokens = 1;
+    e.summary_tokens = 1;
+    e.tokens_exact = false;
+    let id = store.insert(&e).unwrap().id;
+    assert_eq!(store.settle_token_counts(100).unwrap(), 1);
+    let exact = ghost::tokens::count(&text) as i64;
+    let stored = store.entry(&id).unwrap();
+    assert_eq!(
+        (stored.original_tokens, stored.summary_tokens),
+        (exact, exact)
+    );
+    assert_eq!(
+        store.settle_token_counts(100).unwrap(),
+        0,
+        "nothing left to count"
+    );
+    let p = store.pressure(Some("s"), T0).unwrap();
+    assert_eq!(p.original_tokens, exact);
+}
+
+#[test]
+fn a_version_1_store_is_migrated_to_the_current_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    {
+        let mut store = Store::open(&path).unwrap();
+        store
+            .insert(&entry("s", "1", "kept across the migration", "log"))
+            .unwrap();
+    }
+    // Take the file back to what schema version 1 wrote.
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP INDEX entries_estimated;
+             ALTER TABLE entries DROP COLUMN tokens_exact;
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(ids(&mut store, "migration").len(), 1);
+    assert_eq!(
+        store.settle_token_counts(10).unwrap(),
+        0,
+        "old counts are exact"
+    );
+    assert_eq!(store.stats().unwrap().schema_version, SCHEMA_VERSION);
+    assert_eq!(SCHEMA_VERSION, 2);
 }

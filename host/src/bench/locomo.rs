@@ -142,6 +142,7 @@ fn load(store: &mut Store, samples: &[Value]) -> Result<Vec<(String, HashMap<Str
                 summary: turn.text.clone(),
                 original_tokens: tokens,
                 summary_tokens: tokens,
+                tokens_exact: true,
                 ttl_seconds: None,
                 context: neighbours.join(" "),
                 tags: turn.speaker.clone(),

@@ -203,6 +203,7 @@ fn stored_copy(entry: &crate::store::Entry, k: usize) -> NewEntry {
         summary: entry.summary.clone(),
         original_tokens: entry.original_tokens,
         summary_tokens: entry.summary_tokens,
+        tokens_exact: true,
         ttl_seconds: None,
         context: String::new(),
         tags: entry.source_tool.clone().unwrap_or_default(),

@@ -185,11 +185,19 @@ impl ServerHandler for GhostServer {
     }
 }
 
-/// Serves `store` over stdin/stdout until the client goes away.
-pub fn serve_stdio(mut store: Store) -> Result<()> {
-    if let Err(e) = store.maintain_if_due(now_ms(), MAINTENANCE_EVERY) {
+/// The server's maintenance pass: expiry, priorities, exact token counts.
+fn maintain(store: &mut Store) {
+    if let Err(e) = store.maintain(now_ms()) {
         crate::logging::warn(&format!("store maintenance failed: {e}"));
     }
+    if let Err(e) = store.settle_token_counts(usize::MAX >> 1) {
+        crate::logging::warn(&format!("counting tokens failed: {e}"));
+    }
+}
+
+/// Serves `store` over stdin/stdout until the client goes away.
+pub fn serve_stdio(mut store: Store) -> Result<()> {
+    maintain(&mut store);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -202,11 +210,7 @@ pub fn serve_stdio(mut store: Store) -> Result<()> {
             tick.tick().await;
             loop {
                 tick.tick().await;
-                let _ = maintainer.with_store(|s| {
-                    if let Err(e) = s.maintain(now_ms()) {
-                        crate::logging::warn(&format!("store maintenance failed: {e}"));
-                    }
-                });
+                let _ = maintainer.with_store(maintain);
             }
         });
         crate::logging::info("mcp server: serving on stdio");

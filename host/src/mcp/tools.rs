@@ -13,6 +13,9 @@ use crate::store::recall::{RecallHit, RecallQuery};
 use crate::store::report::{Pressure, Stats};
 use crate::store::{Store, StoreError, now_ms};
 
+/// Estimated token counts made exact before a report, at most.
+pub const SETTLE_BEFORE_REPORT: usize = 5_000;
+
 /// Most hits one recall returns.
 pub const MAX_RECALL_LIMIT: u32 = 50;
 
@@ -216,6 +219,7 @@ pub fn call(
         }
         "context_pressure" => {
             let a: PressureArgs = parse(name, args)?;
+            store.settle_token_counts(SETTLE_BEFORE_REPORT)?;
             let p = store.pressure(a.session.as_deref(), now)?;
             let text = render::pressure(&p);
             result(&p, text)
@@ -232,6 +236,7 @@ pub fn call(
         }
         "stats" => {
             let _: StatsArgs = parse(name, args)?;
+            store.settle_token_counts(SETTLE_BEFORE_REPORT)?;
             let s = store.stats()?;
             let text = render::stats(&s);
             result(&s, text)

@@ -72,6 +72,9 @@ pub struct NewEntry {
     pub original_tokens: i64,
     /// o200k_base tokens of `summary`.
     pub summary_tokens: i64,
+    /// Whether the two counts are exact, or estimates that the store will
+    /// count exactly later ([`crate::store::Store::settle_token_counts`]).
+    pub tokens_exact: bool,
     /// Seconds until it expires, if it does.
     pub ttl_seconds: Option<i64>,
     /// Low-weight search text around it (the command that produced it, the

@@ -206,8 +206,8 @@ impl Store {
         tx.execute(
             "INSERT INTO entries (id, idempotency_key, session_id, created_at, class,
                 source_tool, source_path, original, summary, original_tokens, summary_tokens,
-                priority, last_access, ttl_seconds, active, context, tags)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?4, ?13, 1, ?14, ?15)",
+                priority, last_access, ttl_seconds, active, context, tags, tokens_exact)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?4, ?13, 1, ?14, ?15, ?16)",
             params![
                 id,
                 entry.key.as_str(),
@@ -224,6 +224,7 @@ impl Store {
                 entry.ttl_seconds,
                 entry.context,
                 entry.tags,
+                entry.tokens_exact,
             ],
         )?;
         tx.execute(
@@ -355,6 +356,63 @@ impl Store {
             expired,
             reprioritized,
         })
+    }
+
+    /// Replaces estimated token counts by exact ones (o200k_base), for at
+    /// most `limit` entries; returns how many were counted. Builds the
+    /// tokenizer only when there is something to count.
+    pub fn settle_token_counts(&mut self, limit: usize) -> Result<usize, StoreError> {
+        let pending: Vec<(i64, String, String, Option<String>)> = {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT rowid, session_id, original, CASE WHEN summary = original THEN NULL ELSE summary END
+                 FROM entries WHERE tokens_exact = 0 LIMIT ?1",
+            )?;
+            let rows = stmt.query_map([limit as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?;
+            rows.collect::<Result<_, _>>()?
+        };
+        if pending.is_empty() {
+            return Ok(0);
+        }
+        let counted: Vec<(i64, String, i64, i64)> = pending
+            .into_iter()
+            .map(|(rowid, session, original, summary)| {
+                let o = crate::tokens::count(&original) as i64;
+                let s = summary.map_or(o, |s| crate::tokens::count(&s) as i64);
+                (rowid, session, o, s)
+            })
+            .collect();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut old = tx.prepare_cached(
+                "SELECT original_tokens, summary_tokens FROM entries
+                 WHERE rowid = ?1 AND tokens_exact = 0",
+            )?;
+            let mut set = tx.prepare_cached(
+                "UPDATE entries SET original_tokens = ?2, summary_tokens = ?3, tokens_exact = 1
+                 WHERE rowid = ?1",
+            )?;
+            let mut totals = tx.prepare_cached(
+                "UPDATE session_state SET tokens_original = tokens_original + ?2,
+                    tokens_summary = tokens_summary + ?3 WHERE session_id = ?1",
+            )?;
+            for (rowid, session, o, s) in &counted {
+                // Another process may have settled it meanwhile.
+                let Some((old_o, old_s)): Option<(i64, i64)> = old
+                    .query_row([rowid], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()?
+                else {
+                    continue;
+                };
+                set.execute(params![rowid, o, s])?;
+                totals.execute(params![session, o - old_o, s - old_s])?;
+            }
+        }
+        tx.commit()?;
+        Ok(counted.len())
     }
 
     /// Runs [`Store::maintain`] if the last pass is older than `every`.

@@ -87,6 +87,12 @@ const MIGRATIONS: &[&str] = &[
         value TEXT NOT NULL
     );
     "#,
+    // 2: token counts may be estimates, made exact later: a one-shot hook
+    // process cannot afford to build the BPE tokenizer (~0.2 s).
+    r#"
+    ALTER TABLE entries ADD COLUMN tokens_exact INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX entries_estimated ON entries(tokens_exact) WHERE tokens_exact = 0;
+    "#,
 ];
 
 /// The schema version this binary writes.
