@@ -36,6 +36,10 @@ pub struct IngestRequest {
     pub ttl_seconds: Option<i64>,
     /// When it was produced (Unix milliseconds).
     pub created_at: i64,
+    /// What the classifier and compressor get instead of `text`, when the
+    /// agent should see a different form of it (a Read's lines with their
+    /// real numbers); `text` is still what is stored.
+    pub compress_text: Option<String>,
 }
 
 impl IngestRequest {
@@ -52,6 +56,7 @@ impl IngestRequest {
             tags: Vec::new(),
             ttl_seconds: None,
             created_at: crate::store::now_ms(),
+            compress_text: None,
         }
     }
 }
@@ -133,11 +138,16 @@ impl<'a> Ingestor<'a> {
             let entry = self.store.entry(&id)?;
             return Ok(ingested(&entry, false));
         }
+        let input = request
+            .compress_text
+            .as_ref()
+            .unwrap_or(&request.text)
+            .clone();
         let class = match request.class {
             Some(c) => c,
             None => {
                 let classify = ClassifyRequest {
-                    text: request.text.clone(),
+                    text: input.clone(),
                     tool_name: request.tool_name.clone(),
                     source_path: request.source_path.clone(),
                 };
@@ -149,13 +159,19 @@ impl<'a> Ingestor<'a> {
                 request.text.clone()
             } else {
                 let compress = CompressRequest {
-                    text: request.text.clone(),
+                    text: input.clone(),
                     class,
                     tool_name: request.tool_name.clone(),
                     source_path: request.source_path.clone(),
                     target_tokens: None,
                 };
-                self.pipeline()?.compress(&compress).outcome.text
+                let out = self.pipeline()?.compress(&compress).outcome;
+                // Not compressed: the agent gets the original as it was.
+                if out.applied {
+                    out.text
+                } else {
+                    request.text.clone()
+                }
             };
         let count = |t: &str| {
             if self.exact_tokens {

@@ -8,6 +8,7 @@
 //! - [`store`]: the SQLite store of originals, with full-text recall;
 //! - [`ingest`]: classify → compress → store, the path the hooks take;
 //! - [`mcp`]: the MCP server (`ghost serve`);
+//! - [`hooks`]: the Claude Code hook entry points (`ghost hook <event>`);
 //! - [`excerpt`]: numbered line ranges of an original;
 //! - [`config`]: the configuration file;
 //! - [`input`]: reading a user's file or stdin with clear errors;
@@ -19,6 +20,7 @@ pub mod config;
 pub mod content;
 pub mod corpus;
 pub mod excerpt;
+pub mod hooks;
 pub mod ingest;
 pub mod input;
 pub mod logging;

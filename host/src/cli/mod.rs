@@ -76,6 +76,13 @@ enum Command {
     Gc(store::JsonOnly),
     /// Run the MCP server on stdin/stdout.
     Serve,
+    /// A Claude Code hook: reads the event's JSON on stdin, answers on
+    /// stdout, always exits 0 (on any failure the original goes through).
+    Hook {
+        /// The event.
+        #[arg(value_enum)]
+        event: ghost::hooks::HookEvent,
+    },
     /// Measure ghost: compression on a corpus, recall quality, store speed.
     #[command(subcommand)]
     Bench(bench::Args),
@@ -115,5 +122,52 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => bench::run(args, pipeline),
+        Command::Hook { event } => {
+            hook(event, dirs.as_ref(), cli.store.as_deref(), &pipeline);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Runs a hook; whatever happens, the caller exits 0.
+fn hook(
+    event: ghost::hooks::HookEvent,
+    dirs: Option<&GhostDirs>,
+    explicit_store: Option<&std::path::Path>,
+    pipeline: &dyn Fn() -> Result<ghost::pipeline::Pipeline>,
+) {
+    let config = match ghost::config::Config::from_dirs(dirs) {
+        Ok(c) => c,
+        Err(e) => {
+            ghost::logging::warn(&format!("hook: {e:#}; using the default configuration"));
+            ghost::config::Config::default()
+        }
+    };
+    let store_path = match config.store_path(explicit_store, dirs) {
+        Ok(p) => p,
+        Err(e) => {
+            ghost::logging::warn(&format!("hook: {e:#}; the original passes through"));
+            return;
+        }
+    };
+    let ctx = ghost::hooks::HookContext {
+        store_path,
+        config: &config,
+        pipeline,
+    };
+    // Even a panic must not break the agent.
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ghost::hooks::run(event, std::io::stdin().lock(), &ctx)
+    }))
+    .unwrap_or_else(|_| {
+        ghost::logging::warn("hook: panicked; the original passes through");
+        String::new()
+    });
+    if !out.is_empty() {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(out.as_bytes());
+        let _ = stdout.write_all(b"\n");
+        let _ = stdout.flush();
     }
 }

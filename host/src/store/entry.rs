@@ -161,6 +161,8 @@ pub struct Listed {
     pub summary_tokens: i64,
     /// Bytes of the original.
     pub original_bytes: i64,
+    /// Its priority.
+    pub priority: f64,
 }
 
 impl Listed {

@@ -491,12 +491,27 @@ impl Store {
 
     /// The `limit` most recent active entries.
     pub fn recent(&self, limit: usize) -> Result<Vec<Listed>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        self.listed(
+            "WHERE active ORDER BY created_at DESC, rowid DESC LIMIT ?1",
+            params![limit as i64],
+        )
+    }
+
+    /// The `limit` active entries of `session` with the highest priority.
+    pub fn top(&self, session: &str, limit: usize) -> Result<Vec<Listed>, StoreError> {
+        self.listed(
+            "WHERE active AND session_id = ?2 ORDER BY priority DESC, created_at DESC LIMIT ?1",
+            params![limit as i64, session],
+        )
+    }
+
+    fn listed(&self, rest: &str, args: impl rusqlite::Params) -> Result<Vec<Listed>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT id, class, source_tool, source_path, original_tokens, summary_tokens,
-                length(CAST(original AS BLOB))
-             FROM entries WHERE active ORDER BY created_at DESC, rowid DESC LIMIT ?1",
-        )?;
-        let rows = stmt.query_map([limit as i64], |r| {
+                length(CAST(original AS BLOB)), priority
+             FROM entries {rest}"
+        ))?;
+        let rows = stmt.query_map(args, |r| {
             Ok(Listed {
                 id: r.get(0)?,
                 class: r.get(1)?,
@@ -505,6 +520,7 @@ impl Store {
                 original_tokens: r.get(4)?,
                 summary_tokens: r.get(5)?,
                 original_bytes: r.get(6)?,
+                priority: r.get(7)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

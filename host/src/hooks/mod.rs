@@ -1,0 +1,284 @@
+//! `ghost hook <event>`: Claude Code's hook entry points.
+//!
+//! Each reads the event's JSON on stdin and prints the hook's answer on
+//! stdout. A hook must never break the agent: any failure (bad stdin, a
+//! store that cannot be opened, a compressor that traps) ends in exit 0
+//! with nothing on stdout, so the original goes through, and the reason in
+//! ghost's log. Nothing but the answer is ever printed on stdout.
+//!
+//! - [`tool_output`]: tool response shapes, what to compress, how to put it back;
+//! - [`state`]: the state block before compaction and the context after it.
+
+pub mod state;
+pub mod tool_output;
+
+use std::io::Read;
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::content::ContentClass;
+use crate::ingest::{IngestRequest, Ingestor};
+use crate::pipeline::Pipeline;
+use crate::store::{Store, now_ms};
+use tool_output::Skip;
+
+/// The events ghost handles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HookEvent {
+    /// A tool succeeded: compress and replace its result.
+    PostToolUse,
+    /// A tool failed: store the error, point at it.
+    PostToolUseFailure,
+    /// The user sent a prompt: store it.
+    UserPromptSubmit,
+    /// Claude Code's statusLine command: record the context reading.
+    StatusLine,
+    /// Compaction is about to run: print ghost's state block.
+    PreCompact,
+    /// Compaction ran: store its summary.
+    PostCompact,
+    /// A session (re)started: after compaction or on resume, say what ghost holds.
+    SessionStart,
+}
+
+/// Stdin larger than this is not read: the hook passes the original through.
+pub const MAX_STDIN_BYTES: u64 = 128 << 20;
+
+/// Replacement texts are kept under this many bytes: Claude Code persists a
+/// replacement of about 60 KB to a file and shows the model a 2 KB preview.
+pub const MAX_REPLACEMENT_BYTES: usize = 40_000;
+
+/// Tool results under this many bytes go through as they are (and are not
+/// stored): too small to matter.
+pub const MIN_RESULT_BYTES: usize = 2_048;
+
+/// What a hook needs from the process.
+pub struct HookContext<'a> {
+    /// The store's file.
+    pub store_path: std::path::PathBuf,
+    /// The configuration.
+    pub config: &'a Config,
+    /// Builds the compression pipeline when one is needed.
+    pub pipeline: &'a dyn Fn() -> Result<Pipeline>,
+}
+
+/// Runs the hook for `event` on `stdin`; returns what goes on stdout. Never
+/// fails: on any error it logs why and returns nothing.
+pub fn run(event: HookEvent, stdin: impl Read, ctx: &HookContext) -> String {
+    let started = std::time::Instant::now();
+    let outcome = read_payload(stdin).and_then(|payload| dispatch(event, &payload, ctx));
+    match outcome {
+        Ok(out) => {
+            crate::logging::info(&format!(
+                "hook {event:?}: {} in {:.1} ms",
+                if out.is_empty() {
+                    "no output"
+                } else {
+                    "answered"
+                },
+                started.elapsed().as_secs_f64() * 1000.0
+            ));
+            out
+        }
+        Err(e) => {
+            crate::logging::warn(&format!(
+                "hook {event:?} failed, the original passes through: {e:#}"
+            ));
+            String::new()
+        }
+    }
+}
+
+fn read_payload(stdin: impl Read) -> Result<Value> {
+    let mut bytes = Vec::new();
+    stdin
+        .take(MAX_STDIN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .context("reading the hook's stdin")?;
+    if bytes.len() as u64 > MAX_STDIN_BYTES {
+        bail!("stdin is over {MAX_STDIN_BYTES} bytes");
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        bail!("stdin is empty");
+    }
+    let value: Value = serde_json::from_slice(&bytes).context("stdin is not JSON")?;
+    if !value.is_object() {
+        bail!("stdin is JSON but not an object");
+    }
+    Ok(value)
+}
+
+fn dispatch(event: HookEvent, payload: &Value, ctx: &HookContext) -> Result<String> {
+    let session = payload["session_id"]
+        .as_str()
+        .context("no session_id in the payload")?;
+    match event {
+        HookEvent::PostToolUse => post_tool_use(session, payload, ctx),
+        HookEvent::PostToolUseFailure => post_tool_use_failure(session, payload, ctx),
+        HookEvent::UserPromptSubmit => {
+            let prompt = payload["prompt"].as_str().context("no prompt")?;
+            store_text(
+                ctx,
+                session,
+                prompt,
+                ContentClass::Prompt,
+                payload,
+                "prompt",
+            )?;
+            Ok(String::new())
+        }
+        HookEvent::StatusLine => state::status_line(session, payload, ctx),
+        HookEvent::PreCompact => state::pre_compact(session, ctx),
+        HookEvent::PostCompact => {
+            let summary = payload["compact_summary"]
+                .as_str()
+                .context("no compact_summary")?;
+            store_text(
+                ctx,
+                session,
+                summary,
+                ContentClass::Prose,
+                payload,
+                "compact",
+            )?;
+            Ok(String::new())
+        }
+        HookEvent::SessionStart => state::session_start(session, payload, ctx),
+    }
+}
+
+fn open_store(ctx: &HookContext) -> Result<Store> {
+    Store::open(&ctx.store_path).with_context(|| format!("opening {}", ctx.store_path.display()))
+}
+
+/// Stores `text` as it is, keyed by the payload's `tool_use_id` or `prompt_id`.
+fn store_text(
+    ctx: &HookContext,
+    session: &str,
+    text: &str,
+    class: ContentClass,
+    payload: &Value,
+    tool: &str,
+) -> Result<String> {
+    let mut store = open_store(ctx)?;
+    let mut request = IngestRequest::new(text, session);
+    request.class = Some(class);
+    request.tool_name = Some(tool.to_string());
+    request.tool_use_id = payload["tool_use_id"]
+        .as_str()
+        .or(payload["prompt_id"].as_str())
+        .map(|id| format!("{tool}:{id}"));
+    let mut ingestor = Ingestor::new(&mut store, usize::MAX, ctx.pipeline);
+    ingestor.estimate_tokens();
+    Ok(ingestor.ingest(request)?.id)
+}
+
+fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<String> {
+    let tool = payload["tool_name"].as_str().context("no tool_name")?;
+    let tool_use_id = payload["tool_use_id"].as_str().context("no tool_use_id")?;
+    let response = payload.get("tool_response").context("no tool_response")?;
+    let extracted = match tool_output::extract(tool, &payload["tool_input"], response) {
+        Ok(e) => e,
+        Err(Skip::UnknownShape(t)) => bail!("unknown tool_response shape for {t}"),
+        Err(_) => return Ok(String::new()),
+    };
+    if extracted.text.len() < MIN_RESULT_BYTES.max(ctx.config.min_compress_bytes()) {
+        return Ok(String::new());
+    }
+    let mut store = open_store(ctx)?;
+    let mut request = IngestRequest::new(extracted.text.clone(), session);
+    // Read: the agent sees the code with its real line numbers.
+    if let tool_output::Slot::ReadContent { start_line } = extracted.slot {
+        request.compress_text = Some(tool_output::numbered(&extracted.text, start_line));
+    }
+    request.tool_use_id = Some(tool_use_id.to_string());
+    request.tool_name = Some(tool.to_string());
+    request.source_path = extracted.source_path.clone();
+    request.context = extracted.context.clone();
+    request.ttl_seconds = ctx.config.ttl_seconds();
+    let mut ingestor = Ingestor::new(&mut store, 0, ctx.pipeline);
+    ingestor.estimate_tokens();
+    let ingested = ingestor.ingest(request)?;
+    if !ingested.compressed {
+        return Ok(String::new());
+    }
+    let text = fit(
+        &ingested.text,
+        ingested.handle.as_deref().unwrap_or_default(),
+    );
+    let updated = tool_output::replace(&extracted.slot, response, &text);
+    Ok(json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "updatedToolOutput": updated,
+        }
+    })
+    .to_string())
+}
+
+/// `text` (which ends with `handle`) cut to [`MAX_REPLACEMENT_BYTES`]: its
+/// head and tail lines, a marker between, the handle last.
+fn fit(text: &str, handle: &str) -> String {
+    if text.len() <= MAX_REPLACEMENT_BYTES {
+        return text.to_string();
+    }
+    let body = text.strip_suffix(handle).unwrap_or(text);
+    let lines: Vec<&str> = body.lines().collect();
+    let budget = MAX_REPLACEMENT_BYTES - handle.len() - 200;
+    let (mut head, mut tail, mut used) = (0, 0, 0);
+    // Two thirds of the budget for the head, the rest for the tail.
+    while head < lines.len() && used + lines[head].len() < budget * 2 / 3 {
+        used += lines[head].len() + 1;
+        head += 1;
+    }
+    while tail < lines.len() - head && used + lines[lines.len() - 1 - tail].len() < budget {
+        used += lines[lines.len() - 1 - tail].len() + 1;
+        tail += 1;
+    }
+    let omitted = lines.len() - head - tail;
+    format!(
+        "{}\n[… ghost: {omitted} more lines of the summary; the whole output: get id, or recall]\n{}\n{handle}",
+        lines[..head].join("\n"),
+        lines[lines.len() - tail..].join("\n"),
+    )
+}
+
+fn post_tool_use_failure(session: &str, payload: &Value, ctx: &HookContext) -> Result<String> {
+    let error = payload["error"].as_str().context("no error")?;
+    let tool = payload["tool_name"].as_str().unwrap_or("tool");
+    let id = store_text(ctx, session, error, ContentClass::Error, payload, tool)?;
+    Ok(json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUseFailure",
+            "additionalContext": format!(
+                "[ghost stored this {tool} error: get id={id}; recall(query) searches every earlier one]"
+            ),
+        }
+    })
+    .to_string())
+}
+
+/// The time now, for the state handlers.
+fn now() -> i64 {
+    now_ms()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fitting_keeps_head_tail_and_the_handle() {
+        let handle = "[ghost 1→1 tokens · full text: get id=abc · search: recall]";
+        let body: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+        let text = format!("{body}{handle}");
+        let fitted = fit(&text, handle);
+        assert!(fitted.len() <= MAX_REPLACEMENT_BYTES);
+        assert!(fitted.starts_with("line 0\n"));
+        assert!(fitted.ends_with(&format!("line 19999\n{handle}")));
+        assert!(fitted.contains("more lines of the summary"));
+        assert_eq!(fit("short", "h"), "short");
+    }
+}

@@ -1,0 +1,121 @@
+//! What ghost tells Claude Code about a session: the status line, the state
+//! block the compaction prompt gets, and the context a session starts with
+//! after compaction or on resume.
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::{HookContext, now, open_store};
+use crate::ingest::short_count;
+
+/// Items listed in the state block and the session-start context.
+pub const TOP_ITEMS: usize = 12;
+
+/// The session-start context stays under this many tokens (estimated at
+/// four bytes a token).
+pub const SESSION_START_BUDGET_TOKENS: usize = 2_000;
+
+/// The statusLine command: records the context reading, prints one line.
+pub fn status_line(session: &str, payload: &Value, ctx: &HookContext) -> Result<String> {
+    let mut store = open_store(ctx)?;
+    let window = &payload["context_window"];
+    let size = window["context_window_size"].as_i64();
+    let used = match (window["used_percentage"].as_f64(), size) {
+        (Some(pct), Some(size)) => Some((pct / 100.0 * size as f64).round() as i64),
+        _ => {
+            let u = &window["current_usage"];
+            let parts = [
+                "input_tokens",
+                "cache_creation_input_tokens",
+                "cache_read_input_tokens",
+            ];
+            let sum: i64 = parts.iter().filter_map(|p| u[*p].as_i64()).sum();
+            (sum > 0).then_some(sum)
+        }
+    };
+    if let Some(used) = used {
+        store.record_context(session, used, size, "status_line", now())?;
+    }
+    let p = store.pressure(Some(session), now())?;
+    let model = payload["model"]["display_name"]
+        .as_str()
+        .or(payload["model"]["id"].as_str())
+        .unwrap_or("claude");
+    Ok(format!(
+        "{model} · ctx {:.0}% · ghost saved {} tokens",
+        p.context.percent,
+        short_count(p.original_tokens - p.summary_tokens)
+    ))
+}
+
+/// The items ghost holds for `session`, one line each.
+fn top_lines(ctx: &HookContext, session: &str, budget_bytes: usize) -> Result<(String, usize)> {
+    let store = open_store(ctx)?;
+    let mut out = String::new();
+    let mut listed = 0;
+    for e in store.top(session, TOP_ITEMS)? {
+        let line = format!(
+            "- id={} · {} · {} · {}→{} tokens\n",
+            e.id,
+            e.class,
+            e.source_label(),
+            short_count(e.original_tokens),
+            short_count(e.summary_tokens)
+        );
+        if out.len() + line.len() > budget_bytes {
+            break;
+        }
+        out.push_str(&line);
+        listed += 1;
+    }
+    Ok((out, listed))
+}
+
+/// PreCompact: plain text, which Claude Code appends to the compaction
+/// prompt. Never blocks compaction.
+pub fn pre_compact(session: &str, ctx: &HookContext) -> Result<String> {
+    let p = open_store(ctx)?.pressure(Some(session), now())?;
+    if p.entries == 0 {
+        return Ok(String::new());
+    }
+    let (items, _) = top_lines(ctx, session, 6_000)?;
+    Ok(format!(
+        "ghost holds the full originals of this session's tool results: {} entries, {} tokens \
+         shown as {}. Keep in the summary the ids the next steps need; these matter most:\n{items}\
+         After compaction use recall(query) to search them and get(id) for the full text \
+         (MCP server ghost), instead of re-running tools.\n",
+        p.entries,
+        short_count(p.original_tokens),
+        short_count(p.summary_tokens),
+    ))
+}
+
+/// SessionStart: after compaction or on resume, what ghost holds and how to
+/// get it back, under [`SESSION_START_BUDGET_TOKENS`].
+pub fn session_start(session: &str, payload: &Value, ctx: &HookContext) -> Result<String> {
+    let source = payload["source"].as_str().unwrap_or_default();
+    if source == "resume"
+        && let Some(tokens) = payload["context_tokens"].as_i64()
+    {
+        open_store(ctx)?.record_context(session, tokens, None, "session_start", now())?;
+    }
+    if source != "compact" && source != "resume" {
+        return Ok(String::new());
+    }
+    let (items, listed) = top_lines(ctx, session, SESSION_START_BUDGET_TOKENS * 4 - 400)?;
+    if listed == 0 {
+        return Ok(String::new());
+    }
+    let context = format!(
+        "ghost keeps the full text of earlier tool results in this session. Most important:\n{items}\
+         Use recall(query) to search them and get(id) (optionally start_line/end_line) for the \
+         full text, instead of re-running tools."
+    );
+    Ok(json!({
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": context,
+        }
+    })
+    .to_string())
+}
