@@ -124,6 +124,11 @@ pub fn extract(tool: &str, input: &Value, response: &Value) -> Result<Extracted,
             source_path: None,
             context: input["url"].as_str().unwrap_or_default().to_string(),
         }),
+        // ghost's own tools (`mcp__ghost__get`, or `mcp__plugin_ghost_ghost__get`
+        // when installed as a plugin) return originals the agent asked for.
+        t if t.starts_with("mcp__") && is_ghost_tool(t) => {
+            Err(Skip::NotCompressible(format!("{t}: ghost's own tool")))
+        }
         t if t.starts_with("mcp__") => {
             let text = match response {
                 Value::String(s) => s.clone(),
@@ -144,6 +149,15 @@ pub fn extract(tool: &str, input: &Value, response: &Value) -> Result<Extracted,
         }
         other => Err(Skip::NotCompressible(other.to_string())),
     }
+}
+
+/// Whether the MCP tool `name` is one of ghost's own.
+pub fn is_ghost_tool(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("mcp__") else {
+        return false;
+    };
+    let server = rest.split("__").next().unwrap_or_default();
+    server == "ghost" || server.ends_with("_ghost")
 }
 
 /// For Read: the content with its real line numbers (`N→line`), which the
@@ -240,6 +254,19 @@ mod tests {
         assert_eq!(r[0], json!({"type": "text", "text": "ab"}));
         assert_eq!(r[1]["type"], "image");
         assert_eq!(replace(&Slot::McpText, &json!("long"), "s"), json!("s"));
+    }
+
+    #[test]
+    fn ghost_own_tools_are_never_compressed() {
+        for name in ["mcp__ghost__get", "mcp__plugin_ghost_ghost__recall"] {
+            assert!(is_ghost_tool(name), "{name}");
+            assert!(matches!(
+                extract(name, &json!({}), &json!([{"type": "text", "text": "x"}])),
+                Err(Skip::NotCompressible(_))
+            ));
+        }
+        assert!(!is_ghost_tool("mcp__echo__echo"));
+        assert!(!is_ghost_tool("mcp__ghostwriter__draft"));
     }
 
     #[test]
