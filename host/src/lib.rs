@@ -11,6 +11,7 @@
 //! - [`hooks`]: the Claude Code hook entry points (`ghost hook <event>`);
 //! - [`excerpt`]: numbered line ranges of an original;
 //! - [`config`]: the configuration file;
+//! - [`install`], [`doctor`]: ghost in Claude Code's settings, and checking it;
 //! - [`input`]: reading a user's file or stdin with clear errors;
 //! - [`tokens`], [`paths`], [`logging`]: the supporting pieces.
 
@@ -19,10 +20,12 @@ pub mod builtin;
 pub mod config;
 pub mod content;
 pub mod corpus;
+pub mod doctor;
 pub mod excerpt;
 pub mod hooks;
 pub mod ingest;
 pub mod input;
+pub mod install;
 pub mod logging;
 pub mod mcp;
 pub mod paths;

@@ -4,6 +4,7 @@ mod bench;
 mod classify;
 mod compress;
 mod ingest;
+mod install;
 mod store;
 
 use std::process::ExitCode;
@@ -76,6 +77,12 @@ enum Command {
     Gc(store::JsonOnly),
     /// Run the MCP server on stdin/stdout.
     Serve,
+    /// Add ghost's hooks, statusLine and MCP server to Claude Code's settings.
+    Install(install::Args),
+    /// Remove what `ghost install` added.
+    Uninstall(install::Args),
+    /// Check the installation and say what is wrong.
+    Doctor(install::DoctorArgs),
     /// A Claude Code hook: reads the event's JSON on stdin, answers on
     /// stdout, always exits 0 (on any failure the original goes through).
     Hook {
@@ -122,6 +129,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => bench::run(args, pipeline),
+        Command::Install(args) => install::install(args),
+        Command::Uninstall(args) => install::uninstall(args),
+        Command::Doctor(args) => {
+            let path = config()?.store_path(cli.store.as_deref(), dirs.as_ref())?;
+            install::doctor(args, &path, pipeline)
+        }
         Command::Hook { event } => {
             hook(event, dirs.as_ref(), cli.store.as_deref(), &pipeline);
             Ok(ExitCode::SUCCESS)
