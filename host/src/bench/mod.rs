@@ -1,10 +1,12 @@
 //! Benchmarks that measure ghost as a whole, behind `ghost bench`:
 //! - [`locomo`]: recall quality on the LoCoMo conversations;
-//! - [`store_load`]: recall latency and ingest throughput on a large store.
+//! - [`store_load`]: recall latency and ingest throughput on a large store;
+//! - [`replay`]: real Claude Code transcripts through the PostToolUse hook.
 //!
 //! (Compression on a corpus is [`crate::corpus`].)
 
 pub mod locomo;
+pub mod replay;
 pub mod store_load;
 
 use std::time::Duration;

@@ -43,6 +43,16 @@ pub enum Args {
         #[arg(long)]
         json: bool,
     },
+    /// Real Claude Code transcripts through the PostToolUse hook: tokens the
+    /// model sees with and without ghost, per tool, and the edit-visible rate.
+    Replay {
+        /// Transcript files (`.jsonl`).
+        #[arg(required = true)]
+        transcripts: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Ingest throughput and recall latency (p50/p95) on stores of real
     /// tool results, filled to each size.
     Store {
@@ -85,6 +95,15 @@ pub fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCo
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 print!("{}", ghost::bench::locomo::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Args::Replay { transcripts, json } => {
+            let report = ghost::bench::replay::run(&transcripts, &pipeline)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost::bench::replay::render(&report));
             }
             Ok(ExitCode::SUCCESS)
         }

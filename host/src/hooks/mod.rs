@@ -50,6 +50,11 @@ pub const MAX_STDIN_BYTES: u64 = 128 << 20;
 /// replacement of about 60 KB to a file and shows the model a 2 KB preview.
 pub const MAX_REPLACEMENT_BYTES: usize = 40_000;
 
+/// The most ghost shows of a Bash output Claude Code would have persisted
+/// to a file (the model would see a 2 KB preview of its head instead): a
+/// digest with the failures, about four times the preview.
+pub const PERSISTED_DIGEST_BYTES: usize = 8_000;
+
 /// Tool results under this many bytes go through as they are (and are not
 /// stored): too small to matter.
 pub const MIN_RESULT_BYTES: usize = 2_048;
@@ -204,10 +209,31 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     if !ingested.compressed {
         return Ok(String::new());
     }
+    // Never worse: the model must see less than the original. A Bash output
+    // Claude Code persisted would reach it as a 2 KB preview of its head;
+    // ghost's digest of it is held to PERSISTED_DIGEST_BYTES.
+    let would_see = extracted.text.len();
+    let budget = if response.get("persistedOutputPath").is_some() {
+        PERSISTED_DIGEST_BYTES
+    } else {
+        MAX_REPLACEMENT_BYTES.min(would_see.saturating_sub(1))
+    };
+    // Code keeps its structure when cut; outputs keep their failures.
+    let prefer_errors = !matches!(extracted.slot, tool_output::Slot::ReadContent { .. });
     let text = fit(
         &ingested.text,
         ingested.handle.as_deref().unwrap_or_default(),
+        budget,
+        prefer_errors,
     );
+    if text.len() >= would_see {
+        crate::logging::info(&format!(
+            "hook: {tool} result kept as it is: the summary ({} bytes) is not smaller than what the model would see ({would_see} bytes); stored as id={}",
+            text.len(),
+            ingested.id
+        ));
+        return Ok(String::new());
+    }
     let updated = tool_output::replace(&extracted.slot, response, &text);
     Ok(json!({
         "hookSpecificOutput": {
@@ -218,31 +244,62 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     .to_string())
 }
 
-/// `text` (which ends with `handle`) cut to [`MAX_REPLACEMENT_BYTES`]: its
-/// head and tail lines, a marker between, the handle last.
-fn fit(text: &str, handle: &str) -> String {
-    if text.len() <= MAX_REPLACEMENT_BYTES {
+/// `text` (which ends with `handle`) cut to `max` bytes: a quarter for its
+/// head, then (when `prefer_errors`) the lines that name an error or a
+/// failure, then its tail; gaps marked, the handle last.
+fn fit(text: &str, handle: &str, max: usize, prefer_errors: bool) -> String {
+    if text.len() <= max {
         return text.to_string();
     }
     let body = text.strip_suffix(handle).unwrap_or(text);
     let lines: Vec<&str> = body.lines().collect();
-    let budget = MAX_REPLACEMENT_BYTES - handle.len() - 200;
-    let (mut head, mut tail, mut used) = (0, 0, 0);
-    // Two thirds of the budget for the head, the rest for the tail.
-    while head < lines.len() && used + lines[head].len() < budget * 2 / 3 {
-        used += lines[head].len() + 1;
-        head += 1;
+    let Some(budget) = max.checked_sub(handle.len() + 64) else {
+        return text.to_string();
+    };
+    let mut keep = vec![false; lines.len()];
+    let mut used = 0;
+    let take = |i: usize, used: &mut usize, limit: usize, keep: &mut Vec<bool>| {
+        // Each kept line costs itself plus, at worst, a gap marker.
+        let cost = lines[i].len() + 48;
+        if !keep[i] && *used + cost <= limit {
+            keep[i] = true;
+            *used += cost;
+        }
+    };
+    for i in 0..lines.len() {
+        take(i, &mut used, budget / 4, &mut keep);
     }
-    while tail < lines.len() - head && used + lines[lines.len() - 1 - tail].len() < budget {
-        used += lines[lines.len() - 1 - tail].len() + 1;
-        tail += 1;
+    for (i, line) in lines.iter().enumerate().filter(|_| prefer_errors) {
+        let lower = line.to_ascii_lowercase();
+        if ["error", "fail", "exception", "panic", "fatal"]
+            .iter()
+            .any(|w| lower.contains(w))
+        {
+            take(i, &mut used, budget * 3 / 4, &mut keep);
+        }
     }
-    let omitted = lines.len() - head - tail;
-    format!(
-        "{}\n[… ghost: {omitted} more lines of the summary; the whole output: get id, or recall]\n{}\n{handle}",
-        lines[..head].join("\n"),
-        lines[lines.len() - tail..].join("\n"),
-    )
+    for i in (0..lines.len()).rev() {
+        take(i, &mut used, budget, &mut keep);
+    }
+    let mut out = String::new();
+    let mut gap = 0;
+    for (line, kept) in lines.iter().zip(&keep) {
+        if *kept {
+            if gap > 0 {
+                out.push_str(&format!("[… {gap} lines: get id]\n"));
+                gap = 0;
+            }
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            gap += 1;
+        }
+    }
+    if gap > 0 {
+        out.push_str(&format!("[… {gap} lines: get id]\n"));
+    }
+    out.push_str(handle);
+    out
 }
 
 fn post_tool_use_failure(session: &str, payload: &Value, ctx: &HookContext) -> Result<String> {
@@ -272,13 +329,29 @@ mod tests {
     #[test]
     fn fitting_keeps_head_tail_and_the_handle() {
         let handle = "[ghost 1→1 tokens · full text: get id=abc · search: recall]";
-        let body: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+        let body: String = (0..20_000)
+            .map(|i| {
+                if i == 12_345 {
+                    "ERROR: the one that matters\n".to_string()
+                } else {
+                    format!("line {i}\n")
+                }
+            })
+            .collect();
         let text = format!("{body}{handle}");
-        let fitted = fit(&text, handle);
+        let fitted = fit(&text, handle, MAX_REPLACEMENT_BYTES, true);
         assert!(fitted.len() <= MAX_REPLACEMENT_BYTES);
         assert!(fitted.starts_with("line 0\n"));
         assert!(fitted.ends_with(&format!("line 19999\n{handle}")));
-        assert!(fitted.contains("more lines of the summary"));
-        assert_eq!(fit("short", "h"), "short");
+        assert!(fitted.contains(" lines: get id]"));
+        assert_eq!(fit("short", "h", 100, true), "short");
+        assert!(fitted.contains("ERROR: the one that matters"));
+        let small = fit(&text, handle, 2_400, true);
+        assert!(small.contains("ERROR: the one that matters"));
+        assert!(
+            small.len() <= 2_400 && small.ends_with(handle),
+            "{}",
+            small.len()
+        );
     }
 }

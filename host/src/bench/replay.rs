@@ -1,0 +1,279 @@
+//! `ghost bench replay TRANSCRIPT.jsonl…`: real Claude Code sessions through
+//! the PostToolUse hook.
+//!
+//! Each tool result of a transcript becomes the PostToolUse payload Claude
+//! Code would have sent (`toolUseResult` as `tool_response`, with the
+//! matching `tool_use`'s name and input) and goes through the hook itself,
+//! on a scratch store. Reported per tool: o200k tokens of what the model saw
+//! without ghost (the transcript's own tool result) and with ghost (the
+//! replacement, rendered the way Claude Code renders it). And the
+//! edit-visible rate: of the Edits that follow a Read of the same file, how
+//! many `old_string`s the model could still see in that Read's result.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::ScratchStore;
+use crate::config::Config;
+use crate::hooks::{self, HookContext, HookEvent};
+use crate::pipeline::Pipeline;
+
+/// Totals of one tool.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ToolTotals {
+    /// Results.
+    pub results: usize,
+    /// Results ghost replaced.
+    pub replaced: usize,
+    /// Tokens the model saw without ghost.
+    pub tokens_without: usize,
+    /// Tokens it would see with ghost.
+    pub tokens_with: usize,
+}
+
+/// Edits after a Read of the same file.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EditVisibility {
+    /// Edits whose file had been Read earlier in the session.
+    pub edits_after_read: usize,
+    /// Of those, `old_string` visible in the Read as the model saw it without ghost.
+    pub visible_without: usize,
+    /// … and with ghost.
+    pub visible_with: usize,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ReplayReport {
+    /// Transcripts replayed.
+    pub transcripts: usize,
+    /// Per tool.
+    pub tools: BTreeMap<String, ToolTotals>,
+    /// All tools.
+    pub total: ToolTotals,
+    /// The edit-visible rate's counts.
+    pub edits: EditVisibility,
+}
+
+/// The text the model sees for a tool result block.
+fn block_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// How Claude Code renders a (replaced) tool response for the model.
+fn rendered(tool: &str, response: &Value) -> String {
+    match tool {
+        "Bash" => {
+            let out = response["stdout"].as_str().unwrap_or_default();
+            match response["stderr"].as_str().filter(|e| !e.is_empty()) {
+                Some(err) => format!("{out}\n{err}"),
+                None => out.to_string(),
+            }
+        }
+        "Read" => {
+            let file = &response["file"];
+            let start = file["startLine"].as_u64().unwrap_or(1) as usize;
+            file["content"]
+                .as_str()
+                .unwrap_or_default()
+                .lines()
+                .enumerate()
+                .map(|(i, l)| format!("{}\t{l}\n", start + i))
+                .collect()
+        }
+        "Grep" => response["content"].as_str().unwrap_or_default().to_string(),
+        "WebFetch" => response["result"].as_str().unwrap_or_default().to_string(),
+        _ => block_text(response),
+    }
+}
+
+/// Lines of a Read as the model saw them, without any line-number prefix
+/// (Claude Code's `N\t`, then ghost's `N→`).
+fn unnumbered(text: &str) -> String {
+    let strip = |l: &str, sep: char| -> Option<String> {
+        let t = l.trim_start();
+        let digits = t.chars().take_while(char::is_ascii_digit).count();
+        (digits > 0)
+            .then(|| t[digits..].strip_prefix(sep).map(str::to_string))
+            .flatten()
+    };
+    text.lines()
+        .map(|l| {
+            let l = strip(l, '\t').unwrap_or_else(|| l.to_string());
+            strip(&l, '→').unwrap_or(l)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Replays `files` through the hook.
+pub fn run(files: &[PathBuf], pipeline: &dyn Fn() -> Result<Pipeline>) -> Result<ReplayReport> {
+    let scratch = ScratchStore::new("bench-replay");
+    let config = Config::default();
+    let ctx = HookContext {
+        store_path: scratch.path().to_path_buf(),
+        config: &config,
+        pipeline,
+    };
+    let mut report = ReplayReport::default();
+    for file in files {
+        replay_one(file, &ctx, &mut report)
+            .with_context(|| format!("replaying {}", file.display()))?;
+        report.transcripts += 1;
+    }
+    Ok(report)
+}
+
+fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Result<()> {
+    let text = std::fs::read_to_string(file)?;
+    let fallback_session = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let mut calls: HashMap<String, (String, Value)> = HashMap::new();
+    // (session, file path) → the last Read as seen without and with ghost.
+    let mut reads: HashMap<(String, String), (String, String)> = HashMap::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let session = v["sessionId"]
+            .as_str()
+            .map(str::to_string)
+            .or(fallback_session.clone())
+            .unwrap_or_default();
+        for block in v["message"]["content"].as_array().into_iter().flatten() {
+            match block["type"].as_str() {
+                Some("tool_use") => {
+                    let (Some(id), Some(name)) = (block["id"].as_str(), block["name"].as_str())
+                    else {
+                        continue;
+                    };
+                    calls.insert(id.to_string(), (name.to_string(), block["input"].clone()));
+                    if name == "Edit" {
+                        edit_visibility(&session, &block["input"], &reads, &mut report.edits);
+                    }
+                }
+                Some("tool_result") => {
+                    let Some(id) = block["tool_use_id"].as_str() else {
+                        continue;
+                    };
+                    let Some((tool, input)) = calls.get(id).cloned() else {
+                        continue;
+                    };
+                    let without = block_text(&block["content"]);
+                    let response = &v["toolUseResult"];
+                    let with = if response.is_object() || response.is_array() {
+                        let payload = json!({
+                            "session_id": session, "hook_event_name": "PostToolUse",
+                            "tool_name": tool, "tool_input": input, "tool_response": response,
+                            "tool_use_id": id,
+                        });
+                        let out =
+                            hooks::run(HookEvent::PostToolUse, payload.to_string().as_bytes(), ctx);
+                        match serde_json::from_str::<Value>(&out) {
+                            Ok(a) => Some(rendered(
+                                &tool,
+                                &a["hookSpecificOutput"]["updatedToolOutput"],
+                            )),
+                            Err(_) => None,
+                        }
+                    } else {
+                        None
+                    };
+                    let t = report.tools.entry(tool.clone()).or_default();
+                    let n_without = crate::tokens::count(&without);
+                    let n_with = with.as_deref().map_or(n_without, crate::tokens::count);
+                    for t in [&mut *t, &mut report.total] {
+                        t.results += 1;
+                        t.replaced += usize::from(with.is_some());
+                        t.tokens_without += n_without;
+                        t.tokens_with += n_with;
+                    }
+                    if tool == "Read"
+                        && let Some(path) = input["file_path"].as_str()
+                    {
+                        let seen = with.unwrap_or_else(|| without.clone());
+                        reads.insert((session.clone(), path.to_string()), (without, seen));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn edit_visibility(
+    session: &str,
+    input: &Value,
+    reads: &HashMap<(String, String), (String, String)>,
+    out: &mut EditVisibility,
+) {
+    let (Some(path), Some(old)) = (input["file_path"].as_str(), input["old_string"].as_str())
+    else {
+        return;
+    };
+    let Some((without, with)) = reads.get(&(session.to_string(), path.to_string())) else {
+        return;
+    };
+    out.edits_after_read += 1;
+    out.visible_without += usize::from(unnumbered(without).contains(old));
+    out.visible_with += usize::from(unnumbered(with).contains(old));
+}
+
+/// The report as a table.
+pub fn render(r: &ReplayReport) -> String {
+    let mut out = format!(
+        "{} transcripts through `ghost hook post-tool-use` (o200k_base tokens the model sees)\n\
+         {:<28} {:>7} {:>8} {:>10} {:>10} {:>6}\n",
+        r.transcripts, "tool", "results", "replaced", "without", "with", "ratio"
+    );
+    let row = |name: &str, t: &ToolTotals| {
+        format!(
+            "{:<28} {:>7} {:>8} {:>10} {:>10} {:>6.3}\n",
+            name,
+            t.results,
+            t.replaced,
+            t.tokens_without,
+            t.tokens_with,
+            t.tokens_with as f64 / t.tokens_without.max(1) as f64
+        )
+    };
+    for (tool, t) in &r.tools {
+        out.push_str(&row(tool, t));
+    }
+    out.push_str(&row("all", &r.total));
+    let e = &r.edits;
+    let pct = |n: usize| n as f64 * 100.0 / e.edits_after_read.max(1) as f64;
+    out.push_str(&format!(
+        "edit-visible: {} Edits after a Read of the same file; old_string visible in that Read: \
+         {} without ghost ({:.1}%), {} with ghost ({:.1}%)\n",
+        e.edits_after_read,
+        e.visible_without,
+        pct(e.visible_without),
+        e.visible_with,
+        pct(e.visible_with)
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_numbers_of_both_kinds_are_stripped() {
+        assert_eq!(unnumbered("1\t    40→fn a() {\n2\t}"), "fn a() {\n}");
+        assert_eq!(unnumbered("12\tplain"), "plain");
+    }
+}
