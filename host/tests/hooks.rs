@@ -348,3 +348,31 @@ fn prompts_failures_compaction_and_status_feed_the_store() {
     assert_eq!(p["context"]["used_tokens"], json!(84000));
     assert!(p["by_class"]["prompt"]["count"] == json!(1), "{p}");
 }
+
+#[test]
+fn replayed_transcripts_never_show_the_model_more() {
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/transcripts/claude-code");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    let home = tempfile::tempdir().unwrap();
+    let dirs = ghost::paths::GhostDirs {
+        data: home.path().to_path_buf(),
+        cache: home.path().join("cache"),
+        config: home.path().to_path_buf(),
+    };
+    let pipeline = || ghost::pipeline::Pipeline::with_dirs(Some(&dirs));
+    let report = ghost::bench::replay::run(&files, &pipeline).unwrap();
+    println!("{}", ghost::bench::replay::render(&report));
+    assert_eq!(report.transcripts, files.len());
+    for (tool, t) in &report.tools {
+        assert!(t.tokens_with <= t.tokens_without, "{tool}: {t:?}");
+    }
+    assert!(report.total.replaced > 0);
+    assert!(report.total.tokens_with < report.total.tokens_without * 9 / 10);
+    assert!(report.edits.edits_after_read > 100);
+}
