@@ -36,6 +36,9 @@ pub struct IngestRequest {
     pub ttl_seconds: Option<i64>,
     /// When it was produced (Unix milliseconds).
     pub created_at: i64,
+    /// The summary, when the caller made it (the class must be given too):
+    /// no compressor runs.
+    pub summary: Option<String>,
     /// What the classifier and compressor get instead of `text`, when the
     /// agent should see a different form of it (a Read's lines with their
     /// real numbers); `text` is still what is stored.
@@ -57,6 +60,7 @@ impl IngestRequest {
             ttl_seconds: None,
             created_at: crate::store::now_ms(),
             compress_text: None,
+            summary: None,
         }
     }
 }
@@ -154,25 +158,26 @@ impl<'a> Ingestor<'a> {
                 self.pipeline()?.classify(&classify).classification.class
             }
         };
-        let summary =
-            if class == ContentClass::Prompt || request.text.len() < self.min_compress_bytes {
-                request.text.clone()
-            } else {
-                let compress = CompressRequest {
-                    text: input.clone(),
-                    class,
-                    tool_name: request.tool_name.clone(),
-                    source_path: request.source_path.clone(),
-                    target_tokens: None,
-                };
-                let out = self.pipeline()?.compress(&compress).outcome;
-                // Not compressed: the agent gets the original as it was.
-                if out.applied {
-                    out.text
-                } else {
-                    request.text.clone()
-                }
+        let summary = if let Some(summary) = request.summary.clone() {
+            summary
+        } else if class == ContentClass::Prompt || request.text.len() < self.min_compress_bytes {
+            request.text.clone()
+        } else {
+            let compress = CompressRequest {
+                text: input.clone(),
+                class,
+                tool_name: request.tool_name.clone(),
+                source_path: request.source_path.clone(),
+                target_tokens: None,
             };
+            let out = self.pipeline()?.compress(&compress).outcome;
+            // Not compressed: the agent gets the original as it was.
+            if out.applied {
+                out.text
+            } else {
+                request.text.clone()
+            }
+        };
         let count = |t: &str| {
             if self.exact_tokens {
                 crate::tokens::count(t) as i64

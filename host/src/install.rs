@@ -22,7 +22,7 @@ use serde_json::{Map, Value, json};
 pub const HOOKS: &[(&str, Option<&str>, &str, u64)] = &[
     (
         "PostToolUse",
-        Some("^(Bash|Read|Grep|WebFetch|mcp__.*)$"),
+        Some("^(Bash|Read|Grep|Glob|WebFetch|mcp__.*)$"),
         "post-tool-use",
         10,
     ),

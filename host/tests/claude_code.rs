@@ -53,6 +53,7 @@ struct Model {
     requests: Vec<Value>,
     log_path: String,
     source_path: String,
+    glob_root: String,
 }
 
 fn text_of(v: &Value) -> String {
@@ -169,6 +170,12 @@ fn reply(model: &Model, request: &Value) -> String {
             "toolu_e2e_grep",
             "Grep",
             json!({"pattern": "INFO", "path": model.log_path, "output_mode": "content", "-n": true}),
+        )
+    } else if !has("toolu_e2e_glob") {
+        tool_use(
+            "toolu_e2e_glob",
+            "Glob",
+            json!({"pattern": "**/*.rs", "path": model.glob_root}),
         )
     } else if !has("toolu_e2e_get") {
         let bash = &results
@@ -355,6 +362,7 @@ fn claude_code_sees_compressed_results_and_gets_originals_back() {
     let model = Arc::new(Mutex::new(Model {
         log_path: log_path.display().to_string(),
         source_path: source_path.display().to_string(),
+        glob_root: workspace().display().to_string(),
         ..Model::default()
     }));
     let port = serve(model.clone());
@@ -369,7 +377,7 @@ fn claude_code_sees_compressed_results_and_gets_originals_back() {
     let last = requests
         .iter()
         .rev()
-        .find(|r| tool_results(r).len() >= 4)
+        .find(|r| tool_results(r).len() >= 5)
         .unwrap_or_else(|| panic!("the scripted session did not finish:\n{transcript}"));
     let results: std::collections::HashMap<String, String> =
         tool_results(last).into_iter().collect();
@@ -390,6 +398,11 @@ fn claude_code_sees_compressed_results_and_gets_originals_back() {
     assert!(read.len() < source.len());
     let grep = &results["toolu_e2e_grep"];
     assert!(grep.contains("get id="), "{grep}");
+    let glob = &results["toolu_e2e_glob"];
+    assert!(
+        glob.contains(" files: ") && glob.contains("get id="),
+        "{glob}"
+    );
     // ghost's MCP get brings back lines the compressed result did not show.
     let get = &results["toolu_e2e_get"];
     let hidden = log

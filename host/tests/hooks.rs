@@ -376,3 +376,44 @@ fn replayed_transcripts_never_show_the_model_more() {
     assert!(report.total.tokens_with < report.total.tokens_without * 9 / 10);
     assert!(report.edits.edits_after_read > 100);
 }
+
+#[test]
+fn a_long_glob_becomes_a_digest_by_directory() {
+    let home = tempfile::tempdir().unwrap();
+    // A real file list: every Rust file of this workspace's sources.
+    let mut files = Vec::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("..")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if p.is_dir() && name != "target" && !name.starts_with('.') {
+                dirs.push(p);
+            } else if name.ends_with(".rs") {
+                files.push(p.display().to_string());
+            }
+        }
+    }
+    assert!(files.len() > 60, "{}", files.len());
+    let mut glob = payload("PostToolUse-Glob-py.json");
+    glob["tool_response"]["filenames"] = json!(files);
+    glob["tool_response"]["numFiles"] = json!(files.len());
+    let answer = hook(home.path(), "post-tool-use", &glob).expect("a digest");
+    let updated = replaced(&answer, &glob["tool_response"]);
+    let listed: Vec<&str> = updated["filenames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(listed.len() <= 42, "{}", listed.len());
+    assert_eq!(
+        updated["numFiles"],
+        json!(files.len()),
+        "the real count stays"
+    );
+    let handle = listed.last().unwrap();
+    assert!(handle.contains("get id="), "{handle}");
+    assert!(listed.iter().any(|l| l.contains(" files: ")), "{listed:?}");
+    assert_eq!(original(home.path(), &handle_id(handle)), files.join("\n"));
+}

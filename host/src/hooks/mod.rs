@@ -9,6 +9,7 @@
 //! - [`tool_output`]: tool response shapes, what to compress, how to put it back;
 //! - [`state`]: the state block before compaction and the context after it.
 
+pub mod file_list;
 pub mod state;
 pub mod tool_output;
 
@@ -66,6 +67,10 @@ pub const MIN_RESULT_BYTES: usize = 2_048;
 /// ghost): every size 0.58 / 54.8%, 8 KB 0.69 / 63.8%, 16 KB 0.77 / 66.3%,
 /// 32 KB 0.99 / 76.9%.
 pub const READ_MIN_BYTES: usize = 8_192;
+
+/// File lists (Glob, Grep's file mode) longer than this become a digest of
+/// at most this many lines.
+pub const FILE_LIST_LINES: usize = 40;
 
 /// What a hook needs from the process.
 pub struct HookContext<'a> {
@@ -206,6 +211,15 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     }
     let mut store = open_store(ctx)?;
     let mut request = IngestRequest::new(extracted.text.clone(), session);
+    // File lists: a digest by directory, made here.
+    if extracted.slot == tool_output::Slot::FileList {
+        let files: Vec<&str> = extracted.text.lines().collect();
+        if files.len() <= FILE_LIST_LINES {
+            return Ok(String::new());
+        }
+        request.summary = Some(file_list::digest(&files, FILE_LIST_LINES).join("\n"));
+        request.class = Some(ContentClass::Structured);
+    }
     // Read: the agent sees the code with its real line numbers.
     if let tool_output::Slot::ReadContent { start_line } = extracted.slot {
         request.compress_text = Some(tool_output::numbered(&extracted.text, start_line));

@@ -22,6 +22,8 @@ pub enum Slot {
     WebFetchResult,
     /// An MCP tool: its text blocks (or its string).
     McpText,
+    /// Glob, or Grep listing files: `filenames`, one per line in the text.
+    FileList,
 }
 
 /// The text of a tool result that ghost may compress.
@@ -41,7 +43,7 @@ pub struct Extracted {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Skip {
     /// Tools whose output is the agent's own words or a list the agent
-    /// acts on (Write, Edit, Glob, Grep file lists, …).
+    /// acts on (Write, Edit, …).
     NotCompressible(String),
     /// A Read with an explicit `offset`/`limit`: the agent asked for exactly
     /// these lines, probably to edit them.
@@ -116,8 +118,9 @@ pub fn extract(tool: &str, input: &Value, response: &Value) -> Result<Extracted,
                     input["path"].as_str().unwrap_or_default()
                 ),
             }),
-            _ => Err(Skip::NotCompressible("Grep file list".into())),
+            _ => file_list(response, input).ok_or_else(unknown),
         },
+        "Glob" => file_list(response, input).ok_or_else(unknown),
         "WebFetch" => Ok(Extracted {
             text: response["result"].as_str().ok_or_else(unknown)?.to_string(),
             slot: Slot::WebFetchResult,
@@ -149,6 +152,24 @@ pub fn extract(tool: &str, input: &Value, response: &Value) -> Result<Extracted,
         }
         other => Err(Skip::NotCompressible(other.to_string())),
     }
+}
+
+fn file_list(response: &Value, input: &Value) -> Option<Extracted> {
+    let names: Vec<&str> = response["filenames"]
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    Some(Extracted {
+        text: names.join("\n"),
+        slot: Slot::FileList,
+        source_path: None,
+        context: format!(
+            "{} {}",
+            input["pattern"].as_str().unwrap_or_default(),
+            input["path"].as_str().unwrap_or_default()
+        ),
+    })
 }
 
 /// Whether the MCP tool `name` is one of ghost's own.
@@ -200,6 +221,12 @@ pub fn replace(slot: &Slot, response: &Value, text: &str) -> Value {
         Slot::WebFetchResult => {
             if let Some(o) = out.as_object_mut() {
                 o.insert("result".into(), json!(text));
+            }
+        }
+        Slot::FileList => {
+            if let Some(o) = out.as_object_mut() {
+                let lines: Vec<Value> = text.lines().map(|l| json!(l)).collect();
+                o.insert("filenames".into(), Value::Array(lines));
             }
         }
         Slot::McpText => {
