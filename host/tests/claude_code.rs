@@ -287,7 +287,10 @@ fn claude(bin: &Path, home: &Path, project: &Path, port: u16, args: &[&str]) -> 
         ghost_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let mut child = Command::new(bin)
+    let mut cmd = Command::new(bin);
+    cmd.env_clear();
+    claude_env(&mut cmd, home);
+    let mut child = cmd
         .args(args)
         .args([
             "--output-format",
@@ -297,17 +300,12 @@ fn claude(bin: &Path, home: &Path, project: &Path, port: u16, args: &[&str]) -> 
             "bypassPermissions",
         ])
         .current_dir(project)
-        .env_clear()
         .env("PATH", path)
-        .env("HOME", home)
         .env("GHOST_HOME", home.join("ghost"))
         .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
         .env("ANTHROPIC_API_KEY", "e2e-key")
         .env("IS_SANDBOX", "1")
-        .env("DISABLE_TELEMETRY", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
         .env("DISABLE_ERROR_REPORTING", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -330,22 +328,26 @@ fn claude(bin: &Path, home: &Path, project: &Path, port: u16, args: &[&str]) -> 
     )
 }
 
+/// Claude Code's own environment for a throwaway `home`.
+fn claude_env(cmd: &mut Command, home: &Path) {
+    cmd.env("HOME", home)
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+}
+
+fn skip() {
+    eprintln!(
+        "SKIPPED: Claude Code {CLAUDE_CODE_VERSION} is not installed and npm could not install it (no registry?)"
+    );
+}
+
 #[test]
 fn claude_code_sees_compressed_results_and_gets_originals_back() {
     let Some(bin) = claude_binary() else {
-        eprintln!(
-            "SKIPPED: Claude Code {CLAUDE_CODE_VERSION} is not installed and npm could not install it (no registry?)"
-        );
-        return;
+        return skip();
     };
     let home = tempfile::tempdir().unwrap();
-    let project = tempfile::tempdir().unwrap();
-    let log = std::fs::read_to_string(workspace().join("examples/ci-failure.log")).unwrap();
-    let source = std::fs::read_to_string(workspace().join("host/src/store/mod.rs")).unwrap();
-    let log_path = project.path().join("ci.log");
-    let source_path = project.path().join("store.rs");
-    std::fs::write(&log_path, &log).unwrap();
-    std::fs::write(&source_path, &source).unwrap();
     // ghost's own installer writes the hooks and the MCP server.
     let installed = Command::new(GHOST)
         .arg("install")
@@ -358,7 +360,46 @@ fn claude_code_sees_compressed_results_and_gets_originals_back() {
         "{}",
         String::from_utf8_lossy(&installed.stderr)
     );
+    scripted_session(&bin, home.path(), true);
+}
 
+#[test]
+fn the_plugin_from_the_local_marketplace_works_too() {
+    let Some(bin) = claude_binary() else {
+        return skip();
+    };
+    let home = tempfile::tempdir().unwrap();
+    let repo = workspace().display().to_string();
+    for args in [
+        vec!["plugin", "marketplace", "add", repo.as_str()],
+        vec!["plugin", "install", "ghost@ghost"],
+    ] {
+        let mut cmd = Command::new(&bin);
+        cmd.args(&args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default());
+        claude_env(&mut cmd, home.path());
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "claude {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    scripted_session(&bin, home.path(), false);
+}
+
+/// The scripted session in `home`, where ghost is already installed; with
+/// `compact`, a `/compact` run after it.
+fn scripted_session(bin: &Path, home: &Path, compact: bool) {
+    let project = tempfile::tempdir().unwrap();
+    let log = std::fs::read_to_string(workspace().join("examples/ci-failure.log")).unwrap();
+    let source = std::fs::read_to_string(workspace().join("host/src/store/mod.rs")).unwrap();
+    let log_path = project.path().join("ci.log");
+    let source_path = project.path().join("store.rs");
+    std::fs::write(&log_path, &log).unwrap();
+    std::fs::write(&source_path, &source).unwrap();
     let model = Arc::new(Mutex::new(Model {
         log_path: log_path.display().to_string(),
         source_path: source_path.display().to_string(),
@@ -367,8 +408,8 @@ fn claude_code_sees_compressed_results_and_gets_originals_back() {
     }));
     let port = serve(model.clone());
     let transcript = claude(
-        &bin,
-        home.path(),
+        bin,
+        home,
         project.path(),
         port,
         &["-p", "Run the checks.", "--tools", "Bash,Read,Grep,Glob"],
@@ -419,11 +460,14 @@ fn claude_code_sees_compressed_results_and_gets_originals_back() {
         "{transcript}"
     );
 
+    if !compact {
+        return;
+    }
     // /compact: PreCompact's state block reaches the compaction prompt.
     let before = requests.len();
     let compacted = claude(
-        &bin,
-        home.path(),
+        bin,
+        home,
         project.path(),
         port,
         &["-p", "/compact", "--continue"],
