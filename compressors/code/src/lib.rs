@@ -8,10 +8,11 @@
 //! Line numbers from Claude Code's `N→` prefixes survive on every kept line.
 //!
 //! Brace languages fold by a brace-depth lexer ([`braces`]), Python by
-//! indentation ([`indentation`]); any other language falls back to whichever
-//! fits its text.
+//! indentation ([`indentation`]), Elixir and Ruby by `do … end` blocks
+//! ([`doend`]); any other language falls back to whichever fits its text.
 
 pub mod braces;
+pub mod doend;
 pub mod indentation;
 pub mod parsed;
 pub mod source;
@@ -43,6 +44,8 @@ pub enum Syntax {
     Braces,
     /// Blocks by indentation.
     Indentation,
+    /// Blocks in `do … end` (Elixir, Ruby), with their braces too.
+    DoEnd,
 }
 
 /// Picks the folding for `source_path`'s extension, or from the text.
@@ -52,6 +55,7 @@ pub fn syntax_of(source_path: Option<&str>, lines: &[Line<'_>]) -> Syntax {
         .map(|(_, e)| e.to_ascii_lowercase());
     match ext.as_deref() {
         Some("py" | "pyi" | "pyw") => Syntax::Indentation,
+        Some("ex" | "exs" | "rb" | "rake") => Syntax::DoEnd,
         Some(_) if ext.as_deref().is_some_and(|e| !matches!(e, "txt" | "md")) => Syntax::Braces,
         _ => {
             let defs = lines
@@ -148,6 +152,11 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
     let lexer = match syntax {
         Syntax::Braces => braces::keep_mask(&lines),
         Syntax::Indentation => indentation::keep_mask(&lines),
+        Syntax::DoEnd => braces::keep_mask(&lines)
+            .into_iter()
+            .zip(doend::keep_mask(&lines))
+            .map(|(a, b)| a && b)
+            .collect(),
     };
     let mut keep = match parse(language, source_path, &lines, text.len()) {
         Some(folds) => folds.mask(lines.len(), &lexer),

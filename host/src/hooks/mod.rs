@@ -64,7 +64,7 @@ pub const MIN_RESULT_BYTES: usize = 2_048;
 /// they are: the agent edits what it reads, and a folded body hides the
 /// text an Edit needs. Measured with `ghost bench replay` on the shared
 /// transcripts (Read tokens with/without, edit-visible rate; 76.9% without
-/// ghost): every size 0.58 / 54.8%, 8 KB 0.69 / 63.8%, 16 KB 0.77 / 66.3%,
+/// ghost): every size 0.50 / 49.7%, 8 KB 0.63 / 63.3%, 16 KB 0.71 / 65.3%,
 /// 32 KB 0.99 / 76.9%.
 pub const READ_MIN_BYTES: usize = 8_192;
 
