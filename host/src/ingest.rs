@@ -139,8 +139,7 @@ impl<'a> Ingestor<'a> {
             None => IdempotencyKey::for_content(&request.session, &request.text),
         };
         if let Some(id) = self.store.find(&key)? {
-            let entry = self.store.entry(&id)?;
-            return Ok(ingested(&entry, false));
+            return Ok(ingested(&self.store.entry(&id)?, false));
         }
         let input = request
             .compress_text
@@ -209,8 +208,18 @@ impl<'a> Ingestor<'a> {
             tags,
         };
         let stored = self.store.insert(&entry).context("storing the original")?;
-        let entry = self.store.entry(&stored.id)?;
-        Ok(ingested(&entry, stored.created))
+        if !stored.created {
+            // Another process stored this tool call first: answer with its entry.
+            return Ok(ingested(&self.store.entry(&stored.id)?, false));
+        }
+        Ok(answer(
+            &stored.id,
+            &entry.class,
+            &entry.original,
+            &entry.summary,
+            (entry.original_tokens, entry.summary_tokens),
+            true,
+        ))
     }
 }
 
@@ -239,32 +248,49 @@ fn tags_of(request: &IngestRequest) -> String {
 }
 
 fn ingested(entry: &Entry, created: bool) -> Ingested {
-    let compressed = entry.summary != entry.original;
-    let handle = compressed.then(|| handle_line(entry));
+    answer(
+        &entry.id,
+        &entry.class,
+        &entry.original,
+        &entry.summary,
+        (entry.original_tokens, entry.summary_tokens),
+        created,
+    )
+}
+
+fn answer(
+    id: &str,
+    class: &str,
+    original: &str,
+    summary: &str,
+    (original_tokens, summary_tokens): (i64, i64),
+    created: bool,
+) -> Ingested {
+    let compressed = summary != original;
+    let handle = compressed.then(|| handle_line(id, original_tokens, summary_tokens));
     let text = match &handle {
-        Some(h) => format!("{}\n{h}", entry.summary.trim_end_matches('\n')),
-        None => entry.summary.clone(),
+        Some(h) => format!("{}\n{h}", summary.trim_end_matches('\n')),
+        None => summary.to_string(),
     };
     Ingested {
-        id: entry.id.clone(),
+        id: id.to_string(),
         created,
-        class: entry.class.clone(),
+        class: class.to_string(),
         compressed,
         text,
         handle,
-        original_tokens: entry.original_tokens,
-        summary_tokens: entry.summary_tokens,
+        original_tokens,
+        summary_tokens,
     }
 }
 
 /// The line the agent sees under a compressed result, e.g.
-/// `[ghost 41.2k→3.1k tokens · full text: get id=7f3a9c0b12de]`.
-pub fn handle_line(entry: &Entry) -> String {
+/// `[ghost 41.2k→3.1k tokens · full text: get id=7f3a9c0b12de · search: recall]`.
+pub fn handle_line(id: &str, original_tokens: i64, summary_tokens: i64) -> String {
     format!(
-        "[ghost {}→{} tokens · full text: get id={} · search: recall]",
-        short_count(entry.original_tokens),
-        short_count(entry.summary_tokens),
-        entry.id
+        "[ghost {}→{} tokens · full text: get id={id} · search: recall]",
+        short_count(original_tokens),
+        short_count(summary_tokens),
     )
 }
 

@@ -2,13 +2,9 @@
 //! and one-line errors for bad input. (It lives in the `ghost` package so
 //! cargo builds the binary for it.)
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-/// The `ghost` binary cargo built for these tests.
-fn ghost_binary() -> &'static str {
-    env!("CARGO_BIN_EXE_ghost")
-}
+use std::process::Output;
 
 /// The workspace root.
 fn workspace() -> std::path::PathBuf {
@@ -19,22 +15,7 @@ fn workspace() -> std::path::PathBuf {
 }
 
 fn ghost(home: &std::path::Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(ghost_binary())
-        .args(args)
-        .env("GHOST_HOME", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = stdin.unwrap_or_default().to_vec();
-    let mut pipe = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_ghost(home, args, stdin.unwrap_or_default())
 }
 
 fn example_log() -> String {

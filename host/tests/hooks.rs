@@ -2,13 +2,11 @@
 //! Claude Code 2.1.329, `../shared/claude-code/payloads/`), enlarged with
 //! real content where the captured result is too small to compress.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
-
-const GHOST: &str = env!("CARGO_BIN_EXE_ghost");
 
 fn payloads() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/claude-code/payloads")
@@ -23,24 +21,7 @@ fn workspace_file(rel: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)).unwrap()
 }
 
-fn run(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(GHOST)
-        .args(args)
-        .env("GHOST_HOME", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
+use common::run_ghost as run;
 
 fn hook(home: &Path, event: &str, payload: &Value) -> Option<Value> {
     let out = run(home, &["hook", event], payload.to_string().as_bytes());

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 
 use super::ScratchStore;
 use crate::config::Config;
+use crate::hooks::tool_output::content_text;
 use crate::hooks::{self, HookContext, HookEvent};
 use crate::pipeline::Pipeline;
 
@@ -61,15 +62,7 @@ pub struct ReplayReport {
 
 /// The text the model sees for a tool result block.
 fn block_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
+    content_text(content).unwrap_or_default()
 }
 
 /// How Claude Code renders a (replaced) tool response for the model.

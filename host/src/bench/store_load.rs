@@ -17,6 +17,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{ScratchStore, quantile_ms};
+use crate::hooks::tool_output::content_text;
 use crate::ingest::{IngestRequest, Ingestor};
 use crate::pipeline::Pipeline;
 use crate::store::recall::RecallQuery;
@@ -144,14 +145,8 @@ fn transcript_results(path: &Path) -> Result<Vec<Source>> {
                     }
                 }
                 Some("tool_result") => {
-                    let text = match &block["content"] {
-                        Value::String(s) => s.clone(),
-                        Value::Array(parts) => parts
-                            .iter()
-                            .filter_map(|p| p["text"].as_str())
-                            .collect::<Vec<_>>()
-                            .join("\n"),
-                        _ => continue,
+                    let Some(text) = content_text(&block["content"]) else {
+                        continue;
                     };
                     let tool = block["tool_use_id"]
                         .as_str()

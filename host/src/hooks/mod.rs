@@ -22,7 +22,7 @@ use crate::config::Config;
 use crate::content::ContentClass;
 use crate::ingest::{IngestRequest, Ingestor};
 use crate::pipeline::Pipeline;
-use crate::store::{Store, now_ms};
+use crate::store::Store;
 use tool_output::Skip;
 
 /// The events ghost handles.
@@ -341,11 +341,6 @@ fn post_tool_use_failure(session: &str, payload: &Value, ctx: &HookContext) -> R
         }
     })
     .to_string())
-}
-
-/// The time now, for the state handlers.
-fn now() -> i64 {
-    now_ms()
 }
 
 #[cfg(test)]

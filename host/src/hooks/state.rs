@@ -5,8 +5,9 @@
 use anyhow::Result;
 use serde_json::{Value, json};
 
-use super::{HookContext, now, open_store};
+use super::{HookContext, open_store};
 use crate::ingest::short_count;
+use crate::store::now_ms;
 
 /// Items listed in the state block and the session-start context.
 pub const TOP_ITEMS: usize = 12;
@@ -34,9 +35,9 @@ pub fn status_line(session: &str, payload: &Value, ctx: &HookContext) -> Result<
         }
     };
     if let Some(used) = used {
-        store.record_context(session, used, size, "status_line", now())?;
+        store.record_context(session, used, size, "status_line", now_ms())?;
     }
-    let p = store.pressure(Some(session), now())?;
+    let p = store.pressure(Some(session), now_ms())?;
     let model = payload["model"]["display_name"]
         .as_str()
         .or(payload["model"]["id"].as_str())
@@ -74,7 +75,7 @@ fn top_lines(ctx: &HookContext, session: &str, budget_bytes: usize) -> Result<(S
 /// PreCompact: plain text, which Claude Code appends to the compaction
 /// prompt. Never blocks compaction.
 pub fn pre_compact(session: &str, ctx: &HookContext) -> Result<String> {
-    let p = open_store(ctx)?.pressure(Some(session), now())?;
+    let p = open_store(ctx)?.pressure(Some(session), now_ms())?;
     if p.entries == 0 {
         return Ok(String::new());
     }
@@ -97,7 +98,7 @@ pub fn session_start(session: &str, payload: &Value, ctx: &HookContext) -> Resul
     if source == "resume"
         && let Some(tokens) = payload["context_tokens"].as_i64()
     {
-        open_store(ctx)?.record_context(session, tokens, None, "session_start", now())?;
+        open_store(ctx)?.record_context(session, tokens, None, "session_start", now_ms())?;
     }
     if source != "compact" && source != "resume" {
         return Ok(String::new());

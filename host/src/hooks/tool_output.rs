@@ -133,16 +133,7 @@ pub fn extract(tool: &str, input: &Value, response: &Value) -> Result<Extracted,
             Err(Skip::NotCompressible(format!("{t}: ghost's own tool")))
         }
         t if t.starts_with("mcp__") => {
-            let text = match response {
-                Value::String(s) => s.clone(),
-                Value::Array(blocks) => blocks
-                    .iter()
-                    .filter(|b| b["type"] == "text")
-                    .filter_map(|b| b["text"].as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                _ => return Err(unknown()),
-            };
+            let text = content_text(response).ok_or_else(unknown)?;
             Ok(Extracted {
                 text,
                 slot: Slot::McpText,
@@ -151,6 +142,24 @@ pub fn extract(tool: &str, input: &Value, response: &Value) -> Result<Extracted,
             })
         }
         other => Err(Skip::NotCompressible(other.to_string())),
+    }
+}
+
+/// The text of a content value as the model reads it: a string, or the text
+/// blocks of a content-block list joined by newlines (MCP results, the
+/// `content` of a transcript's `tool_result`). `None` for anything else.
+pub fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(blocks) => Some(
+            blocks
+                .iter()
+                .filter(|b| b.get("type").is_none_or(|t| t == "text"))
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
     }
 }
 

@@ -282,12 +282,15 @@ impl Store {
     /// Reads the active entry `id` for someone who asked for it: refreshes
     /// its last access and priority. A forgotten entry is not found.
     pub fn read(&mut self, id: &str, now: i64) -> Result<Entry, StoreError> {
-        let entry = self.entry(id)?;
+        let mut entry = self.entry(id)?;
         if !entry.active {
             return Err(StoreError::NotFound(entry.id));
         }
         self.touch(&[entry.id.as_str()], now)?;
-        self.entry(&entry.id)
+        // What touch wrote, without reading the original again.
+        entry.last_access = entry.last_access.max(now);
+        entry.priority = priority::priority(&entry.class, entry.created_at, entry.last_access, now);
+        Ok(entry)
     }
 
     /// Marks `ids` as read at `now` and recomputes their priority.

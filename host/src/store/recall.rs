@@ -161,8 +161,8 @@ impl Store {
         let Some(plan) = self.plan(&parsed)? else {
             return Ok(Vec::new());
         };
-        let named: HashSet<&str> = parsed.words().collect();
         let query_words: Vec<&str> = parsed.words().collect();
+        let named: HashSet<&str> = query_words.iter().copied().collect();
         let mut candidates = self.candidates(&plan, query, &tuning, now)?;
         for c in &mut candidates {
             c.score *= priority::recall_weight(c.priority);

@@ -100,8 +100,12 @@ pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
 /// Brings the database on `conn` to [`SCHEMA_VERSION`], or refuses a newer one.
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    // Cheap check first, without a write lock.
-    check_not_newer(user_version(conn)?)?;
+    // Cheap check first, without a write lock: every hook opens the store.
+    let found = user_version(conn)?;
+    check_not_newer(found)?;
+    if found == SCHEMA_VERSION {
+        return Ok(());
+    }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Another process may have migrated between the check and the lock.
     let mut version = user_version(&tx)?;
