@@ -19,6 +19,8 @@ pub struct IngestRequest {
     pub text: String,
     /// The agent session.
     pub session: String,
+    /// The subagent that ran the tool, if not the session's main agent.
+    pub agent_id: String,
     /// The tool call's id, which makes replays idempotent; without it the
     /// text itself is the key.
     pub tool_use_id: Option<String>,
@@ -51,6 +53,7 @@ impl IngestRequest {
         Self {
             text: text.into(),
             session: session.into(),
+            agent_id: String::new(),
             tool_use_id: None,
             tool_name: None,
             source_path: None,
@@ -194,6 +197,7 @@ impl<'a> Ingestor<'a> {
         let entry = NewEntry {
             key,
             session_id: request.session,
+            agent_id: request.agent_id,
             created_at: request.created_at,
             class: class.as_str().to_string(),
             source_tool: request.tool_name,

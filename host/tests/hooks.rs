@@ -125,7 +125,7 @@ fn a_whole_file_read_keeps_real_line_numbers_and_a_targeted_read_is_untouched() 
     let line_of = |needle: &str| source.lines().position(|l| l.contains(needle)).unwrap() + 1;
     let open = line_of("pub fn open(path: &Path)");
     assert!(
-        content.contains(&format!("{open:>6}→    pub fn open(path: &Path)")),
+        content.contains(&format!("\n{open}→    pub fn open(path: &Path)")),
         "{content}"
     );
     assert!(content.contains("Read offset="), "{content}");
@@ -397,4 +397,146 @@ fn a_long_glob_becomes_a_digest_by_directory() {
     assert!(handle.contains("get id="), "{handle}");
     assert!(listed.iter().any(|l| l.contains(" files: ")), "{listed:?}");
     assert_eq!(original(home.path(), &handle_id(handle)), files.join("\n"));
+}
+
+/// A whole-file Read payload of `content` at `path`, for tool call `call`.
+fn read_payload(path: &str, content: &str, call: &str) -> Value {
+    let mut p = payload("PostToolUse-Read-whole.json");
+    let n = content.lines().count();
+    p["tool_use_id"] = json!(call);
+    p["tool_input"] = json!({"file_path": path});
+    p["tool_response"]["file"] = json!({"filePath": path, "content": content,
+        "numLines": n, "startLine": 1, "totalLines": n});
+    p
+}
+
+fn read_content(answer: &Value) -> String {
+    answer["hookSpecificOutput"]["updatedToolOutput"]["file"]["content"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn what_the_agent_already_saw_is_referred_to_until_compaction() {
+    let home = tempfile::tempdir().unwrap();
+    let path = "/home/dev/project/src/ingest.rs";
+    // A file under the fold threshold: the first Read passes through, stored.
+    let source = workspace_file("host/src/hooks/file_list.rs");
+    assert!(source.len() > 1_024 && source.len() < 8_192);
+    assert!(
+        hook(
+            home.path(),
+            "post-tool-use",
+            &read_payload(path, &source, "toolu_r1")
+        )
+        .is_none()
+    );
+
+    // The same file again: one line, and get still has the whole file.
+    let again = hook(
+        home.path(),
+        "post-tool-use",
+        &read_payload(path, &source, "toolu_r2"),
+    )
+    .expect("a reference");
+    let text = read_content(&again);
+    assert!(text.contains("is unchanged since you read it"), "{text}");
+    let earlier = text.split("(id ").nth(1).unwrap()[..12].to_string();
+    assert_eq!(
+        original(home.path(), &earlier),
+        source.trim_end_matches('\n')
+    );
+    assert_eq!(
+        original(home.path(), &handle_id(&text)),
+        source.trim_end_matches('\n')
+    );
+
+    // Edited: only the changed lines, at their real numbers.
+    let mut lines: Vec<&str> = source.lines().collect();
+    lines[30] = "    let edited = true; // the agent's edit";
+    let edited = lines.join("\n");
+    let delta = hook(
+        home.path(),
+        "post-tool-use",
+        &read_payload(path, &edited, "toolu_r3"),
+    )
+    .expect("a delta");
+    let text = read_content(&delta);
+    assert!(text.contains("changed since you read it"), "{text}");
+    assert!(
+        text.contains("\n31→    let edited = true; // the agent's edit\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("… lines 1–28 as before (Read offset=1 limit=28)"),
+        "{text}"
+    );
+    assert!(text.len() < edited.len() / 2, "{text}");
+    assert_eq!(original(home.path(), &handle_id(&text)), edited);
+
+    // A subagent has its own context: it gets the file, not a reference.
+    let mut sub = read_payload(path, &edited, "toolu_r4");
+    sub["agent_id"] = json!("a2898e3");
+    assert!(hook(home.path(), "post-tool-use", &sub).is_none());
+
+    // After compaction the agent no longer has it: the whole file again.
+    let mut pre = payload("PreCompact-manual.json");
+    pre["session_id"] = sub["session_id"].clone();
+    let out = run(
+        home.path(),
+        &["hook", "pre-compact"],
+        pre.to_string().as_bytes(),
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ghost holds"));
+    assert!(
+        hook(
+            home.path(),
+            "post-tool-use",
+            &read_payload(path, &edited, "toolu_r5")
+        )
+        .is_none()
+    );
+
+    // A command output identical to an earlier one: one line naming it.
+    let log = workspace_file("examples/ci-failure.log");
+    let mut bash = payload("PostToolUse-Bash-seq3000.json");
+    bash["tool_input"]["command"] = json!("mix test");
+    bash["tool_response"]["stdout"] = json!(&log[..1_900]);
+    bash["tool_use_id"] = json!("toolu_b1");
+    assert!(hook(home.path(), "post-tool-use", &bash).is_none());
+    bash["tool_use_id"] = json!("toolu_b2");
+    let repeated = hook(home.path(), "post-tool-use", &bash).expect("a reference");
+    let stdout = repeated["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+        .as_str()
+        .unwrap();
+    assert!(
+        stdout.contains("as the output of `mix test` earlier"),
+        "{stdout}"
+    );
+    assert_eq!(
+        original(home.path(), &handle_id(stdout)),
+        log[..1_900].trim_end_matches('\n')
+    );
+}
+
+#[test]
+fn a_background_task_output_is_compressed_in_its_shape() {
+    let home = tempfile::tempdir().unwrap();
+    let log = workspace_file("examples/ci-failure.log");
+    let mut p = payload("PostToolUse-Bash-seq3000.json");
+    p["tool_name"] = json!("TaskOutput");
+    p["tool_input"] = json!({"task_id": "b7636e2", "block": true, "timeout": 180000});
+    p["tool_response"] = json!({"retrieval_status": "success", "task": {"task_id": "b7636e2",
+        "task_type": "local_bash", "status": "completed", "description": "Run the tests",
+        "output": log, "exitCode": 1}});
+    let answer = hook(home.path(), "post-tool-use", &p).expect("a replacement");
+    let updated = replaced(&answer, &p["tool_response"]);
+    assert_eq!(updated["task"]["exitCode"], 1);
+    let output = updated["task"]["output"].as_str().unwrap();
+    assert!(output.len() < log.len() / 2);
+    assert_eq!(
+        original(home.path(), &handle_id(output)),
+        log.trim_end_matches('\n')
+    );
 }

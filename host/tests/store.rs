@@ -14,6 +14,7 @@ fn entry(session: &str, call: &str, text: &str, class: &str) -> NewEntry {
     NewEntry {
         key: IdempotencyKey::for_tool_call(session, call),
         session_id: session.into(),
+        agent_id: String::new(),
         created_at: T0,
         class: class.into(),
         source_tool: Some("Bash".into()),
@@ -345,6 +346,8 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
         conn.execute_batch(
             "DROP INDEX entries_estimated;
              ALTER TABLE entries DROP COLUMN tokens_exact;
+             ALTER TABLE entries DROP COLUMN agent_id;
+             ALTER TABLE session_state DROP COLUMN compacted_after;
              PRAGMA user_version = 1;",
         )
         .unwrap();
@@ -357,5 +360,5 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
         "old counts are exact"
     );
     assert_eq!(store.stats().unwrap().schema_version, SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(SCHEMA_VERSION, 3);
 }

@@ -134,6 +134,7 @@ fn load(store: &mut Store, samples: &[Value]) -> Result<Vec<(String, HashMap<Str
             let entry = NewEntry {
                 key: IdempotencyKey::for_tool_call(&session, &turn.dia_id),
                 session_id: session.clone(),
+                agent_id: String::new(),
                 created_at: crate::store::now_ms(),
                 class: "prose".into(),
                 source_tool: Some("conversation".into()),

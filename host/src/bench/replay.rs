@@ -7,8 +7,9 @@
 //! on a scratch store. Reported per tool: o200k tokens of what the model saw
 //! without ghost (the transcript's own tool result) and with ghost (the
 //! replacement, rendered the way Claude Code renders it). And the
-//! edit-visible rate: of the Edits that follow a Read of the same file, how
-//! many `old_string`s the model could still see in that Read's result.
+//! edit-visible rate: of the Edits that follow a Read of the same file (since
+//! the last compaction), how many `old_string`s the model could still see in
+//! the Reads of that file it had in its context.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -56,6 +57,8 @@ pub struct ReplayReport {
     pub tools: BTreeMap<String, ToolTotals>,
     /// All tools.
     pub total: ToolTotals,
+    /// All tools, per session.
+    pub sessions: BTreeMap<String, ToolTotals>,
     /// The edit-visible rate's counts.
     pub edits: EditVisibility,
 }
@@ -65,8 +68,11 @@ fn block_text(content: &Value) -> String {
     content_text(content).unwrap_or_default()
 }
 
-/// How Claude Code renders a (replaced) tool response for the model.
-fn rendered(tool: &str, response: &Value) -> String {
+/// How Claude Code renders the replaced tool response `updated` for the
+/// model; `original` is the response it replaced, `without` what the model
+/// saw of that.
+fn rendered(tool: &str, original: &Value, updated: &Value, without: &str) -> String {
+    let response = updated;
     match tool {
         "Bash" => {
             let out = response["stdout"].as_str().unwrap_or_default();
@@ -88,6 +94,15 @@ fn rendered(tool: &str, response: &Value) -> String {
         }
         "Grep" => response["content"].as_str().unwrap_or_default().to_string(),
         "WebFetch" => response["result"].as_str().unwrap_or_default().to_string(),
+        // Rendered around its output: the same frame, the new output.
+        "TaskOutput" => match (
+            original["task"]["output"].as_str(),
+            updated["task"]["output"].as_str(),
+        ) {
+            (Some(old), Some(new)) if without.contains(old) => without.replacen(old, new, 1),
+            (_, Some(new)) => new.to_string(),
+            _ => without.to_string(),
+        },
         _ => block_text(response),
     }
 }
@@ -133,7 +148,8 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
     let text = std::fs::read_to_string(file)?;
     let fallback_session = file.file_stem().map(|s| s.to_string_lossy().into_owned());
     let mut calls: HashMap<String, (String, Value)> = HashMap::new();
-    // (session, file path) → the last Read as seen without and with ghost.
+    // (session, file path) → every Read of it since the last compaction, as
+    // seen without and with ghost: what the model has of the file.
     let mut reads: HashMap<(String, String), (String, String)> = HashMap::new();
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
@@ -144,6 +160,16 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
             .map(str::to_string)
             .or(fallback_session.clone())
             .unwrap_or_default();
+        let agent = v["agentId"].as_str().unwrap_or_default();
+        if v["subtype"] == "compact_boundary" {
+            // The context is replaced by a summary: ghost is told, as
+            // Claude Code's PreCompact hook would.
+            let payload = json!({"session_id": session, "hook_event_name": "PreCompact",
+                "trigger": "auto", "custom_instructions": null});
+            hooks::run(HookEvent::PreCompact, payload.to_string().as_bytes(), ctx);
+            reads.retain(|(s, _), _| *s != session);
+            continue;
+        }
         for block in v["message"]["content"].as_array().into_iter().flatten() {
             match block["type"].as_str() {
                 Some("tool_use") => {
@@ -169,14 +195,16 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
                         let payload = json!({
                             "session_id": session, "hook_event_name": "PostToolUse",
                             "tool_name": tool, "tool_input": input, "tool_response": response,
-                            "tool_use_id": id,
+                            "tool_use_id": id, "agent_id": agent,
                         });
                         let out =
                             hooks::run(HookEvent::PostToolUse, payload.to_string().as_bytes(), ctx);
                         match serde_json::from_str::<Value>(&out) {
                             Ok(a) => Some(rendered(
                                 &tool,
+                                response,
                                 &a["hookSpecificOutput"]["updatedToolOutput"],
+                                &without,
                             )),
                             Err(_) => None,
                         }
@@ -186,7 +214,8 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
                     let t = report.tools.entry(tool.clone()).or_default();
                     let n_without = crate::tokens::count(&without);
                     let n_with = with.as_deref().map_or(n_without, crate::tokens::count);
-                    for t in [&mut *t, &mut report.total] {
+                    let per_session = report.sessions.entry(session.clone()).or_default();
+                    for t in [&mut *t, &mut report.total, per_session] {
                         t.results += 1;
                         t.replaced += usize::from(with.is_some());
                         t.tokens_without += n_without;
@@ -196,7 +225,13 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
                         && let Some(path) = input["file_path"].as_str()
                     {
                         let seen = with.unwrap_or_else(|| without.clone());
-                        reads.insert((session.clone(), path.to_string()), (without, seen));
+                        let views = reads
+                            .entry((session.clone(), path.to_string()))
+                            .or_default();
+                        views.0.push_str(&unnumbered(&without));
+                        views.0.push('\n');
+                        views.1.push_str(&unnumbered(&seen));
+                        views.1.push('\n');
                     }
                 }
                 _ => {}
@@ -220,8 +255,8 @@ fn edit_visibility(
         return;
     };
     out.edits_after_read += 1;
-    out.visible_without += usize::from(unnumbered(without).contains(old));
-    out.visible_with += usize::from(unnumbered(with).contains(old));
+    out.visible_without += usize::from(without.contains(old));
+    out.visible_with += usize::from(with.contains(old));
 }
 
 /// The report as a table.
@@ -246,11 +281,15 @@ pub fn render(r: &ReplayReport) -> String {
         out.push_str(&row(tool, t));
     }
     out.push_str(&row("all", &r.total));
+    out.push_str("per session\n");
+    for (session, t) in &r.sessions {
+        out.push_str(&row(session, t));
+    }
     let e = &r.edits;
     let pct = |n: usize| n as f64 * 100.0 / e.edits_after_read.max(1) as f64;
     out.push_str(&format!(
-        "edit-visible: {} Edits after a Read of the same file; old_string visible in that Read: \
-         {} without ghost ({:.1}%), {} with ghost ({:.1}%)\n",
+        "edit-visible: {} Edits after a Read of the same file; old_string visible in the Reads \
+         of it in context: {} without ghost ({:.1}%), {} with ghost ({:.1}%)\n",
         e.edits_after_read,
         e.visible_without,
         pct(e.visible_without),

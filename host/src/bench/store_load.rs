@@ -190,6 +190,7 @@ fn stored_copy(entry: &crate::store::Entry, k: usize) -> NewEntry {
     NewEntry {
         key: IdempotencyKey::for_tool_call(&session, &format!("toolu_{k}")),
         session_id: session,
+        agent_id: String::new(),
         created_at: crate::store::now_ms(),
         class: entry.class.clone(),
         source_tool: entry.source_tool.clone(),

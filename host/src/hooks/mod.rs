@@ -10,6 +10,7 @@
 //! - [`state`]: the state block before compaction and the context after it.
 
 pub mod file_list;
+pub mod seen;
 pub mod state;
 pub mod tool_output;
 
@@ -22,7 +23,8 @@ use crate::config::Config;
 use crate::content::ContentClass;
 use crate::ingest::{IngestRequest, Ingestor};
 use crate::pipeline::Pipeline;
-use crate::store::Store;
+use crate::store::entry::ID_LEN;
+use crate::store::{IdempotencyKey, SeenBy, Store};
 use tool_output::Skip;
 
 /// The events ghost handles.
@@ -63,9 +65,9 @@ pub const MIN_RESULT_BYTES: usize = 2_048;
 /// Whole-file Reads under this many bytes (about 200 lines) go through as
 /// they are: the agent edits what it reads, and a folded body hides the
 /// text an Edit needs. Measured with `ghost bench replay` on the shared
-/// transcripts (Read tokens with/without, edit-visible rate; 76.9% without
-/// ghost): every size 0.50 / 49.7%, 8 KB 0.63 / 63.3%, 16 KB 0.71 / 65.3%,
-/// 32 KB 0.99 / 76.9%.
+/// transcripts (Read tokens with/without, all tools, edit-visible rate; 83.6%
+/// without ghost): 2 KB 0.45 / 0.61 / 54.9%, 4 KB 0.48 / 0.62 / 57.9%,
+/// 8 KB 0.56 / 0.67 / 68.2%, 16 KB 0.64 / 0.72 / 70.3%, 32 KB 0.90 / 0.88 / 83.1%.
 pub const READ_MIN_BYTES: usize = 8_192;
 
 /// File lists (Glob, Grep's file mode) longer than this become a digest of
@@ -161,6 +163,7 @@ fn dispatch(event: HookEvent, payload: &Value, ctx: &HookContext) -> Result<Stri
                 payload,
                 "compact",
             )?;
+            open_store(ctx)?.mark_compaction(session, crate::store::now_ms())?;
             Ok(String::new())
         }
         HookEvent::SessionStart => state::session_start(session, payload, ctx),
@@ -202,15 +205,34 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
         Err(Skip::UnknownShape(t)) => bail!("unknown tool_response shape for {t}"),
         Err(_) => return Ok(String::new()),
     };
+    if extracted.text.len() < seen::SEEN_MIN_BYTES.max(ctx.config.min_compress_bytes()) {
+        return Ok(String::new());
+    }
+    let agent = payload["agent_id"].as_str().unwrap_or_default();
+    let mut store = open_store(ctx)?;
+    let mut request = IngestRequest::new(extracted.text.clone(), session);
+    request.agent_id = agent.to_string();
+    request.tool_use_id = Some(tool_use_id.to_string());
+    request.tool_name = Some(tool.to_string());
+    request.source_path = extracted.source_path.clone();
+    request.context = extracted.context.clone();
+    request.ttl_seconds = ctx.config.ttl_seconds();
     let min = match extracted.slot {
         tool_output::Slot::ReadContent { .. } => READ_MIN_BYTES,
         _ => MIN_RESULT_BYTES,
     };
-    if extracted.text.len() < min.max(ctx.config.min_compress_bytes()) {
-        return Ok(String::new());
+    // Already in the agent's context: a reference, or the changes.
+    if let Some((summary, class)) = against_context(&store, &request, &extracted)? {
+        request.summary = Some(summary);
+        request.class = Some(class);
+    } else if extracted.text.len() < min {
+        // Too small to compress, but kept: a later result may refer to it.
+        request.summary = Some(extracted.text.clone());
+        request.class = Some(match &extracted.source_path {
+            Some(path) => seen::class_of_file(path),
+            None => ContentClass::Log,
+        });
     }
-    let mut store = open_store(ctx)?;
-    let mut request = IngestRequest::new(extracted.text.clone(), session);
     // File lists: a digest by directory, made here.
     if extracted.slot == tool_output::Slot::FileList {
         let files: Vec<&str> = extracted.text.lines().collect();
@@ -224,11 +246,6 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     if let tool_output::Slot::ReadContent { start_line } = extracted.slot {
         request.compress_text = Some(tool_output::numbered(&extracted.text, start_line));
     }
-    request.tool_use_id = Some(tool_use_id.to_string());
-    request.tool_name = Some(tool.to_string());
-    request.source_path = extracted.source_path.clone();
-    request.context = extracted.context.clone();
-    request.ttl_seconds = ctx.config.ttl_seconds();
     let mut ingestor = Ingestor::new(&mut store, 0, ctx.pipeline);
     ingestor.estimate_tokens();
     let ingested = ingestor.ingest(request)?;
@@ -268,6 +285,41 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
         }
     })
     .to_string())
+}
+
+/// What the agent should see of `extracted` given what it already saw this
+/// session: a reference to an identical earlier result, or a re-read file's
+/// changes; with the class to store it as. `None`: nothing applies.
+fn against_context(
+    store: &Store,
+    request: &IngestRequest,
+    extracted: &tool_output::Extracted,
+) -> Result<Option<(String, ContentClass)>> {
+    let tool = request.tool_name.as_deref().unwrap_or_default();
+    let own_id = request
+        .tool_use_id
+        .as_deref()
+        .map(|call| IdempotencyKey::for_tool_call(&request.session, call).entry_id(ID_LEN))
+        .unwrap_or_default();
+    let lookup =
+        |by| store.still_in_context(&request.session, &request.agent_id, tool, by, &own_id);
+    Ok(match (&extracted.slot, &extracted.source_path) {
+        (tool_output::Slot::ReadContent { start_line: 1 }, Some(path)) => {
+            lookup(SeenBy::Path(path))?.and_then(|earlier| {
+                let earlier = seen::Earlier {
+                    id: &earlier.id,
+                    text: &earlier.original,
+                };
+                seen::reread(path, earlier, &extracted.text)
+                    .map(|text| (text, seen::class_of_file(path)))
+            })
+        }
+        (tool_output::Slot::ReadContent { .. }, _) => None,
+        _ => lookup(SeenBy::Text(&extracted.text))?.map(|earlier| {
+            let text = seen::repeated_output(&earlier.id, &earlier.context, &extracted.text);
+            (text, ContentClass::Log)
+        }),
+    })
 }
 
 /// `text` (which ends with `handle`) cut to `max` bytes: a quarter for its

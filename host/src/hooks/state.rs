@@ -75,7 +75,10 @@ fn top_lines(ctx: &HookContext, session: &str, budget_bytes: usize) -> Result<(S
 /// PreCompact: plain text, which Claude Code appends to the compaction
 /// prompt. Never blocks compaction.
 pub fn pre_compact(session: &str, ctx: &HookContext) -> Result<String> {
-    let p = open_store(ctx)?.pressure(Some(session), now_ms())?;
+    let mut store = open_store(ctx)?;
+    // What the agent saw so far leaves its context now.
+    store.mark_compaction(session, now_ms())?;
+    let p = store.pressure(Some(session), now_ms())?;
     if p.entries == 0 {
         return Ok(String::new());
     }
@@ -99,6 +102,9 @@ pub fn session_start(session: &str, payload: &Value, ctx: &HookContext) -> Resul
         && let Some(tokens) = payload["context_tokens"].as_i64()
     {
         open_store(ctx)?.record_context(session, tokens, None, "session_start", now_ms())?;
+    }
+    if source == "compact" {
+        open_store(ctx)?.mark_compaction(session, now_ms())?;
     }
     if source != "compact" && source != "resume" {
         return Ok(String::new());

@@ -24,6 +24,8 @@ pub enum Slot {
     McpText,
     /// Glob, or Grep listing files: `filenames`, one per line in the text.
     FileList,
+    /// TaskOutput (a background command's output): `task.output`.
+    TaskOutput,
 }
 
 /// The text of a tool result that ghost may compress.
@@ -121,6 +123,19 @@ pub fn extract(tool: &str, input: &Value, response: &Value) -> Result<Extracted,
             _ => file_list(response, input).ok_or_else(unknown),
         },
         "Glob" => file_list(response, input).ok_or_else(unknown),
+        "TaskOutput" => {
+            let task = &response["task"];
+            Ok(Extracted {
+                text: task["output"].as_str().ok_or_else(unknown)?.to_string(),
+                slot: Slot::TaskOutput,
+                source_path: None,
+                context: task["description"]
+                    .as_str()
+                    .or(task["command"].as_str())
+                    .unwrap_or_default()
+                    .to_string(),
+            })
+        }
         "WebFetch" => Ok(Extracted {
             text: response["result"].as_str().ok_or_else(unknown)?.to_string(),
             slot: Slot::WebFetchResult,
@@ -190,13 +205,14 @@ pub fn is_ghost_tool(name: &str) -> bool {
     server == "ghost" || server.ends_with("_ghost")
 }
 
-/// For Read: the content with its real line numbers (`N→line`), which the
-/// code compressor keeps on every line it shows.
+/// For Read: the content with its real line numbers (`N→line`, unpadded:
+/// padding would cost a token a line), which the code compressor keeps on
+/// every line it shows.
 pub fn numbered(content: &str, start_line: usize) -> String {
     content
         .lines()
         .enumerate()
-        .map(|(i, l)| format!("{:>6}→{l}\n", start_line + i))
+        .map(|(i, l)| format!("{}→{l}\n", start_line + i))
         .collect()
 }
 
@@ -225,6 +241,11 @@ pub fn replace(slot: &Slot, response: &Value, text: &str) -> Value {
                 if o.contains_key("numLines") {
                     o.insert("numLines".into(), json!(lines));
                 }
+            }
+        }
+        Slot::TaskOutput => {
+            if let Some(task) = out.get_mut("task").and_then(Value::as_object_mut) {
+                task.insert("output".into(), json!(text));
             }
         }
         Slot::WebFetchResult => {
@@ -306,7 +327,20 @@ mod tests {
     }
 
     #[test]
+    fn task_output_replaces_only_the_output() {
+        let response = json!({"retrieval_status": "success", "task": {"task_id": "b1",
+            "task_type": "local_bash", "status": "completed", "description": "Run tests",
+            "output": "long", "exitCode": 0}});
+        let e = extract("TaskOutput", &json!({"task_id": "b1"}), &response).unwrap();
+        assert_eq!((e.text.as_str(), e.context.as_str()), ("long", "Run tests"));
+        let r = replace(&e.slot, &response, "short");
+        assert_eq!(r["task"]["output"], "short");
+        assert_eq!(r["task"]["exitCode"], 0);
+        assert_eq!(r["retrieval_status"], "success");
+    }
+
+    #[test]
     fn read_lines_carry_their_real_numbers() {
-        assert_eq!(numbered("a\nb", 40), "    40→a\n    41→b\n");
+        assert_eq!(numbered("a\nb", 40), "40→a\n41→b\n");
     }
 }

@@ -56,6 +56,9 @@ pub struct NewEntry {
     pub key: IdempotencyKey,
     /// The agent session it belongs to.
     pub session_id: String,
+    /// The agent of the session that saw it: empty for the main agent, the
+    /// subagent's id otherwise (each has its own context).
+    pub agent_id: String,
     /// When it was produced (Unix milliseconds).
     pub created_at: i64,
     /// Its content class (`log`, `code`, …).
@@ -83,6 +86,27 @@ pub struct NewEntry {
     /// Entities it is about (a tool, a file, a speaker), space-separated;
     /// a query that names one ranks it higher.
     pub tags: String,
+}
+
+/// An earlier result the agent still has in its context (see
+/// [`crate::store::Store::still_in_context`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InContext {
+    /// Its id.
+    pub id: String,
+    /// Its full text.
+    pub original: String,
+    /// Its search context (for a command's output, the command).
+    pub context: String,
+}
+
+/// What a result is matched on against the ones the agent already saw.
+#[derive(Debug, Clone, Copy)]
+pub enum SeenBy<'a> {
+    /// The same file (a Read of it).
+    Path(&'a str),
+    /// The same text (a command's output).
+    Text(&'a str),
 }
 
 /// The result of storing an entry.

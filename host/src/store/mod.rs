@@ -26,7 +26,7 @@ use std::time::Duration;
 use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-pub use entry::{Entry, Forgotten, IdempotencyKey, Listed, NewEntry, Stored};
+pub use entry::{Entry, Forgotten, IdempotencyKey, InContext, Listed, NewEntry, SeenBy, Stored};
 
 /// How long a writer waits for another one before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -206,8 +206,9 @@ impl Store {
         tx.execute(
             "INSERT INTO entries (id, idempotency_key, session_id, created_at, class,
                 source_tool, source_path, original, summary, original_tokens, summary_tokens,
-                priority, last_access, ttl_seconds, active, context, tags, tokens_exact)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?4, ?13, 1, ?14, ?15, ?16)",
+                priority, last_access, ttl_seconds, active, context, tags, tokens_exact, agent_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?4, ?13, 1, ?14, ?15, ?16,
+                ?17)",
             params![
                 id,
                 entry.key.as_str(),
@@ -225,6 +226,7 @@ impl Store {
                 entry.context,
                 entry.tags,
                 entry.tokens_exact,
+                entry.agent_id,
             ],
         )?;
         tx.execute(
@@ -490,6 +492,59 @@ impl Store {
             params![session, used, window, source, now],
         )?;
         Ok(())
+    }
+
+    /// Marks a compaction of `session`: whatever was stored so far has left
+    /// the agent's context (only the compaction summary remains).
+    pub fn mark_compaction(&mut self, session: &str, now: i64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO session_state (session_id, first_seen, last_seen, compacted_after)
+             VALUES (?1, ?2, ?2, (SELECT coalesce(max(rowid), 0) FROM entries))
+             ON CONFLICT(session_id) DO UPDATE SET
+                last_seen = max(last_seen, excluded.last_seen),
+                compacted_after = excluded.compacted_after",
+            params![session, now],
+        )?;
+        Ok(())
+    }
+
+    /// The latest result of `tool` that `agent` of `session` saw since the
+    /// session's last compaction, matched by `by`, other than the entry
+    /// `except` (the tool call being handled, on a replay): a result the
+    /// agent still has in its context.
+    pub fn still_in_context(
+        &self,
+        session: &str,
+        agent: &str,
+        tool: &str,
+        by: SeenBy,
+        except: &str,
+    ) -> Result<Option<InContext>, StoreError> {
+        let (clause, value) = match by {
+            SeenBy::Path(p) => ("source_path = ?4 AND ?6 >= 0", p),
+            // The length first: SQLite reads it without the text's overflow pages.
+            SeenBy::Text(t) => ("length(CAST(original AS BLOB)) = ?6 AND original = ?4", t),
+        };
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT id, original, context FROM entries
+             WHERE session_id = ?1 AND active AND agent_id = ?2 AND source_tool = ?3
+               AND rowid > (SELECT coalesce(max(compacted_after), 0) FROM session_state
+                            WHERE session_id = ?1)
+               AND id != ?5 AND {clause}
+             ORDER BY rowid DESC LIMIT 1"
+        ))?;
+        Ok(stmt
+            .query_row(
+                params![session, agent, tool, value, except, value.len() as i64],
+                |r| {
+                    Ok(InContext {
+                        id: r.get(0)?,
+                        original: r.get(1)?,
+                        context: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
     }
 
     /// The `limit` most recent active entries.

@@ -93,6 +93,13 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE entries ADD COLUMN tokens_exact INTEGER NOT NULL DEFAULT 1;
     CREATE INDEX entries_estimated ON entries(tokens_exact) WHERE tokens_exact = 0;
     "#,
+    // 3: what is still in the agent's context. Entries know which agent of
+    // the session (a subagent has its own context) saw them; a session knows
+    // the last entry before its latest compaction.
+    r#"
+    ALTER TABLE entries ADD COLUMN agent_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE session_state ADD COLUMN compacted_after INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];
 
 /// The schema version this binary writes.
