@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use ghost_guest_build::{Guest, build_components};
 
-/// Every hostile guest the sandbox tests load.
+/// Every test guest: the hostile ones the sandbox tests load, and the
+/// third-party plugins the registry tests add.
 const HOSTILE: &[&str] = &[
     "guest-spin",
     "guest-memory-bomb",
@@ -14,6 +15,9 @@ const HOSTILE: &[&str] = &[
     "guest-inflate",
     "guest-panic",
     "guest-wrong-version",
+    "guest-short-lines",
+    "guest-moody",
+    "guest-classify-all",
 ];
 
 fn main() {

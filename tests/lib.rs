@@ -11,6 +11,11 @@ pub fn hostile_component(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
+/// Where the compiled test guest `name` is (e.g. `guest-short-lines`).
+pub fn guest_path(name: &str) -> PathBuf {
+    Path::new(env!("GHOST_HOSTILE_DIR")).join(format!("{}.wasm", name.replace('-', "_")))
+}
+
 /// The workspace root.
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -213,7 +213,7 @@ fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result
             let o = &result.outcome;
             (
                 &o.text,
-                result.compressor.map(str::to_string),
+                result.compressor,
                 o.applied,
                 o.elapsed.as_secs_f64() * 1000.0,
             )

@@ -30,6 +30,7 @@ pub mod logging;
 pub mod mcp;
 pub mod paths;
 pub mod pipeline;
+pub mod plugins;
 pub mod render;
 pub mod runtime;
 pub mod store;

@@ -46,6 +46,11 @@ impl GhostDirs {
         self.cache.join("components")
     }
 
+    /// The plugin registry (installed plugins, their blobs, the lock file).
+    pub fn plugins(&self) -> PathBuf {
+        self.data.join("plugins")
+    }
+
     /// The default store file.
     pub fn store_file(&self) -> PathBuf {
         self.data.join("store.sqlite3")

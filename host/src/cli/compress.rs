@@ -75,7 +75,7 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
         stdout.write_all(b"\n").context("writing to stdout")?;
     }
     stdout.flush().context("writing to stdout")?;
-    if let (Some(reason), Some(_)) = (&result.outcome.fallback_reason, result.compressor) {
+    if let (Some(reason), Some(_)) = (&result.outcome.fallback_reason, &result.compressor) {
         eprintln!("ghost: note: printed the original: {reason}");
     }
     if args.stats {
@@ -84,7 +84,7 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
         let tokens_out = ghost::tokens::count(out);
         eprintln!(
             "ghost: class {class} ({class_source}) · compressor {} · {} → {} bytes ({}) · {} → {} tokens {} ({}) · {:.1} ms{}",
-            result.compressor.unwrap_or("none"),
+            result.compressor.as_deref().unwrap_or("none"),
             request.text.len(),
             out.len(),
             percent(out.len(), request.text.len()),

@@ -5,6 +5,7 @@ mod classify;
 mod compress;
 mod ingest;
 mod install;
+mod plugin;
 mod store;
 
 use std::process::ExitCode;
@@ -93,6 +94,9 @@ enum Command {
     /// Measure ghost: compression on a corpus, recall quality, store speed.
     #[command(subcommand)]
     Bench(bench::Args),
+    /// Manage plugins: add, list, enable, disable, remove, verify, gc, new
+    #[command(subcommand)]
+    Plugin(plugin::Args),
 }
 
 /// Runs the command the user asked for.
@@ -129,6 +133,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => bench::run(args, pipeline),
+        Command::Plugin(args) => plugin::run(args, dirs.as_ref(), &limits),
         Command::Install(args) => install::install(args),
         Command::Uninstall(args) => install::uninstall(args),
         Command::Doctor(args) => {

@@ -170,9 +170,37 @@ fn supported_list() -> String {
         .join(", ")
 }
 
+/// What a plugin may import: ghost's bounded log (and the types it uses), and the WASI interfaces a
+/// guest's standard library links (the sandbox's WASI context grants them
+/// nothing: no directories, environment, arguments or stdin). Sockets, HTTP
+/// and anything else are refused when a plugin is added or loaded from the
+/// registry.
+pub const ALLOWED_IMPORTS: &[&str] = &[
+    "ghost:plugin/log@",
+    "ghost:plugin/types@",
+    "wasi:cli/",
+    "wasi:io/",
+    "wasi:clocks/",
+    "wasi:random/",
+    "wasi:filesystem/",
+];
+
+/// The component's imports that are not in [`ALLOWED_IMPORTS`].
+pub fn forbidden_imports(engine: &Engine, component: &Component) -> Vec<String> {
+    component
+        .component_type()
+        .imports(engine)
+        .map(|(name, _)| name.to_string())
+        .filter(|name| !ALLOWED_IMPORTS.iter().any(|a| name.starts_with(a)))
+        .collect()
+}
+
 /// Reads, from the component's own exports, which world and WIT version it
 /// targets, and refuses any version this host does not speak.
-pub fn detect_target(engine: &Engine, component: &Component) -> Result<PluginKind, TargetError> {
+pub fn detect_target(
+    engine: &Engine,
+    component: &Component,
+) -> Result<(PluginKind, &'static str), TargetError> {
     let ty = component.component_type();
     let mut names = Vec::new();
     for (name, item) in ty.exports(engine) {
@@ -189,7 +217,7 @@ pub fn detect_target(engine: &Engine, component: &Component) -> Result<PluginKin
             "classify" => PluginKind::Classifier,
             _ => continue,
         };
-        if !SUPPORTED_WIT_VERSIONS.contains(&version) {
+        let Some(supported) = SUPPORTED_WIT_VERSIONS.iter().find(|v| **v == version) else {
             return Err(TargetError::UnsupportedVersion {
                 found: if version.is_empty() {
                     "(unversioned)".into()
@@ -198,8 +226,8 @@ pub fn detect_target(engine: &Engine, component: &Component) -> Result<PluginKin
                 },
                 export: name.to_string(),
             });
-        }
-        return Ok(kind);
+        };
+        return Ok((kind, supported));
     }
     Err(TargetError::NotAPlugin {
         exports: if names.is_empty() {

@@ -22,7 +22,9 @@ pub mod sandbox;
 
 mod plugin;
 
-pub use bindings::{PluginKind, SUPPORTED_WIT_VERSIONS};
+pub use bindings::{ALLOWED_IMPORTS, PluginKind, SUPPORTED_WIT_VERSIONS, forbidden_imports};
 pub use limits::PluginLimits;
 pub use outcome::{CompressOutcome, FailOpen};
-pub use plugin::{CallFailure, CallOutput, LoadError, Plugin, PluginRuntime, RuntimeConfig};
+pub use plugin::{
+    CallFailure, CallOutput, FailureKind, LoadError, Plugin, PluginRuntime, RuntimeConfig,
+};

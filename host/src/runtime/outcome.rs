@@ -20,6 +20,8 @@ pub struct CompressOutcome {
     pub notes: Vec<String>,
     /// Why the original was kept, when it was.
     pub fallback_reason: Option<String>,
+    /// How the call failed, when it did (an answer not smaller is no failure).
+    pub failure: Option<super::FailureKind>,
     /// The plugin's log lines (bounded).
     pub plugin_log: Vec<String>,
     /// How long the plugin call took.
@@ -35,7 +37,7 @@ pub trait FailOpen {
 
 impl FailOpen for PluginRuntime {
     fn compress_or_original(&self, plugin: &Plugin, request: &CompressRequest) -> CompressOutcome {
-        let original = |reason: String, plugin_log: Vec<String>, elapsed| {
+        let original = |reason: String, failure, plugin_log: Vec<String>, elapsed| {
             crate::logging::warn(&format!(
                 "{}: {reason}; the original ({} bytes) passed through",
                 plugin.name(),
@@ -49,18 +51,20 @@ impl FailOpen for PluginRuntime {
                 applied: false,
                 notes: Vec::new(),
                 fallback_reason: Some(reason),
+                failure,
                 plugin_log,
                 elapsed,
             }
         };
         match self.compress(plugin, request) {
-            Err(failure) => original(failure.reason, failure.log, failure.elapsed),
+            Err(f) => original(f.reason, Some(f.kind), f.log, f.elapsed),
             Ok(out) if out.value.text.len() >= request.text.len() => original(
                 format!(
                     "output not smaller than input ({} ≥ {} bytes)",
                     out.value.text.len(),
                     request.text.len()
                 ),
+                None,
                 out.log,
                 out.elapsed,
             ),
@@ -73,6 +77,7 @@ impl FailOpen for PluginRuntime {
                     applied: true,
                     notes: out.value.notes,
                     fallback_reason: None,
+                    failure: None,
                     plugin_log: out.log,
                     elapsed: out.elapsed,
                 }

@@ -39,7 +39,9 @@ pub struct Plugin {
     name: String,
     digest: Digest,
     kind: PluginKind,
+    wit_version: &'static str,
     cache_status: CacheStatus,
+    limits: Option<PluginLimits>,
     instance: PluginPre,
 }
 
@@ -64,9 +66,20 @@ impl Plugin {
         self.kind
     }
 
+    /// The `ghost:plugin` WIT version it targets.
+    pub fn wit_version(&self) -> &'static str {
+        self.wit_version
+    }
+
     /// Whether loading it hit the compile cache.
     pub fn cache_status(&self) -> CacheStatus {
         self.cache_status
+    }
+
+    /// Runs its calls under `limits` instead of the runtime's.
+    pub fn with_limits(mut self, limits: PluginLimits) -> Self {
+        self.limits = Some(limits);
+        self
     }
 }
 
@@ -130,11 +143,24 @@ pub struct CallOutput<T> {
     pub elapsed: Duration,
 }
 
+/// How a call failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The plugin returned one of the contract's errors (`unsupported`, …):
+    /// it works, it declined this input.
+    Declined,
+    /// The plugin was stopped: a trap, a deadline, a memory cap, a stack
+    /// overflow, or a host-side failure to run it.
+    Stopped,
+}
+
 /// Why a call produced no usable answer.
 #[derive(Debug)]
 pub struct CallFailure {
     /// One line for people: "deadline of 250 ms exceeded", …
     pub reason: String,
+    /// Whether the plugin answered with an error or was stopped.
+    pub kind: FailureKind,
     /// What the plugin logged before failing.
     pub log: Vec<String>,
     /// How long the call ran.
@@ -172,6 +198,17 @@ impl PluginRuntime {
     /// Compiles (or loads from the cache) `bytes`, checks which world and WIT
     /// version it targets, and pre-instantiates it.
     pub fn load(&self, name: &str, bytes: &[u8]) -> Result<Plugin, LoadError> {
+        self.load_with(name, bytes, false)
+    }
+
+    /// [`PluginRuntime::load`] for a third-party plugin: also refuses any
+    /// import outside [`bindings::ALLOWED_IMPORTS`] (sockets, HTTP, …), even
+    /// though the sandbox would deny it at run time.
+    pub fn load_third_party(&self, name: &str, bytes: &[u8]) -> Result<Plugin, LoadError> {
+        self.load_with(name, bytes, true)
+    }
+
+    fn load_with(&self, name: &str, bytes: &[u8], strict: bool) -> Result<Plugin, LoadError> {
         let digest = Digest::of(bytes);
         let (component, cache_status) = self
             .cache
@@ -180,12 +217,20 @@ impl PluginRuntime {
                 name: name.to_string(),
                 reason: format!("{e:#}"),
             })?;
-        let kind = bindings::detect_target(self.engine, &component).map_err(|source| {
-            LoadError::Target {
+        let (kind, wit_version) =
+            bindings::detect_target(self.engine, &component).map_err(|source| {
+                LoadError::Target {
+                    name: name.to_string(),
+                    source,
+                }
+            })?;
+        let forbidden = bindings::forbidden_imports(self.engine, &component);
+        if strict && !forbidden.is_empty() {
+            return Err(LoadError::ForbiddenImport {
                 name: name.to_string(),
-                source,
-            }
-        })?;
+                reason: format!("it imports {}", forbidden.join(", ")),
+            });
+        }
         let pre =
             self.linker
                 .instantiate_pre(&component)
@@ -209,7 +254,9 @@ impl PluginRuntime {
             name: name.to_string(),
             digest,
             kind,
+            wit_version,
             cache_status,
+            limits: None,
             instance,
         })
     }
@@ -242,7 +289,7 @@ impl PluginRuntime {
             return Err(self.not_a(plugin, PluginKind::Compressor));
         };
         let wit_request = request.into();
-        self.call(|store| {
+        self.call(plugin, |store| {
             let instance: Compressor = pre.instantiate(&mut *store)?;
             instance
                 .ghost_plugin_compress()
@@ -256,6 +303,7 @@ impl PluginRuntime {
             }),
             Err(e) => Err(CallFailure {
                 reason: bindings::describe_plugin_error(&e),
+                kind: FailureKind::Declined,
                 log: out.log,
                 elapsed: out.elapsed,
             }),
@@ -272,7 +320,7 @@ impl PluginRuntime {
             return Err(self.not_a(plugin, PluginKind::Classifier));
         };
         let wit_request = request.into();
-        self.call(|store| {
+        self.call(plugin, |store| {
             let instance: Classifier = pre.instantiate(&mut *store)?;
             instance
                 .ghost_plugin_classify()
@@ -287,6 +335,7 @@ impl PluginRuntime {
 
     fn not_a(&self, plugin: &Plugin, wanted: PluginKind) -> CallFailure {
         CallFailure {
+            kind: FailureKind::Stopped,
             reason: format!(
                 "{} is a {} plugin, not a {}",
                 plugin.name,
@@ -302,12 +351,14 @@ impl PluginRuntime {
     /// [`CallFailure`] that says which limit was hit.
     fn call<T>(
         &self,
+        plugin: &Plugin,
         f: impl FnOnce(&mut Store<PluginState>) -> wasmtime::Result<T>,
     ) -> Result<CallOutput<T>, CallFailure> {
+        let limits = plugin.limits.as_ref().unwrap_or(&self.limits);
         let started = Instant::now();
-        let mut store = Store::new(self.engine, PluginState::new(&self.limits));
+        let mut store = Store::new(self.engine, PluginState::new(limits));
         store.limiter(|state| &mut state.limiter);
-        store.set_epoch_deadline(engine::deadline_ticks(self.limits.deadline));
+        store.set_epoch_deadline(engine::deadline_ticks(limits.deadline));
         store.epoch_deadline_trap();
         let result = f(&mut store);
         let elapsed = started.elapsed();
@@ -319,38 +370,33 @@ impl PluginRuntime {
                 elapsed,
             }),
             Err(error) => {
-                let reason = self.explain(&error, store.data().limiter.memory_exceeded);
+                let reason = explain(limits, &error, store.data().limiter.memory_exceeded);
                 Err(CallFailure {
                     reason,
+                    kind: FailureKind::Stopped,
                     log,
                     elapsed,
                 })
             }
         }
     }
+}
 
-    /// One line saying why a call failed, naming the limit when one was hit.
-    fn explain(&self, error: &wasmtime::Error, memory_exceeded: bool) -> String {
-        if memory_exceeded {
-            return format!(
-                "memory cap of {} MiB exceeded",
-                self.limits.memory_bytes >> 20
-            );
+/// One line saying why a call failed, naming the limit when one was hit.
+fn explain(limits: &PluginLimits, error: &wasmtime::Error, memory_exceeded: bool) -> String {
+    if memory_exceeded {
+        return format!("memory cap of {} MiB exceeded", limits.memory_bytes >> 20);
+    }
+    match error.downcast_ref::<Trap>() {
+        Some(Trap::Interrupt) => {
+            format!("deadline of {} ms exceeded", limits.deadline.as_millis())
         }
-        match error.downcast_ref::<Trap>() {
-            Some(Trap::Interrupt) => {
-                format!(
-                    "deadline of {} ms exceeded",
-                    self.limits.deadline.as_millis()
-                )
-            }
-            Some(Trap::StackOverflow) => "stack overflow (unbounded recursion?)".to_string(),
-            Some(Trap::UnreachableCodeReached) => {
-                "plugin trapped: unreachable code reached (a panic or abort)".to_string()
-            }
-            Some(trap) => format!("plugin trapped: {trap}"),
-            None => format!("plugin failed: {}", one_line(&format!("{error:#}"))),
+        Some(Trap::StackOverflow) => "stack overflow (unbounded recursion?)".to_string(),
+        Some(Trap::UnreachableCodeReached) => {
+            "plugin trapped: unreachable code reached (a panic or abort)".to_string()
         }
+        Some(trap) => format!("plugin trapped: {trap}"),
+        None => format!("plugin failed: {}", one_line(&format!("{error:#}"))),
     }
 }
 

@@ -1,22 +1,67 @@
 //! Guest-side bindings for ghost plugins written in Rust.
 //!
-//! A plugin is a `cdylib` crate built for `wasm32-wasip2`. It implements one
-//! trait and calls one macro:
+//! A plugin is a `cdylib` crate built for `wasm32-wasip2`. A compressor is
+//! one function and one macro:
 //!
 //! ```ignore
-//! use ghost_plugin_sdk::compressor::{Guest, CompressRequest, Compressed, PluginError};
+//! use ghost_plugin_sdk::compressor::{CompressRequest, Compressed, PluginError};
 //!
-//! struct Mine;
-//! impl Guest for Mine {
-//!     fn compress(req: CompressRequest) -> Result<Compressed, PluginError> { /* … */ }
+//! fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
+//!     let text = request.text.lines().take(10).collect::<Vec<_>>().join("\n");
+//!     Ok(Compressed { text, notes: vec![] })
 //! }
-//! ghost_plugin_sdk::compressor::export_compressor!(Mine);
+//! ghost_plugin_sdk::compressor!(compress);
 //! ```
+//!
+//! A classifier is the same with `classifier!` and a function
+//! `fn(ClassifyRequest) -> Classification`. (The generated traits,
+//! `compressor::Guest` and `export_compressor!`, remain available.)
 //!
 //! The bindings come from the WIT contract in `wit/v0.1.0/`, the same file the
 //! host is generated from, so a plugin built with this crate always targets a
 //! version the host speaks. This crate must never add capabilities of its own:
 //! a plugin's only way out of its sandbox is the bounded `log` import.
+
+/// Exports `$function`, a `fn(CompressRequest) -> Result<Compressed,
+/// PluginError>`, as this component's `ghost:plugin/compress`.
+#[macro_export]
+macro_rules! compressor {
+    ($function:path) => {
+        const _: () = {
+            struct GhostCompressor;
+            impl $crate::compressor::Guest for GhostCompressor {
+                fn compress(
+                    request: $crate::compressor::CompressRequest,
+                ) -> ::core::result::Result<
+                    $crate::compressor::Compressed,
+                    $crate::compressor::PluginError,
+                > {
+                    $function(request)
+                }
+            }
+            $crate::compressor::export_compressor!(GhostCompressor with_types_in $crate::compressor);
+        };
+    };
+}
+
+/// Exports `$function`, a `fn(ClassifyRequest) -> Classification`, as this
+/// component's `ghost:plugin/classify`.
+#[macro_export]
+macro_rules! classifier {
+    ($function:path) => {
+        const _: () = {
+            struct GhostClassifier;
+            impl $crate::classifier::Guest for GhostClassifier {
+                fn classify(
+                    request: $crate::classifier::ClassifyRequest,
+                ) -> $crate::classifier::Classification {
+                    $function(request)
+                }
+            }
+            $crate::classifier::export_classifier!(GhostClassifier with_types_in $crate::classifier);
+        };
+    };
+}
 
 /// Bindings for the `compressor` world: export `compress`, import `log`.
 pub mod compressor {
