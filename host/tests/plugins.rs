@@ -433,3 +433,113 @@ fn a_scaffolded_plugin_builds_with_one_command_and_is_added() {
         "retrying connection… 0 [×50]\nretrying connection… 1 [×50]\n"
     );
 }
+
+/// `plugins/examples/json-compact-js`, with its npm dependencies installed
+/// (by `.ci/run`, else here); `None` when npm cannot install them.
+fn js_example() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/examples/json-compact-js");
+    let tool = dir.join("node_modules/@bytecodealliance/componentize-js");
+    if !tool.is_dir() {
+        let _ = std::process::Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .output();
+    }
+    tool.is_dir().then_some(dir)
+}
+
+#[test]
+fn a_plugin_written_in_javascript_is_added_and_serves_its_class() {
+    let Some(project) = js_example() else {
+        eprintln!(
+            "SKIPPED: npm could not install @bytecodealliance/componentize-js (no registry?); \
+             the JavaScript plugin was not built"
+        );
+        return;
+    };
+    let build = std::process::Command::new("node")
+        .arg("build.mjs")
+        .current_dir(&project)
+        .output()
+        .expect("node runs");
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let out = ok(ghost(home, &["plugin", "add", project.to_str().unwrap()]));
+    assert!(
+        out.contains("added json-compact-js 0.1.0 (compressor for structured, ghost:plugin@0.1.0"),
+        "{out}"
+    );
+    let json: String = serde_json::to_string(&json!({
+        "items": (0..100).map(|i| json!({"id": i, "name": format!("item {i}")})).collect::<Vec<_>>(),
+        "total": 100,
+    }))
+    .unwrap();
+    let (text, by) = compress(home, "structured", &json);
+    assert_eq!(by, "plugin:json-compact-js");
+    assert!(text.contains("\"… 97 more items\""), "{text}");
+    // What is not JSON it declines: the built-in serves.
+    let toml: String = (0..60)
+        .map(|i| format!("key_{i} = \"value {i}\"\n"))
+        .collect();
+    assert_eq!(compress(home, "structured", &toml).1, "builtin:structured");
+    // In a hook: a command that printed JSON.
+    let payload = json!({"session_id": "s1", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_use_id": "toolu_js", "tool_input": {"command": "cat items.json"},
+        "tool_response": {"stdout": json, "stderr": "", "interrupted": false,
+            "isImage": false, "noOutputExpected": false}});
+    let hook = ok(run_ghost(
+        home,
+        &["hook", "post-tool-use"],
+        payload.to_string().as_bytes(),
+    ));
+    let answer: Value = serde_json::from_str(&hook).unwrap();
+    let shown = answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+        .as_str()
+        .unwrap();
+    assert!(shown.contains("\"… 97 more items\""), "{shown}");
+}
+
+#[test]
+fn a_running_pipeline_picks_up_registry_changes_without_a_restart() {
+    use ghost::content::{CompressRequest, ContentClass};
+    use ghost::paths::GhostDirs;
+    use ghost::plugins::add::{AddContext, AddRequest};
+
+    let home = tempfile::tempdir().unwrap();
+    let dirs = GhostDirs {
+        data: home.path().to_path_buf(),
+        cache: home.path().join("cache"),
+        config: home.path().to_path_buf(),
+    };
+    // One long-lived pipeline, as in `ghost serve` or a benchmark run.
+    let pipeline = ghost::pipeline::Pipeline::with_dirs(Some(&dirs)).unwrap();
+    let request = CompressRequest {
+        text: long_log(),
+        class: ContentClass::Log,
+        tool_name: None,
+        source_path: None,
+        target_tokens: None,
+    };
+    let by = |p: &ghost::pipeline::Pipeline| p.compress(&request).compressor.unwrap();
+    assert_eq!(by(&pipeline), "builtin:log");
+    let registry = ghost::plugins::registry(&dirs);
+    let ctx = AddContext {
+        cache_dir: Some(dirs.component_cache()),
+        limits: Default::default(),
+    };
+    let add = AddRequest {
+        path: guest("guest-short-lines"),
+        classes: vec!["log".into()],
+        ..Default::default()
+    };
+    ghost::plugins::add::add(&registry, &ctx, &add).unwrap();
+    assert_eq!(by(&pipeline), "plugin:guest-short-lines");
+    registry.set_enabled("guest-short-lines", false).unwrap();
+    assert_eq!(by(&pipeline), "builtin:log");
+}
