@@ -45,11 +45,12 @@ fn json_file(path: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
-/// Checks the binary, the store, the built-in components and the Claude
-/// Code configuration in `targets` (or the plugin, when `plugin` is on).
+/// Checks the binary, the store, the built-in components, the installed
+/// plugins (`plugins`) and the Claude Code configuration in `targets`.
 pub fn checks(
     targets: &Targets,
     store: &Path,
+    plugins: Option<&ghost_registry::Registry>,
     pipeline: impl FnOnce() -> anyhow::Result<crate::pipeline::Pipeline>,
 ) -> Vec<Check> {
     let mut out = Vec::new();
@@ -123,6 +124,9 @@ pub fn checks(
             );
         }
     }
+    if let Some(registry) = plugins {
+        out.push(plugin_check(registry));
+    }
     let mcp = json_file(&targets.mcp);
     out.push(match mcp.as_ref().map(|m| &m["mcpServers"]["ghost"]) {
         Some(s) if s["command"].as_str().is_some_and(|c| c.ends_with("ghost")) => {
@@ -134,4 +138,50 @@ pub fn checks(
         ),
     });
     out
+}
+
+/// The installed plugins: every blob matches its digest, no plugin is
+/// auto-disabled.
+fn plugin_check(registry: &ghost_registry::Registry) -> Check {
+    let what = format!("installed plugins ({})", registry.root().display());
+    let problems = match registry.verify() {
+        Ok(p) => p,
+        Err(e) => return Check::bad(what, e.to_string()),
+    };
+    if let Some(p) = problems.first() {
+        return Check::bad(
+            what,
+            format!(
+                "{p} ({} problem(s); `ghost plugin verify` lists them, `ghost plugin remove ID` \
+                 then add it again fixes one)",
+                problems.len()
+            ),
+        );
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let plugins = registry.list().map(|(p, _)| p).unwrap_or_default();
+    let disabled: Vec<&str> = plugins
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.state.status(now),
+                ghost_registry::Status::AutoDisabled { .. }
+            )
+        })
+        .map(|p| p.manifest.id.as_str())
+        .collect();
+    if disabled.is_empty() {
+        Check::ok(format!("{what}: {} verified", plugins.len()))
+    } else {
+        Check::bad(
+            what,
+            format!(
+                "auto-disabled after repeated failures: {} (`ghost plugin list` says why)",
+                disabled.join(", ")
+            ),
+        )
+    }
 }

@@ -242,6 +242,8 @@ fn a_tampered_blob_is_reported_by_verify_and_refused_at_load() {
         "{report}"
     );
     assert!(report.contains("changed after it was added"), "{report}");
+    let doctor = stdout(&ghost(home, &["doctor"]));
+    assert!(doctor.contains("FAIL  installed plugins"), "{doctor}");
     // Not loaded: the built-in serves, and the log says why.
     let (text, by) = compress(home, "log", &long_log());
     assert_eq!(by, "builtin:log");

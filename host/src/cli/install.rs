@@ -76,9 +76,10 @@ pub fn uninstall(args: Args) -> Result<ExitCode> {
 pub fn doctor(
     args: DoctorArgs,
     store: &std::path::Path,
+    plugins: Option<&ghost_registry::Registry>,
     pipeline: impl FnOnce() -> Result<Pipeline>,
 ) -> Result<ExitCode> {
-    let checks = ghost::doctor::checks(&targets(args.project)?, store, pipeline);
+    let checks = ghost::doctor::checks(&targets(args.project)?, store, plugins, pipeline);
     let mut problems = 0;
     for c in &checks {
         match &c.problem {

@@ -138,7 +138,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Uninstall(args) => install::uninstall(args),
         Command::Doctor(args) => {
             let path = config()?.store_path(cli.store.as_deref(), dirs.as_ref())?;
-            install::doctor(args, &path, pipeline)
+            let plugins = dirs.as_ref().map(ghost::plugins::registry);
+            install::doctor(args, &path, plugins.as_ref(), pipeline)
         }
         Command::Hook { event } => {
             hook(event, dirs.as_ref(), cli.store.as_deref(), &pipeline);
