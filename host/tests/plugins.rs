@@ -472,6 +472,22 @@ fn a_plugin_written_in_javascript_is_added_and_serves_its_class() {
 
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
+    // Killed half-way (compiling a 12 MB component takes seconds): the
+    // registry is as it was, empty and sound.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ghost"))
+        .args(["plugin", "add", project.to_str().unwrap()])
+        .env("GHOST_HOME", home)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(list(home)["plugins"].as_array().unwrap().is_empty());
+    assert!(!home.join("plugins/installed/json-compact-js").exists());
+    assert!(ok(ghost(home, &["plugin", "verify"])).contains("0 plugins verified"));
+
     let out = ok(ghost(home, &["plugin", "add", project.to_str().unwrap()]));
     assert!(
         out.contains("added json-compact-js 0.1.0 (compressor for structured, ghost:plugin@0.1.0"),
