@@ -158,10 +158,7 @@ fn plugin_check(registry: &ghost_registry::Registry) -> Check {
             ),
         );
     }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let now = ghost_registry::now_secs();
     let plugins = registry.list().map(|(p, _)| p).unwrap_or_default();
     let disabled: Vec<&str> = plugins
         .iter()

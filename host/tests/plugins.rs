@@ -76,6 +76,26 @@ fn compress(home: &Path, class: &str, text: &str) -> (String, String) {
     (stdout(&out), compressor)
 }
 
+/// What the model sees of a Bash call that printed `output`, through
+/// `ghost hook post-tool-use`.
+fn bash_through_hook(home: &Path, command: &str, output: &str) -> String {
+    let payload = json!({"session_id": "s1", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_use_id": format!("toolu_{command}"),
+        "tool_input": {"command": command},
+        "tool_response": {"stdout": output, "stderr": "", "interrupted": false,
+            "isImage": false, "noOutputExpected": false}});
+    let hook = ok(run_ghost(
+        home,
+        &["hook", "post-tool-use"],
+        payload.to_string().as_bytes(),
+    ));
+    let answer: Value = serde_json::from_str(&hook).unwrap();
+    answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+        .as_str()
+        .expect("a replacement")
+        .to_string()
+}
+
 /// A log with long lines, which every compressor shrinks.
 fn long_log() -> String {
     (0..200)
@@ -125,19 +145,7 @@ fn a_plugin_is_added_serves_its_class_and_is_disabled_enabled_and_removed() {
     assert!(text.starts_with("[short-lines]"), "{text}");
     let (_, by) = compress(home, "prose", &"A sentence of prose. ".repeat(200));
     assert_eq!(by, "builtin:prose", "only its class");
-    let payload = json!({"session_id": "s1", "hook_event_name": "PostToolUse",
-        "tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": "make"},
-        "tool_response": {"stdout": long_log(), "stderr": "", "interrupted": false,
-            "isImage": false, "noOutputExpected": false}});
-    let hook = ok(run_ghost(
-        home,
-        &["hook", "post-tool-use"],
-        payload.to_string().as_bytes(),
-    ));
-    let answer: Value = serde_json::from_str(&hook).unwrap();
-    let shown = answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
-        .as_str()
-        .unwrap();
+    let shown = bash_through_hook(home, "make", &long_log());
     assert!(shown.starts_with("[short-lines]"), "{shown}");
 
     // Disabled: the built-in serves again; enabled: the plugin again.
@@ -507,19 +515,7 @@ fn a_plugin_written_in_javascript_is_added_and_serves_its_class() {
         .collect();
     assert_eq!(compress(home, "structured", &toml).1, "builtin:structured");
     // In a hook: a command that printed JSON.
-    let payload = json!({"session_id": "s1", "hook_event_name": "PostToolUse",
-        "tool_name": "Bash", "tool_use_id": "toolu_js", "tool_input": {"command": "cat items.json"},
-        "tool_response": {"stdout": json, "stderr": "", "interrupted": false,
-            "isImage": false, "noOutputExpected": false}});
-    let hook = ok(run_ghost(
-        home,
-        &["hook", "post-tool-use"],
-        payload.to_string().as_bytes(),
-    ));
-    let answer: Value = serde_json::from_str(&hook).unwrap();
-    let shown = answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
-        .as_str()
-        .unwrap();
+    let shown = bash_through_hook(home, "cat items.json", &json);
     assert!(shown.contains("\"… 97 more items\""), "{shown}");
 }
 

@@ -35,4 +35,4 @@ pub use registry::{
     Checked, Draft, Generation, InstallOutcome, Installed, Problem, Registry, STORE_DIR,
 };
 pub use state::{BACKOFF_BASE_SECS, BACKOFF_MAX_SECS, FAILURES_TO_DISABLE, PluginState, Status};
-pub use time::rfc3339;
+pub use time::{now_secs, rfc3339};

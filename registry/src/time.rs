@@ -27,8 +27,9 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// Seconds since the Unix epoch, now.
-pub(crate) fn now_secs() -> u64 {
+/// Seconds since the Unix epoch, now (the registry's clock for states and
+/// backoffs).
+pub fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())

@@ -157,10 +157,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, limits: &PluginLimits) -> Resul
 fn list(registry: &Registry, as_json: bool) -> Result<()> {
     let (plugins, problems) = registry.list()?;
     let serving = Routes::load(registry).serving();
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let now = ghost_registry::now_secs();
     let status = |p: &ghost_registry::Installed| match p.state.status(now) {
         Status::Enabled => "enabled".to_string(),
         Status::Disabled => "disabled".to_string(),

@@ -35,7 +35,7 @@ impl Routes {
         for p in problems {
             crate::logging::warn(&format!("plugin skipped: {p}"));
         }
-        let now = now_secs();
+        let now = ghost_registry::now_secs();
         let mut routes = Self {
             generation,
             ..Self::default()
@@ -97,11 +97,4 @@ impl Routes {
         }
         out
     }
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }
