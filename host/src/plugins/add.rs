@@ -242,15 +242,6 @@ pub fn describe(outcome: &InstallOutcome) -> String {
     }
 }
 
-/// The limits a manifest may ask for, for help texts.
-pub fn limits_help() -> String {
-    format!(
-        "deadline_ms up to {}, memory_mib up to {}",
-        ghost_registry::MAX_DEADLINE_MS,
-        ghost_registry::MAX_MEMORY_MIB
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
