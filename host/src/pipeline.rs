@@ -96,12 +96,6 @@ impl Pipeline {
         &self.runtime
     }
 
-    /// The routing table now (re-read when the registry changed).
-    pub fn routes(&self) -> Routes {
-        self.refresh();
-        self.routes.borrow().clone()
-    }
-
     fn refresh(&self) {
         let Some(registry) = &self.registry else {
             return;
@@ -188,10 +182,17 @@ impl Pipeline {
         self.refresh();
         let installed = self.routes.borrow().classifiers().to_vec();
         for manifest in &installed {
-            let result = self
-                .installed(manifest)
-                .and_then(|p| self.runtime.classify(&p, request).map_err(|f| f.reason));
-            match result {
+            let plugin = match self.installed(manifest) {
+                Ok(p) => p,
+                Err(reason) => {
+                    crate::logging::warn(&format!(
+                        "plugin {} not loaded, the next classifier serves: {reason}",
+                        manifest.id
+                    ));
+                    continue;
+                }
+            };
+            match self.runtime.classify(&plugin, request) {
                 Ok(out) => {
                     self.record_success(manifest);
                     return ClassifyOutcome {
@@ -199,9 +200,9 @@ impl Pipeline {
                         fallback_reason: None,
                     };
                 }
-                Err(reason) => {
-                    crate::logging::warn(&format!("plugin {}: {reason}", manifest.id));
-                    self.record_failure(manifest, &reason);
+                Err(failure) => {
+                    crate::logging::warn(&format!("plugin {}: {}", manifest.id, failure.reason));
+                    self.record_failure(manifest, &failure.reason);
                 }
             }
         }

@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::run_ghost;
+use common::{run_ghost, spawn_ghost};
 use serde_json::{Value, json};
 
 fn guest(name: &str) -> PathBuf {
@@ -485,13 +485,7 @@ fn a_plugin_written_in_javascript_is_added_and_serves_its_class() {
     let home = home.path();
     // Killed half-way (compiling a 12 MB component takes seconds): the
     // registry is as it was, empty and sound.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ghost"))
-        .args(["plugin", "add", project.to_str().unwrap()])
-        .env("GHOST_HOME", home)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_ghost(home, &["plugin", "add", project.to_str().unwrap()], b"");
     std::thread::sleep(std::time::Duration::from_millis(1500));
     child.kill().unwrap();
     child.wait().unwrap();

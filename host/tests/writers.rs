@@ -1,15 +1,17 @@
 //! Several `ghost` processes writing one store at once: nothing fails,
 //! nothing is lost, and a replayed tool call never makes a duplicate.
 
+mod common;
+
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
+
+use common::spawn_ghost;
 
 use ghost::store::Store;
 use serde_json::{Value, json};
 
-const GHOST: &str = env!("CARGO_BIN_EXE_ghost");
 const PROCESSES: usize = 4;
 const PER_PROCESS: usize = 500;
 
@@ -50,25 +52,12 @@ fn batch(p: usize, material: &[String]) -> String {
     out
 }
 
-fn spawn(home: &Path, input: &str) -> Child {
-    let mut child = Command::new(GHOST)
-        .args(["ingest", "--jsonl"])
-        .env("GHOST_HOME", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    // Feed stdin from a thread so a full stdout pipe cannot deadlock us.
-    std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
-    child
-}
-
 /// Runs every batch in its own process at once; returns each answer line.
 fn run_all(home: &Path, batches: &[String]) -> Vec<Vec<Value>> {
-    let children: Vec<Child> = batches.iter().map(|b| spawn(home, b)).collect();
+    let children: Vec<Child> = batches
+        .iter()
+        .map(|b| spawn_ghost(home, &["ingest", "--jsonl"], b.as_bytes()))
+        .collect();
     children
         .into_iter()
         .map(|c| {

@@ -7,6 +7,8 @@
 //! ghost's log. Nothing but the answer is ever printed on stdout.
 //!
 //! - [`tool_output`]: tool response shapes, what to compress, how to put it back;
+//! - [`seen`]: what the agent already has in its context (re-reads, repeats);
+//! - [`file_list`]: the digest of long file lists;
 //! - [`state`]: the state block before compaction and the context after it.
 
 pub mod file_list;
@@ -58,8 +60,8 @@ pub const MAX_REPLACEMENT_BYTES: usize = 40_000;
 /// digest with the failures, about four times the preview.
 pub const PERSISTED_DIGEST_BYTES: usize = 8_000;
 
-/// Tool results under this many bytes go through as they are (and are not
-/// stored): too small to matter.
+/// Tool results under this many bytes go through as they are (stored from
+/// [`seen::SEEN_MIN_BYTES`] on, so a later identical one can refer to them).
 pub const MIN_RESULT_BYTES: usize = 2_048;
 
 /// Whole-file Reads under this many bytes (about 200 lines) go through as
@@ -163,7 +165,6 @@ fn dispatch(event: HookEvent, payload: &Value, ctx: &HookContext) -> Result<Stri
                 payload,
                 "compact",
             )?;
-            open_store(ctx)?.mark_compaction(session, crate::store::now_ms())?;
             Ok(String::new())
         }
         HookEvent::SessionStart => state::session_start(session, payload, ctx),
@@ -221,10 +222,18 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
         tool_output::Slot::ReadContent { .. } => READ_MIN_BYTES,
         _ => MIN_RESULT_BYTES,
     };
-    // Already in the agent's context: a reference, or the changes.
     if let Some((summary, class)) = against_context(&store, &request, &extracted)? {
+        // Already in the agent's context: a reference, or the changes.
         request.summary = Some(summary);
         request.class = Some(class);
+    } else if extracted.slot == tool_output::Slot::FileList {
+        // File lists: a digest by directory, made here.
+        let files: Vec<&str> = extracted.text.lines().collect();
+        if files.len() <= FILE_LIST_LINES {
+            return Ok(String::new());
+        }
+        request.summary = Some(file_list::digest(&files, FILE_LIST_LINES).join("\n"));
+        request.class = Some(ContentClass::Structured);
     } else if extracted.text.len() < min {
         // Too small to compress, but kept: a later result may refer to it.
         request.summary = Some(extracted.text.clone());
@@ -232,15 +241,6 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
             Some(path) => seen::class_of_file(path),
             None => ContentClass::Log,
         });
-    }
-    // File lists: a digest by directory, made here.
-    if extracted.slot == tool_output::Slot::FileList {
-        let files: Vec<&str> = extracted.text.lines().collect();
-        if files.len() <= FILE_LIST_LINES {
-            return Ok(String::new());
-        }
-        request.summary = Some(file_list::digest(&files, FILE_LIST_LINES).join("\n"));
-        request.class = Some(ContentClass::Structured);
     }
     // Read: the agent sees the code with its real line numbers.
     if let tool_output::Slot::ReadContent { start_line } = extracted.slot {

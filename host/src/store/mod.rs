@@ -522,8 +522,9 @@ impl Store {
     ) -> Result<Option<InContext>, StoreError> {
         let (clause, value) = match by {
             SeenBy::Path(p) => ("source_path = ?4 AND ?6 >= 0", p),
-            // The length first: SQLite reads it without the text's overflow pages.
-            SeenBy::Text(t) => ("length(CAST(original AS BLOB)) = ?6 AND original = ?4", t),
+            // The byte length first: SQLite knows it from the record header,
+            // without reading the text's overflow pages.
+            SeenBy::Text(t) => ("octet_length(original) = ?6 AND original = ?4", t),
         };
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT id, original, context FROM entries

@@ -2,11 +2,11 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-/// Runs `ghost ARGS` with `GHOST_HOME=home`, `stdin` fed from a thread (so a
-/// full stdout pipe cannot deadlock the test), and returns its output.
-pub fn run_ghost(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
+/// Starts `ghost ARGS` with `GHOST_HOME=home`, `stdin` fed from a thread (so
+/// a full stdout pipe cannot deadlock the test); stdout and stderr are piped.
+pub fn spawn_ghost(home: &Path, args: &[&str], stdin: &[u8]) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ghost"))
         .args(args)
         .env("GHOST_HOME", home)
@@ -17,10 +17,14 @@ pub fn run_ghost(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
         .unwrap();
     let mut pipe = child.stdin.take().unwrap();
     let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
+    std::thread::spawn(move || {
         let _ = pipe.write_all(&input);
     });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    child
+}
+
+/// Runs `ghost ARGS` (see [`spawn_ghost`]) and returns its output.
+#[allow(dead_code)] // Not every test binary that shares this module runs one.
+pub fn run_ghost(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    spawn_ghost(home, args, stdin).wait_with_output().unwrap()
 }
