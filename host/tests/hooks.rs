@@ -163,7 +163,12 @@ fn grep_webfetch_and_mcp_results_keep_their_shapes() {
         json!(updated["content"].as_str().unwrap().lines().count())
     );
 
-    let readme = workspace_file("README.md");
+    // A crate's README (ghost's own is too dense with specifics to shrink by a fifth).
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/corpus/cases/prose-bumpalo-3-20-3/input.txt"),
+    )
+    .unwrap();
     let mut fetch = payload("PostToolUse-WebFetch-https-local.json");
     fetch["tool_response"]["result"] = json!(readme);
     let f = hook(home.path(), "post-tool-use", &fetch).expect("webfetch replaced");
@@ -331,6 +336,44 @@ fn prompts_failures_compaction_and_status_feed_the_store() {
 }
 
 #[test]
+fn data_file_reads_keep_real_line_numbers_or_say_they_are_a_digest() {
+    let home = tempfile::tempdir().unwrap();
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    // JSON Lines: a line per record, shrunk, each with its real number.
+    let records =
+        std::fs::read_to_string(shared.join("transcripts/claude-code/tool_heavy.jsonl")).unwrap();
+    let p = read_payload(
+        "/home/dev/project/test/fixtures/t.jsonl",
+        &records,
+        "toolu_jsonl",
+    );
+    let content = read_content(&hook(home.path(), "post-tool-use", &p).expect("a replacement"));
+    assert!(content.len() < records.len() * 3 / 4, "{}", content.len());
+    for (i, line) in records.lines().enumerate() {
+        let key = &line[..line.find(':').unwrap()];
+        assert!(
+            content.contains(&format!("\n{}→{key}", i + 1)) || i == 0,
+            "record {} is on its own numbered line",
+            i + 1
+        );
+    }
+    assert!(content.starts_with("1→{"), "{content}");
+    // Pretty JSON becomes an outline: not the file's lines, and it says so.
+    let json =
+        std::fs::read_to_string(shared.join("cases/struct-npm-view-semver/input.txt")).unwrap();
+    let p = read_payload("/home/dev/project/semver.json", &json, "toolu_json");
+    let content = read_content(&hook(home.path(), "post-tool-use", &p).expect("a replacement"));
+    assert!(
+        content.starts_with("[ghost: a digest of this file, not its lines"),
+        "{content}"
+    );
+    assert_eq!(
+        original(home.path(), &handle_id(&content)),
+        json.trim_end_matches('\n')
+    );
+}
+
+#[test]
 fn replayed_transcripts_never_show_the_model_more() {
     let dir =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/transcripts/claude-code");
@@ -352,6 +395,9 @@ fn replayed_transcripts_never_show_the_model_more() {
     assert_eq!(report.transcripts, files.len());
     for (tool, t) in &report.tools {
         assert!(t.tokens_with <= t.tokens_without, "{tool}: {t:?}");
+    }
+    for row in &report.results {
+        assert!(row.tokens_with <= row.tokens_without, "{row:?}");
     }
     assert!(report.total.replaced > 0);
     assert!(report.total.tokens_with < report.total.tokens_without * 9 / 10);

@@ -1,13 +1,16 @@
 //! ghost's built-in structured-data compressor.
 //!
-//! JSON, YAML, TOML, XML and CSV/TSV become an outline: every key path down to a depth,
-//! the first items of long arrays plus `… and N more items of the same shape`
-//! with the shape, long strings cut with their length. Lockfiles (npm's
-//! `package-lock.json`, `Cargo.lock`) become names and versions, never hashes.
-//! Anything it cannot parse falls back to the log compressor's line folding:
-//! never an error. Claude Code's `N→` line-number prefixes are removed first.
+//! JSON, YAML, TOML, XML and CSV/TSV become an outline: every key path down
+//! to a depth, the first items of long arrays plus `… and N more items of the
+//! same shape` with the shape, long strings cut with their length. Lockfiles
+//! (npm's `package-lock.json`, `Cargo.lock`) become names and versions, never
+//! hashes. JSON Lines stay a line per record, each shrunk, with their
+//! line numbers (see [`jsonl`]). Anything it cannot parse falls back to the
+//! log compressor's line folding: never an error. For outlines, Claude
+//! Code's `N→` line-number prefixes are removed first.
 
 mod formats;
+mod jsonl;
 pub mod render;
 mod tabular;
 
@@ -41,6 +44,9 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
             return done(text, "npm lockfile: names and versions");
         }
         return done(Outline::default().render(&value), "JSON outline");
+    }
+    if let Some(text) = jsonl::records(text) {
+        return done(text, "JSON Lines: a line per record, long values cut");
     }
     if (ext == "toml" || ext == "lock" || looks_like_toml(&body))
         && let Ok(table) = body.parse::<toml::Table>()

@@ -9,7 +9,9 @@
 //! replacement, rendered the way Claude Code renders it). And the
 //! edit-visible rate: of the Edits that follow a Read of the same file (since
 //! the last compaction), how many `old_string`s the model could still see in
-//! the Reads of that file it had in its context.
+//! the Reads of that file it had in its context. The main agent's context
+//! readings (each reply's token usage) reach ghost as the statusLine command
+//! would give them, and compactions as PreCompact.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -61,6 +63,25 @@ pub struct ReplayReport {
     pub sessions: BTreeMap<String, ToolTotals>,
     /// The edit-visible rate's counts.
     pub edits: EditVisibility,
+    /// Every tool result, in transcript order (in `--json` only).
+    pub results: Vec<ResultRow>,
+}
+
+/// One tool result of a replayed transcript.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ResultRow {
+    /// The session.
+    pub session: String,
+    /// The tool.
+    pub tool: String,
+    /// What it was called on: the file path, the command, the pattern.
+    pub subject: String,
+    /// Whether the call failed (PostToolUseFailure: nothing to replace).
+    pub failed: bool,
+    /// Tokens the model saw without ghost.
+    pub tokens_without: usize,
+    /// Tokens it would see with ghost.
+    pub tokens_with: usize,
 }
 
 /// The text the model sees for a tool result block.
@@ -170,6 +191,11 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
             reads.retain(|(s, _), _| *s != session);
             continue;
         }
+        if let Some(reading) = status_line_reading(&session, &v) {
+            // Claude Code runs the statusLine command after each of the main
+            // agent's replies; ghost's Read policy follows that reading.
+            hooks::run(HookEvent::StatusLine, reading.to_string().as_bytes(), ctx);
+        }
         for block in v["message"]["content"].as_array().into_iter().flatten() {
             match block["type"].as_str() {
                 Some("tool_use") => {
@@ -190,7 +216,10 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
                         continue;
                     };
                     let without = block_text(&block["content"]);
-                    let response = &v["toolUseResult"];
+                    let persisted = PersistedOutput::emulate(&tool, &v["toolUseResult"], &without)?;
+                    let response = persisted
+                        .as_ref()
+                        .map_or(&v["toolUseResult"], |p| &p.response);
                     let with = if response.is_object() || response.is_array() {
                         let payload = json!({
                             "session_id": session, "hook_event_name": "PostToolUse",
@@ -214,6 +243,14 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
                     let t = report.tools.entry(tool.clone()).or_default();
                     let n_without = crate::tokens::count(&without);
                     let n_with = with.as_deref().map_or(n_without, crate::tokens::count);
+                    report.results.push(ResultRow {
+                        session: session.clone(),
+                        tool: tool.clone(),
+                        subject: subject(&input),
+                        failed: block["is_error"].as_bool().unwrap_or(false),
+                        tokens_without: n_without,
+                        tokens_with: n_with,
+                    });
                     let per_session = report.sessions.entry(session.clone()).or_default();
                     for t in [&mut *t, &mut report.total, per_session] {
                         t.results += 1;
@@ -239,6 +276,91 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
         }
     }
     Ok(())
+}
+
+/// Claude Code cuts a Bash output over [`BASH_INLINE_CHARS`] characters,
+/// saves the whole of it to a file and shows the model a preview
+/// (`<persisted-output>`); the hook then receives the cut stdout and the
+/// file's path. Older transcripts keep the whole stdout in `toolUseResult`:
+/// this rebuilds the payload the hook gets, with a scratch file that is
+/// removed when dropped.
+struct PersistedOutput {
+    /// The `tool_response` as the hook receives it.
+    response: Value,
+    file: PathBuf,
+}
+
+/// Characters of a Bash output Claude Code shows inline (and passes to the hook).
+const BASH_INLINE_CHARS: usize = 30_000;
+
+impl PersistedOutput {
+    fn emulate(tool: &str, response: &Value, seen: &str) -> Result<Option<Self>> {
+        let Some(stdout) = response["stdout"].as_str() else {
+            return Ok(None);
+        };
+        if tool != "Bash"
+            || !seen.starts_with("<persisted-output>")
+            || response.get("persistedOutputPath").is_some()
+            || stdout.chars().count() <= BASH_INLINE_CHARS
+        {
+            return Ok(None);
+        }
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let file = std::env::temp_dir().join(format!(
+            "ghost-replay-persisted-{}-{n}.txt",
+            std::process::id()
+        ));
+        std::fs::write(&file, stdout).with_context(|| format!("writing {}", file.display()))?;
+        let mut response = response.clone();
+        let cut: String = stdout.chars().take(BASH_INLINE_CHARS).collect();
+        response["stdout"] = json!(cut);
+        response["persistedOutputPath"] = json!(file.to_string_lossy());
+        response["persistedOutputSize"] = json!(stdout.len());
+        Ok(Some(Self { response, file }))
+    }
+}
+
+impl Drop for PersistedOutput {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.file);
+    }
+}
+
+/// The context window of the models in a transcript, which does not say:
+/// 200,000 tokens (Claude Code compacts these sessions near 167,000).
+const REPLAY_CONTEXT_WINDOW: i64 = 200_000;
+
+/// The statusLine input Claude Code would give after the main agent's reply
+/// `line`, from the usage it reports; `None` for other lines.
+fn status_line_reading(session: &str, line: &Value) -> Option<Value> {
+    let usage = &line["message"]["usage"];
+    let main_agent = line["agentId"].is_null() && line["isSidechain"] != json!(true);
+    (line["type"] == "assistant" && usage.is_object() && main_agent).then(|| {
+        json!({
+            "session_id": session, "hook_event_name": "Status",
+            "model": {"id": line["message"]["model"]},
+            "context_window": {"context_window_size": REPLAY_CONTEXT_WINDOW, "current_usage": usage},
+        })
+    })
+}
+
+/// What a tool was called on, for the per-result rows.
+fn subject(input: &Value) -> String {
+    [
+        "file_path",
+        "command",
+        "pattern",
+        "url",
+        "query",
+        "description",
+    ]
+    .iter()
+    .find_map(|k| input[*k].as_str())
+    .unwrap_or_default()
+    .chars()
+    .take(120)
+    .collect()
 }
 
 fn edit_visibility(

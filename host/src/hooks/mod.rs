@@ -55,10 +55,11 @@ pub const MAX_STDIN_BYTES: u64 = 128 << 20;
 /// replacement of about 60 KB to a file and shows the model a 2 KB preview.
 pub const MAX_REPLACEMENT_BYTES: usize = 40_000;
 
-/// The most ghost shows of a Bash output Claude Code would have persisted
-/// to a file (the model would see a 2 KB preview of its head instead): a
-/// digest with the failures, about four times the preview.
-pub const PERSISTED_DIGEST_BYTES: usize = 8_000;
+/// The most ghost shows of a Bash output Claude Code persisted to a file.
+/// Without ghost the model sees a 2 KB preview of the output's head in a
+/// wrapper naming the file (about 2,300 bytes); ghost's digest takes no more
+/// room than that (never worse), with the failures and the tail in it.
+pub const PERSISTED_DIGEST_BYTES: usize = 2_300;
 
 /// Tool results under this many bytes go through as they are (stored from
 /// [`seen::SEEN_MIN_BYTES`] on, so a later identical one can refer to them).
@@ -71,6 +72,33 @@ pub const MIN_RESULT_BYTES: usize = 2_048;
 /// without ghost): 2 KB 0.45 / 0.61 / 54.9%, 4 KB 0.48 / 0.62 / 57.9%,
 /// 8 KB 0.56 / 0.67 / 68.2%, 16 KB 0.64 / 0.72 / 70.3%, 32 KB 0.90 / 0.88 / 83.1%.
 pub const READ_MIN_BYTES: usize = 8_192;
+
+/// As the context fills (by Claude Code's own reading, from the status
+/// line), whole-file Reads fold from a smaller size: (share of the window
+/// used, fold from this many bytes), highest share first. Every token saved
+/// then puts off the compaction, which loses far more than a folded body.
+pub const READ_FOLD_TIERS: [(f64, usize); 2] = [(0.7, 2_048), (0.5, 4_096)];
+
+/// The size from which a whole-file Read folds, given the share of the
+/// context window in use (`None`: no reading).
+pub fn read_fold_bytes(context_share: Option<f64>) -> usize {
+    context_share
+        .and_then(|share| {
+            READ_FOLD_TIERS
+                .iter()
+                .find(|(from, _)| share >= *from)
+                .map(|(_, bytes)| *bytes)
+        })
+        .unwrap_or(READ_MIN_BYTES)
+}
+
+/// The first line of a Read replacement whose lines are not the file's own.
+pub const NOT_THE_FILES_LINES: &str = "[ghost: a digest of this file, not its lines; the line numbers shown are not the file's: Read with offset/limit for exact text]\n";
+
+/// A replacement is used only when it is at most this share of what the
+/// model would see: saving a few percent is not worth showing a digest in
+/// place of the exact text (e.g. a task description with two sentences cut).
+pub const MAX_KEPT_SHARE: f64 = 0.8;
 
 /// File lists (Glob, Grep's file mode) longer than this become a digest of
 /// at most this many lines.
@@ -219,6 +247,10 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     request.context = extracted.context.clone();
     request.ttl_seconds = ctx.config.ttl_seconds();
     let min = match extracted.slot {
+        // The status line's reading is the main agent's context.
+        tool_output::Slot::ReadContent { .. } if agent.is_empty() => {
+            read_fold_bytes(store.context_share(session)?)
+        }
         tool_output::Slot::ReadContent { .. } => READ_MIN_BYTES,
         _ => MIN_RESULT_BYTES,
     };
@@ -242,9 +274,17 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
             None => ContentClass::Log,
         });
     }
-    // Read: the agent sees the code with its real line numbers.
+    // Read: the agent sees the code with its real line numbers; data files
+    // go to the structured compressor whatever they look like.
     if let tool_output::Slot::ReadContent { start_line } = extracted.slot {
         request.compress_text = Some(tool_output::numbered(&extracted.text, start_line));
+        let data_file = extracted
+            .source_path
+            .as_deref()
+            .is_some_and(|p| seen::class_of_file(p) == ContentClass::Structured);
+        if request.class.is_none() && data_file {
+            request.class = Some(ContentClass::Structured);
+        }
     }
     let mut ingestor = Ingestor::new(&mut store, 0, ctx.pipeline);
     ingestor.estimate_tokens();
@@ -252,9 +292,10 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     if !ingested.compressed {
         return Ok(String::new());
     }
-    // Never worse: the model must see less than the original. A Bash output
-    // Claude Code persisted would reach it as a 2 KB preview of its head;
-    // ghost's digest of it is held to PERSISTED_DIGEST_BYTES.
+    // Never worse: the model must see clearly less than it would have (see
+    // MAX_KEPT_SHARE). A Bash output Claude Code persisted would reach it as
+    // a 2 KB preview of its head; ghost's digest of it is held to
+    // PERSISTED_DIGEST_BYTES.
     let would_see = extracted.text.len();
     let budget = if response.get("persistedOutputPath").is_some() {
         PERSISTED_DIGEST_BYTES
@@ -263,15 +304,20 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     };
     // Code keeps its structure when cut; outputs keep their failures.
     let prefer_errors = !matches!(extracted.slot, tool_output::Slot::ReadContent { .. });
-    let text = fit(
+    let mut text = fit(
         &ingested.text,
         ingested.handle.as_deref().unwrap_or_default(),
         budget,
         prefer_errors,
     );
-    if text.len() >= would_see {
+    // Claude Code numbers a Read's lines from `startLine`: a digest whose
+    // lines are not the file's (an outline, folded log lines) says so first.
+    if !prefer_errors && !tool_output::line_addressable(&text) {
+        text.insert_str(0, NOT_THE_FILES_LINES);
+    }
+    if text.len() as f64 > would_see as f64 * MAX_KEPT_SHARE {
         crate::logging::info(&format!(
-            "hook: {tool} result kept as it is: the summary ({} bytes) is not smaller than what the model would see ({would_see} bytes); stored as id={}",
+            "hook: {tool} result kept as it is: the summary ({} bytes) does not save a fifth of what the model would see ({would_see} bytes); stored as id={}",
             text.len(),
             ingested.id
         ));

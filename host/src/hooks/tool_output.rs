@@ -216,6 +216,19 @@ pub fn numbered(content: &str, start_line: usize) -> String {
         .collect()
 }
 
+/// Whether every line of a Read replacement is a line of the file with its
+/// real number (`N→…`) or one of ghost's own lines (`[…`, `… lines a–b`).
+pub fn line_addressable(text: &str) -> bool {
+    text.lines().all(|l| {
+        let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+        let marker = l.trim_start();
+        marker.is_empty()
+            || marker.starts_with('[')
+            || marker.starts_with('…')
+            || (digits > 0 && l[digits..].starts_with('→'))
+    })
+}
+
 /// `response` with the text in `slot` replaced by `text`.
 pub fn replace(slot: &Slot, response: &Value, text: &str) -> Value {
     let mut out = response.clone();

@@ -494,15 +494,36 @@ impl Store {
         Ok(())
     }
 
+    /// The share (0–1) of its context window `session`'s main agent uses, by
+    /// its latest real reading (status line, session start) since its last
+    /// compaction; `None` without one.
+    pub fn context_share(&self, session: &str) -> Result<Option<f64>, StoreError> {
+        let reading: Option<(i64, Option<i64>)> = self
+            .conn
+            .query_row(
+                "SELECT context_used, context_window FROM session_state
+                 WHERE session_id = ?1 AND context_used IS NOT NULL",
+                [session],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(reading.map(|(used, window)| {
+            let window = window.filter(|w| *w > 0).unwrap_or(report::DEFAULT_CONTEXT_WINDOW);
+            used as f64 / window as f64
+        }))
+    }
+
     /// Marks a compaction of `session`: whatever was stored so far has left
-    /// the agent's context (only the compaction summary remains).
+    /// the agent's context (only the compaction summary remains), and so
+    /// has the context reading, which described the context before it.
     pub fn mark_compaction(&mut self, session: &str, now: i64) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO session_state (session_id, first_seen, last_seen, compacted_after)
              VALUES (?1, ?2, ?2, (SELECT coalesce(max(rowid), 0) FROM entries))
              ON CONFLICT(session_id) DO UPDATE SET
                 last_seen = max(last_seen, excluded.last_seen),
-                compacted_after = excluded.compacted_after",
+                compacted_after = excluded.compacted_after,
+                context_used = NULL, context_source = NULL, context_read_at = NULL",
             params![session, now],
         )?;
         Ok(())
