@@ -336,6 +336,35 @@ fn prompts_failures_compaction_and_status_feed_the_store() {
 }
 
 #[test]
+fn a_filling_context_folds_smaller_reads_until_compaction() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let session = payload("PostToolUse-Read-whole.json")["session_id"].clone();
+    let read = |rel: &str, call: &str| {
+        let source = workspace_file(rel);
+        assert!(source.len() > 4_096 && source.len() < 8_192, "{rel}");
+        hook(
+            h,
+            "post-tool-use",
+            &read_payload(&format!("/p/{rel}"), &source, call),
+        )
+    };
+    // No reading: a 6 KB file passes whole.
+    assert!(read("host/src/doctor.rs", "toolu_a").is_none());
+    // The status line says 60% of the window is in use: it folds.
+    let status = json!({"session_id": session, "model": {"id": "claude-opus"},
+        "context_window": {"context_window_size": 200000, "used_percentage": 60.0}});
+    run(h, &["hook", "status-line"], status.to_string().as_bytes());
+    let folded = read_content(&read("host/src/render.rs", "toolu_b").expect("folded"));
+    assert!(folded.contains("Read offset="), "{folded}");
+    // Compaction empties the context: the reading no longer holds.
+    let compact = json!({"session_id": session, "hook_event_name": "PreCompact",
+        "trigger": "auto", "custom_instructions": null});
+    run(h, &["hook", "pre-compact"], compact.to_string().as_bytes());
+    assert!(read("host/src/excerpt.rs", "toolu_c").is_none());
+}
+
+#[test]
 fn data_file_reads_keep_real_line_numbers_or_say_they_are_a_digest() {
     let home = tempfile::tempdir().unwrap();
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");

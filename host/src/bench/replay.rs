@@ -347,20 +347,25 @@ fn status_line_reading(session: &str, line: &Value) -> Option<Value> {
 
 /// What a tool was called on, for the per-result rows.
 fn subject(input: &Value) -> String {
-    [
+    let keys = [
         "file_path",
         "command",
         "pattern",
         "url",
         "query",
         "description",
-    ]
-    .iter()
-    .find_map(|k| input[*k].as_str())
-    .unwrap_or_default()
-    .chars()
-    .take(120)
-    .collect()
+    ];
+    let what: String = keys
+        .iter()
+        .find_map(|k| input[*k].as_str())
+        .unwrap_or_default()
+        .chars()
+        .take(120)
+        .collect();
+    match (&input["offset"], &input["limit"]) {
+        (Value::Null, Value::Null) => what,
+        (offset, limit) => format!("{what} offset={offset} limit={limit}"),
+    }
 }
 
 fn edit_visibility(

@@ -66,11 +66,13 @@ pub const PERSISTED_DIGEST_BYTES: usize = 2_300;
 pub const MIN_RESULT_BYTES: usize = 2_048;
 
 /// Whole-file Reads under this many bytes (about 200 lines) go through as
-/// they are: the agent edits what it reads, and a folded body hides the
-/// text an Edit needs. Measured with `ghost bench replay` on the shared
-/// transcripts (Read tokens with/without, all tools, edit-visible rate; 83.6%
-/// without ghost): 2 KB 0.45 / 0.61 / 54.9%, 4 KB 0.48 / 0.62 / 57.9%,
-/// 8 KB 0.56 / 0.67 / 68.2%, 16 KB 0.64 / 0.72 / 70.3%, 32 KB 0.90 / 0.88 / 83.1%.
+/// they are while the context has room (see [`READ_FOLD_TIERS`]): the agent
+/// edits what it reads, and a folded body hides the text an Edit needs.
+/// Measured with `ghost bench replay` on the shared transcripts (Read tokens
+/// with/without, all tools, edit-visible rate; 83.6% without ghost): 2 KB
+/// 0.46 / 0.60 / 56.4%, 4 KB 0.48 / 0.62 / 57.9%, 8 KB 0.57 / 0.67 / 68.2%,
+/// 16 KB 0.63 / 0.71 / 70.3%, 32 KB 0.89 / 0.87 / 83.1%; with the tiers
+/// 0.55 / 0.66 / 67.2%.
 pub const READ_MIN_BYTES: usize = 8_192;
 
 /// As the context fills (by Claude Code's own reading, from the status
@@ -444,6 +446,23 @@ fn post_tool_use_failure(session: &str, payload: &Value, ctx: &HookContext) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_fold_from_smaller_sizes_as_the_context_fills() {
+        assert_eq!(read_fold_bytes(None), READ_MIN_BYTES);
+        assert_eq!(read_fold_bytes(Some(0.3)), READ_MIN_BYTES);
+        assert_eq!(read_fold_bytes(Some(0.5)), 4_096);
+        assert_eq!(read_fold_bytes(Some(0.69)), 4_096);
+        assert_eq!(read_fold_bytes(Some(0.95)), 2_048);
+    }
+
+    #[test]
+    fn read_replacements_are_line_addressable_or_not() {
+        assert!(tool_output::line_addressable(
+            "1→fn a() {\n    … lines 2–9 folded (Read offset=2 limit=8)\n10→}\n[ghost 1→1 tokens]"
+        ));
+        assert!(!tool_output::line_addressable("{\n  \"a\": 1\n}"));
+    }
 
     #[test]
     fn fitting_keeps_head_tail_and_the_handle() {

@@ -508,7 +508,9 @@ impl Store {
             )
             .optional()?;
         Ok(reading.map(|(used, window)| {
-            let window = window.filter(|w| *w > 0).unwrap_or(report::DEFAULT_CONTEXT_WINDOW);
+            let window = window
+                .filter(|w| *w > 0)
+                .unwrap_or(report::DEFAULT_CONTEXT_WINDOW);
             used as f64 / window as f64
         }))
     }
