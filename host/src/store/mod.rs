@@ -69,6 +69,20 @@ pub enum StoreError {
     NotFound(String),
 }
 
+impl StoreError {
+    /// Whether SQLite answered busy or locked: another connection held a lock.
+    pub fn is_busy(&self) -> bool {
+        let sqlite = match self {
+            StoreError::Sqlite(e) | StoreError::Migration { source: e, .. } => e,
+            _ => return false,
+        };
+        matches!(
+            sqlite.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        )
+    }
+}
+
 /// A store open on one file.
 pub struct Store {
     conn: Connection,
@@ -104,6 +118,39 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// A connection to `path` in WAL mode with the current schema. Processes
+/// that open a new file at once contend for it in ways SQLite's busy
+/// handler does not cover (switching to WAL, creating the schema): those
+/// steps are retried until [`BUSY_TIMEOUT`].
+fn open_connection(path: &Path) -> Result<Connection, StoreError> {
+    let started = std::time::Instant::now();
+    loop {
+        let attempt = (|| {
+            let mut conn = Connection::open(path)?;
+            conn.busy_timeout(BUSY_TIMEOUT)?;
+            // WAL lets readers run beside one writer; NORMAL sync is durable
+            // across application crashes, which is what a hook can cause.
+            // The mode is stored in the file: only its first opener sets it.
+            let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                conn.pragma_update(None, "journal_mode", "WAL")?;
+            }
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+            conn.pragma_update(None, "foreign_keys", true)?;
+            schema::migrate(&mut conn)?;
+            Ok::<_, StoreError>(conn)
+        })();
+        match attempt {
+            Err(e) if e.is_busy() && started.elapsed() < BUSY_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(
+                    5 + started.elapsed().as_millis() as u64 % 20,
+                ));
+            }
+            other => return other,
+        }
+    }
+}
+
 impl Store {
     /// Opens (creating if needed) the store at `path` and migrates it.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
@@ -113,14 +160,7 @@ impl Store {
                 source,
             })?;
         }
-        let mut conn = Connection::open(path)?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        // WAL lets readers run beside one writer; NORMAL sync is durable
-        // across application crashes, which is what a hook can cause.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", true)?;
-        schema::migrate(&mut conn)?;
+        let conn = open_connection(path)?;
         conn.create_scalar_function(
             "ghost_priority",
             4,
