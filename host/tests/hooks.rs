@@ -163,7 +163,7 @@ fn grep_webfetch_and_mcp_results_keep_their_shapes() {
         json!(updated["content"].as_str().unwrap().lines().count())
     );
 
-    // A crate's README (ghost's own is too dense with specifics to shrink by a fifth).
+    // A crate's README, as a web page.
     let readme = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../shared/corpus/cases/prose-bumpalo-3-20-3/input.txt"),

@@ -59,6 +59,9 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
                 (Class::Error, 0.8)
             } else if looks_like_diff(body) {
                 (Class::Code, 0.8)
+            } else if ghost_log_folding::grep::looks_like(body) {
+                // grep/rg output: the log compressor groups it by file.
+                (Class::Log, 0.85)
             } else if prose_share(body) > 0.25 {
                 (Class::Prose, 0.6)
             } else {
@@ -88,6 +91,9 @@ fn by_content(text: &str, body: &str) -> (Class, f32) {
     }
     if looks_like_diff(body) {
         return (Class::Code, 0.8);
+    }
+    if ghost_log_folding::grep::looks_like(body) {
+        return (Class::Log, 0.8);
     }
     // Markdown's code fences hold code, but the document around them is prose:
     // judge by the lines outside the fences.
@@ -391,6 +397,16 @@ mod tests {
             classify("fn main() {\n    let x = 1;\n}\nfn other() {}\n", none).0,
             Class::Code
         );
+        // grep -rn through Bash, whatever the matched lines say.
+        let search = "docs/a.md:3:This sentence explains at length what the function does.\n\
+                      docs/a.md:9:Another sentence that reads like prose to a classifier.\n\
+                      docs/b.md:1:A third sentence, also long enough to look like prose.\n\
+                      docs/b.md:7:And a fourth one, which ends the way sentences end.\n";
+        let bash = Hints {
+            tool_name: Some("Bash"),
+            ..none
+        };
+        assert_eq!(classify(search, bash).0, Class::Log);
         assert_eq!(
             classify(
                 "please fix it",

@@ -9,6 +9,7 @@
 //! - for test runner output (cargo test, pytest, jest/vitest, go test, mix
 //!   test, maven surefire) the pass/fail/skip counts and every failing test by
 //!   name with its assertion message;
+//! - search output (`path:line:text`) grouped by file, each path once;
 //! - a one-line summary at the end (lines in → out, errors, warnings).
 //!
 //! The same code runs natively (for benchmarks, and inside other compressors
@@ -16,10 +17,15 @@
 //! drops an error line and never needs anything but the text it is given.
 
 pub mod fold;
+pub mod grep;
 pub mod line;
 pub mod testrun;
 
 pub use fold::FoldOptions;
+
+/// Search output (see [`grep`]) up to this many lines once grouped is shown
+/// whole; longer, its grouped lines are folded like any log.
+pub const SEARCH_LINES_KEPT_WHOLE: usize = 400;
 
 /// A compressed log and notes about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +50,22 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
         .collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
+    }
+    // Search output: grouped by file, which loses nothing; whole when short.
+    let grouped = grep::group(&lines);
+    if let Some(grouped) = &grouped {
+        let matches = grouped.iter().filter(|l| l.starts_with("  ")).count();
+        let files = grouped.len() - matches;
+        if grouped.len() <= SEARCH_LINES_KEPT_WHOLE {
+            let summary = format!("{matches} result lines in {files} files, grouped by file");
+            let mut text = grouped.join("\n");
+            text.push_str(&format!("\n[ghost search: {summary}]\n"));
+            return CompressedLog {
+                text,
+                notes: vec![summary],
+            };
+        }
+        lines = grouped.iter().map(String::as_str).collect();
     }
     let contents: Vec<&str> = lines.iter().map(|l| line::without_timestamp(l)).collect();
     let report = testrun::parse(&contents);

@@ -100,7 +100,7 @@ pub const NOT_THE_FILES_LINES: &str = "[ghost: a digest of this file, not its li
 /// A replacement is used only when it is at most this share of what the
 /// model would see: saving a few percent is not worth showing a digest in
 /// place of the exact text (e.g. a task description with two sentences cut).
-pub const MAX_KEPT_SHARE: f64 = 0.8;
+pub const MAX_KEPT_SHARE: f64 = 0.9;
 
 /// File lists (Glob, Grep's file mode) longer than this become a digest of
 /// at most this many lines.
@@ -319,7 +319,7 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     }
     if text.len() as f64 > would_see as f64 * MAX_KEPT_SHARE {
         crate::logging::info(&format!(
-            "hook: {tool} result kept as it is: the summary ({} bytes) does not save a fifth of what the model would see ({would_see} bytes); stored as id={}",
+            "hook: {tool} result kept as it is: the summary ({} bytes) does not save a tenth of what the model would see ({would_see} bytes); stored as id={}",
             text.len(),
             ingested.id
         ));
