@@ -198,8 +198,11 @@ fn strip_read_numbers(text: &str) -> std::borrow::Cow<'_, str> {
 
 fn parses_as_json(text: &str) -> bool {
     let t = text.trim();
+    // One document, or several one after the other (`jq`, pretty records).
     (t.starts_with('{') || t.starts_with('['))
-        && serde_json::from_str::<serde_json::Value>(t).is_ok()
+        && serde_json::Deserializer::from_str(t)
+            .into_iter::<serde_json::Value>()
+            .all(|v| v.is_ok())
         || t.lines()
             .take(50)
             .filter(|l| !l.trim().is_empty())

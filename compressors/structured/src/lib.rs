@@ -48,6 +48,14 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
     if let Some(text) = jsonl::records(text) {
         return done(text, "JSON Lines: a line per record, long values cut");
     }
+    if let Some(values) = json_stream(&body) {
+        let outline = Outline::default();
+        let text: String = values.iter().map(|v| outline.render(v)).collect();
+        return done(
+            text,
+            &format!("JSON stream: {} values outlined", values.len()),
+        );
+    }
     if (ext == "toml" || ext == "lock" || looks_like_toml(&body))
         && let Ok(table) = body.parse::<toml::Table>()
     {
@@ -83,6 +91,20 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
         text: folded.text,
         notes: vec!["not parsed: folded as lines".to_string()],
     }
+}
+
+/// Two or more JSON documents one after the other (e.g. `jq` output, or
+/// pretty-printed records), and nothing else.
+fn json_stream(text: &str) -> Option<Vec<Value>> {
+    let t = text.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let values: Vec<Value> = serde_json::Deserializer::from_str(t)
+        .into_iter::<Value>()
+        .collect::<Result<_, _>>()
+        .ok()?;
+    (values.len() >= 2).then_some(values)
 }
 
 fn done(text: String, note: &str) -> CompressedData {
@@ -231,6 +253,18 @@ mod tests {
             out.contains("anyhow 1.0.104") && !out.contains("checksum"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_stream_of_json_documents_is_outlined_one_by_one() {
+        let long = "y".repeat(400);
+        let text = format!(
+            "{{\n  \"type\": \"a\",\n  \"text\": \"{long}\"\n}}\n{{\n  \"type\": \"b\"\n}}\n"
+        );
+        let out = compress(&text, None);
+        assert_eq!(out.notes, ["JSON stream: 2 values outlined"]);
+        assert!(out.text.contains("\"type\": \"a\"") && out.text.contains("\"type\": \"b\""));
+        assert!(out.text.len() < text.len() / 2, "{}", out.text);
     }
 
     #[test]
