@@ -172,10 +172,12 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
     // (session, file path) → every Read of it since the last compaction, as
     // seen without and with ghost: what the model has of the file.
     let mut reads: HashMap<(String, String), (String, String)> = HashMap::new();
-    for line in text.lines() {
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
-            continue;
-        };
+    let lines: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let window = context_window(&lines);
+    for v in &lines {
         let session = v["sessionId"]
             .as_str()
             .map(str::to_string)
@@ -191,7 +193,7 @@ fn replay_one(file: &Path, ctx: &HookContext, report: &mut ReplayReport) -> Resu
             reads.retain(|(s, _), _| *s != session);
             continue;
         }
-        if let Some(reading) = status_line_reading(&session, &v) {
+        if let Some(reading) = status_line_reading(&session, v, window) {
             // Claude Code runs the statusLine command after each of the main
             // agent's replies; ghost's Read policy follows that reading.
             hooks::run(HookEvent::StatusLine, reading.to_string().as_bytes(), ctx);
@@ -327,20 +329,39 @@ impl Drop for PersistedOutput {
     }
 }
 
-/// The context window of the models in a transcript, which does not say:
-/// 200,000 tokens (Claude Code compacts these sessions near 167,000).
-const REPLAY_CONTEXT_WINDOW: i64 = 200_000;
-
-/// The statusLine input Claude Code would give after the main agent's reply
-/// `line`, from the usage it reports; `None` for other lines.
-fn status_line_reading(session: &str, line: &Value) -> Option<Value> {
+/// The main agent's reply `line`'s usage: the tokens in its context.
+fn reply_usage(line: &Value) -> Option<(&Value, i64)> {
     let usage = &line["message"]["usage"];
     let main_agent = line["agentId"].is_null() && line["isSidechain"] != json!(true);
     (line["type"] == "assistant" && usage.is_object() && main_agent).then(|| {
+        let parts = [
+            "input_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+        ];
+        (usage, parts.iter().filter_map(|p| usage[*p].as_i64()).sum())
+    })
+}
+
+/// The context window of a transcript's model, which the transcript does
+/// not say: 200,000 tokens, or 1,000,000 when a reply used more than that.
+fn context_window(lines: &[Value]) -> i64 {
+    let most = lines
+        .iter()
+        .filter_map(|l| reply_usage(l).map(|(_, used)| used))
+        .max()
+        .unwrap_or(0);
+    if most > 200_000 { 1_000_000 } else { 200_000 }
+}
+
+/// The statusLine input Claude Code would give after the main agent's reply
+/// `line`, from the usage it reports; `None` for other lines.
+fn status_line_reading(session: &str, line: &Value, window: i64) -> Option<Value> {
+    reply_usage(line).map(|(usage, _)| {
         json!({
             "session_id": session, "hook_event_name": "Status",
             "model": {"id": line["message"]["model"]},
-            "context_window": {"context_window_size": REPLAY_CONTEXT_WINDOW, "current_usage": usage},
+            "context_window": {"context_window_size": window, "current_usage": usage},
         })
     })
 }
