@@ -336,6 +336,32 @@ fn prompts_failures_compaction_and_status_feed_the_store() {
 }
 
 #[test]
+fn a_result_the_compressor_barely_shrinks_goes_through_whole() {
+    // A task description (`bd show`) from a real session: the prose
+    // compressor saves under a tenth, and cutting lines to make it smaller
+    // would drop the task's own words.
+    let transcript = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../shared/corpus/transcripts/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
+    ))
+    .unwrap();
+    let stdout = transcript
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| {
+            let out = v["toolUseResult"]["stdout"].as_str()?;
+            out.starts_with("○ spotter-4te.2 ·")
+                .then(|| out.to_string())
+        })
+        .expect("the bd show output");
+    assert!(stdout.len() > 2_048);
+    let home = tempfile::tempdir().unwrap();
+    let mut p = payload("PostToolUse-Bash-large.json");
+    p["tool_response"] = json!({"stdout": stdout, "stderr": "", "interrupted": false,
+        "isImage": false, "noOutputExpected": false});
+    assert!(hook(home.path(), "post-tool-use", &p).is_none());
+}
+
+#[test]
 fn a_filling_context_folds_smaller_reads_until_compaction() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();

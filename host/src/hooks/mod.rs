@@ -295,14 +295,28 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
         return Ok(String::new());
     }
     // Never worse: the model must see clearly less than it would have (see
-    // MAX_KEPT_SHARE). A Bash output Claude Code persisted would reach it as
-    // a 2 KB preview of its head; ghost's digest of it is held to
-    // PERSISTED_DIGEST_BYTES.
+    // MAX_KEPT_SHARE).
     let would_see = extracted.text.len();
-    let budget = if response.get("persistedOutputPath").is_some() {
+    let saves_a_tenth = |len: usize| len as f64 <= would_see as f64 * MAX_KEPT_SHARE;
+    let kept_as_is = |len: usize| {
+        crate::logging::info(&format!(
+            "hook: {tool} result kept as it is: the summary ({len} bytes) does not save a tenth of what the model would see ({would_see} bytes); stored as id={}",
+            ingested.id
+        ));
+        Ok(String::new())
+    };
+    // The compressor's own text must save a tenth: `fit` below only caps
+    // the size and cuts lines blindly, so it must never be what makes a
+    // text smaller. Except for a persisted output, of which the model would
+    // see a 2 KB preview: a digest of that size is better.
+    let persisted = response.get("persistedOutputPath").is_some();
+    if !persisted && !saves_a_tenth(ingested.text.len()) {
+        return kept_as_is(ingested.text.len());
+    }
+    let budget = if persisted {
         PERSISTED_DIGEST_BYTES
     } else {
-        MAX_REPLACEMENT_BYTES.min(would_see.saturating_sub(1))
+        MAX_REPLACEMENT_BYTES
     };
     // Code keeps its structure when cut; outputs keep their failures.
     let prefer_errors = !matches!(extracted.slot, tool_output::Slot::ReadContent { .. });
@@ -317,13 +331,8 @@ fn post_tool_use(session: &str, payload: &Value, ctx: &HookContext) -> Result<St
     if !prefer_errors && !tool_output::line_addressable(&text) {
         text.insert_str(0, NOT_THE_FILES_LINES);
     }
-    if text.len() as f64 > would_see as f64 * MAX_KEPT_SHARE {
-        crate::logging::info(&format!(
-            "hook: {tool} result kept as it is: the summary ({} bytes) does not save a tenth of what the model would see ({would_see} bytes); stored as id={}",
-            text.len(),
-            ingested.id
-        ));
-        return Ok(String::new());
+    if !saves_a_tenth(text.len()) {
+        return kept_as_is(text.len());
     }
     let updated = tool_output::replace(&extracted.slot, response, &text);
     Ok(json!({
