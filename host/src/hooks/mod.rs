@@ -70,8 +70,8 @@ pub const MIN_RESULT_BYTES: usize = 2_048;
 /// edits what it reads, and a folded body hides the text an Edit needs.
 /// Measured with `ghost bench replay` on the shared transcripts (Read tokens
 /// with/without, all tools, edit-visible rate; 83.6% without ghost): 2 KB
-/// 0.45 / 0.59 / 55.4%, 4 KB 0.47 / 0.60 / 57.9%, 8 KB 0.55 / 0.66 / 68.2%,
-/// 16 KB 0.63 / 0.70 / 70.3%, 32 KB 0.89 / 0.86 / 83.1%; with the tiers
+/// 0.46 / 0.60 / 55.9%, 4 KB 0.48 / 0.61 / 58.5%, 8 KB 0.55 / 0.66 / 68.2%,
+/// 16 KB 0.63 / 0.71 / 70.3%, 32 KB 0.89 / 0.87 / 83.1%; with the tiers
 /// 0.54 / 0.65 / 67.2%.
 pub const READ_MIN_BYTES: usize = 8_192;
 
