@@ -102,11 +102,23 @@ pub fn looks_like(text: &str) -> bool {
     hits(&lines).is_some()
 }
 
+/// Search output grouped by file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grouped {
+    /// Each file's path, then its result lines indented.
+    pub lines: Vec<String>,
+    /// Files (a file the results come back to is counted again).
+    pub files: usize,
+    /// Result lines: matches and context lines.
+    pub results: usize,
+}
+
 /// `lines` grouped by file, or `None` when they are not search output.
 /// Lines that are not results (a trailing summary) are kept as they are.
-pub fn group(lines: &[&str]) -> Option<Vec<String>> {
+pub fn group(lines: &[&str]) -> Option<Grouped> {
     let parsed = hits(lines)?;
     let mut out = Vec::with_capacity(lines.len());
+    let (mut files, mut results) = (0, 0);
     let mut current: Option<&str> = None;
     for (line, hit) in lines.iter().zip(parsed) {
         let Some(hit) = hit else {
@@ -119,14 +131,20 @@ pub fn group(lines: &[&str]) -> Option<Vec<String>> {
         if current != Some(hit.path) {
             out.push(hit.path.to_string());
             current = Some(hit.path);
+            files += 1;
         }
+        results += 1;
         let mark = if hit.context { '-' } else { ':' };
         out.push(match hit.line {
             Some(n) => format!("  {n}{mark} {}", hit.text),
             None => format!("  {}", hit.text),
         });
     }
-    Some(out)
+    Some(Grouped {
+        lines: out,
+        files,
+        results,
+    })
 }
 
 #[cfg(test)]
@@ -139,8 +157,10 @@ mod tests {
                     src/b.rs:3:fn three() {}\nsrc/b.rs:9:fn four() {}\n";
         let lines: Vec<&str> = text.lines().collect();
         assert!(looks_like(text));
+        let grouped = group(&lines).unwrap();
+        assert_eq!((grouped.files, grouped.results), (2, 5));
         assert_eq!(
-            group(&lines).unwrap(),
+            grouped.lines,
             [
                 "src/a.rs",
                 "  10: fn one() {}",
@@ -157,7 +177,7 @@ mod tests {
     fn files_without_line_numbers_and_other_text() {
         let text = "lib/x.ex:  def a\nlib/x.ex:  def b\nlib/y.ex:  def c\nlib/y.ex:  def d\n";
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(group(&lines).unwrap()[1], "    def a");
+        assert_eq!(group(&lines).unwrap().lines[1], "    def a");
         // A log with colons is not search output; nor is one hit per file.
         assert!(!looks_like(
             "Error: one\nWarning: two\nError: three\nInfo: four\n"

@@ -54,18 +54,19 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
     // Search output: grouped by file, which loses nothing; whole when short.
     let grouped = grep::group(&lines);
     if let Some(grouped) = &grouped {
-        let matches = grouped.iter().filter(|l| l.starts_with("  ")).count();
-        let files = grouped.len() - matches;
-        if grouped.len() <= SEARCH_LINES_KEPT_WHOLE {
-            let summary = format!("{matches} result lines in {files} files, grouped by file");
-            let mut text = grouped.join("\n");
+        if grouped.lines.len() <= SEARCH_LINES_KEPT_WHOLE {
+            let summary = format!(
+                "{} result lines in {} files, grouped by file",
+                grouped.results, grouped.files
+            );
+            let mut text = grouped.lines.join("\n");
             text.push_str(&format!("\n[ghost search: {summary}]\n"));
             return CompressedLog {
                 text,
                 notes: vec![summary],
             };
         }
-        lines = grouped.iter().map(String::as_str).collect();
+        lines = grouped.lines.iter().map(String::as_str).collect();
     }
     let contents: Vec<&str> = lines.iter().map(|l| line::without_timestamp(l)).collect();
     let report = testrun::parse(&contents);
