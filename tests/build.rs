@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ghost_guest_build::{Guest, build_components};
+use ghost_guest_build::{Guest, build_components, guest_target_dir};
 
 /// Every test guest: the hostile ones the sandbox tests load, and the
 /// third-party plugins the registry tests add.
@@ -23,7 +23,6 @@ const HOSTILE: &[&str] = &[
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let workspace = manifest.parent().unwrap().to_path_buf();
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let guests: Vec<Guest> = HOSTILE
         .iter()
         .map(|name| Guest {
@@ -31,7 +30,7 @@ fn main() {
             dir: manifest.join("guests").join(name),
         })
         .collect();
-    let built = build_components(&workspace, &out.join("guests"), &guests);
+    let built = build_components(&workspace, &guest_target_dir(), &guests);
     let dir = built[0].parent().unwrap();
     println!("cargo:rustc-env=GHOST_HOSTILE_DIR={}", dir.display());
 }

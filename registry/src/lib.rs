@@ -28,7 +28,7 @@ mod time;
 pub use digest::{Digest, DigestParseError};
 pub use error::{ManifestError, RegistryError};
 pub use manifest::{
-    CLASSES, Limits, MANIFEST_FILE, MAX_DEADLINE_MS, MAX_MEMORY_MIB, Manifest, World, valid_id,
+    Limits, MANIFEST_FILE, MAX_DEADLINE_MS, MAX_MEMORY_MIB, Manifest, World, valid_id,
 };
 pub use project::{PROJECT_FILE, Project};
 pub use registry::{

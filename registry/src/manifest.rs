@@ -1,5 +1,6 @@
 //! `ghost-plugin.toml`: what an installed plugin is and what it may use.
 
+use ghost_types::ContentClass;
 use serde::{Deserialize, Serialize};
 
 use crate::digest::Digest;
@@ -13,9 +14,6 @@ pub const MAX_DEADLINE_MS: u64 = 2_000;
 
 /// The most memory a plugin may ask for, per call.
 pub const MAX_MEMORY_MIB: u64 = 512;
-
-/// The classes a compressor may claim (`prompt` is never compressed).
-pub const CLASSES: &[&str] = &["log", "code", "structured", "prose", "error"];
 
 /// Which world of the WIT contract a plugin implements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,9 +89,10 @@ pub struct Manifest {
     pub wit: String,
     /// The blake3 digest of its bytes (64 hex characters).
     pub digest: String,
-    /// The classes it compresses (none for a classifier).
+    /// The classes it compresses (none for a classifier), each one of
+    /// [`ContentClass::COMPRESSIBLE`].
     #[serde(default)]
-    pub classes: Vec<String>,
+    pub classes: Vec<ContentClass>,
     /// Higher runs first among the plugins claiming a class; the built-in
     /// always comes last.
     pub priority: i32,
@@ -181,7 +180,11 @@ pub(crate) fn validate_version(version: &str) -> Result<(), ManifestError> {
 }
 
 /// A compressor claims at least one known class, each once; a classifier none.
-pub(crate) fn validate_classes(world: World, classes: &[String]) -> Result<(), ManifestError> {
+pub(crate) fn validate_classes(
+    world: World,
+    classes: &[ContentClass],
+) -> Result<(), ManifestError> {
+    let compressible = ContentClass::list(&ContentClass::COMPRESSIBLE);
     match world {
         World::Classifier if !classes.is_empty() => Err(ManifestError::invalid(
             "classes",
@@ -189,18 +192,20 @@ pub(crate) fn validate_classes(world: World, classes: &[String]) -> Result<(), M
         )),
         World::Compressor if classes.is_empty() => Err(ManifestError::invalid(
             "classes",
-            format!("a compressor claims at least one of {}", CLASSES.join(", ")),
+            format!("a compressor claims at least one of {compressible}"),
         )),
         _ => {
             for (i, c) in classes.iter().enumerate() {
-                if !CLASSES.contains(&c.as_str()) {
+                if !c.is_compressible() {
                     return Err(ManifestError::invalid(
                         "classes",
-                        format!("{c:?} is not one of {}", CLASSES.join(", ")),
+                        format!(
+                            "{c} is never compressed; a compressor claims one or more of {compressible}"
+                        ),
                     ));
                 }
                 if classes[..i].contains(c) {
-                    return Err(ManifestError::invalid("classes", format!("{c:?} twice")));
+                    return Err(ManifestError::invalid("classes", format!("{c} twice")));
                 }
             }
             Ok(())
@@ -219,7 +224,7 @@ mod tests {
             world: World::Compressor,
             wit: "0.1.0".into(),
             digest: Digest::of(b"x").to_hex(),
-            classes: vec!["log".into()],
+            classes: vec![ContentClass::Log],
             priority: 10,
             limits: Limits {
                 deadline_ms: Some(100),
@@ -246,7 +251,7 @@ mod tests {
                 .contains("network")
         );
         let mut m = sample();
-        m.classes = vec!["prompt".into()];
+        m.classes = vec![ContentClass::Prompt];
         assert!(m.validate().unwrap_err().to_string().contains("classes"));
         let mut m = sample();
         m.limits.memory_mib = Some(4096);

@@ -21,7 +21,7 @@ pub struct Project {
     pub version: String,
     /// The classes it compresses (none for a classifier).
     #[serde(default)]
-    pub classes: Vec<String>,
+    pub classes: Vec<ghost_types::ContentClass>,
     /// Its priority (default 0).
     #[serde(default)]
     pub priority: i32,

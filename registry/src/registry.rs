@@ -46,7 +46,7 @@ pub struct Draft {
     /// Its version.
     pub version: String,
     /// The classes it will serve (none for a classifier).
-    pub classes: Vec<String>,
+    pub classes: Vec<ghost_types::ContentClass>,
     /// Its priority.
     pub priority: i32,
     /// The limits it asks for.
@@ -565,7 +565,7 @@ mod tests {
         Draft {
             id: id.into(),
             version: version.into(),
-            classes: vec!["log".into()],
+            classes: vec![ghost_types::ContentClass::Log],
             priority: 5,
             limits: Limits::default(),
             source: format!("/src/{id}.wasm"),

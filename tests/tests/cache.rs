@@ -1,9 +1,9 @@
 //! The on-disk compile cache: a second load is a hit, a corrupt or stale entry
 //! is detected and rebuilt, never trusted.
 
-use ghost::builtin;
-use ghost::runtime::cache::CacheStatus;
-use ghost::runtime::{PluginRuntime, RuntimeConfig};
+use ghost_core::builtin;
+use ghost_runtime::cache::CacheStatus;
+use ghost_runtime::{PluginRuntime, RuntimeConfig};
 
 fn runtime(dir: &std::path::Path) -> PluginRuntime {
     PluginRuntime::new(RuntimeConfig {

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use ghost::content::ClassifyRequest;
-use ghost::pipeline::Pipeline;
+use ghost_core::pipeline::Pipeline;
 use ghost_tests::labelled_set;
+use ghost_types::ClassifyRequest;
 
 #[test]
 fn classifier_is_right_at_least_95_percent_of_the_time() {

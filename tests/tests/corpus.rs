@@ -2,9 +2,9 @@
 //! logs in `../shared/corpus/`: every line the corpus marks as the failure
 //! survives, and CI failure logs shrink to at most 0.15 of their tokens.
 
-use ghost::content::{CompressRequest, ContentClass};
-use ghost::pipeline::Pipeline;
+use ghost_core::pipeline::Pipeline;
 use ghost_tests::{cases_of_class, missing_lines};
+use ghost_types::{CompressRequest, ContentClass};
 
 #[test]
 fn every_failure_line_survives_and_ci_logs_shrink() {
@@ -31,8 +31,10 @@ fn every_failure_line_survives_and_ci_logs_shrink() {
                 missing[0]
             ));
         }
-        let (tokens_in, tokens_out) =
-            (ghost::tokens::count(&case.input), ghost::tokens::count(out));
+        let (tokens_in, tokens_out) = (
+            ghost_core::tokens::count(&case.input),
+            ghost_core::tokens::count(out),
+        );
         eprintln!(
             "{:40} {tokens_in:>8} → {tokens_out:>7} tokens  {:.3}  kept {}/{}",
             case.id,
@@ -148,10 +150,10 @@ fn class_ratio(class: &str, min_bytes: usize) -> f64 {
     for case in &cases {
         let request = CompressRequest::new(case.input.clone(), content_class);
         let out = pipeline.compress(&request).outcome.text;
-        let lost = ghost::corpus::lost(&case.must_keep, &out);
+        let lost = ghost_bench::corpus::lost(&case.must_keep, &out);
         assert!(lost.is_empty(), "{}: lost {lost:?}", case.id);
-        tokens_in += ghost::tokens::count(&case.input);
-        tokens_out += ghost::tokens::count(&out);
+        tokens_in += ghost_core::tokens::count(&case.input);
+        tokens_out += ghost_core::tokens::count(&out);
     }
     let ratio = tokens_out as f64 / tokens_in as f64;
     eprintln!("{class} (≥ {min_bytes} bytes): {tokens_in} → {tokens_out} tokens, ratio {ratio:.3}");
@@ -197,7 +199,7 @@ fn code_keeps_every_top_level_name() {
 #[test]
 fn the_whole_corpus_scores_within_target() {
     let pipeline = Pipeline::with_dirs(None).unwrap();
-    let report = ghost::corpus::score(&pipeline, &ghost_tests::corpus_cases()).unwrap();
+    let report = ghost_bench::corpus::score(&pipeline, &ghost_tests::corpus_cases()).unwrap();
     let overall = &report.overall;
     assert_eq!(
         overall.kept, overall.must_keep,
@@ -259,6 +261,6 @@ fn read_output_keeps_its_line_numbers_and_says_what_to_read() {
         !out.text.contains(&format!("{offset:>6}→")),
         "line {offset} is folded, not shown"
     );
-    let lost = ghost::corpus::lost(&case.must_keep, &out.text);
+    let lost = ghost_bench::corpus::lost(&case.must_keep, &out.text);
     assert!(lost.is_empty(), "lost {lost:?}");
 }

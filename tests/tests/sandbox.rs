@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use ghost::builtin;
-use ghost::content::{CompressRequest, ContentClass};
-use ghost::runtime::{FailOpen, PluginKind, PluginRuntime, RuntimeConfig};
+use ghost_core::builtin;
+use ghost_runtime::{FailOpen, PluginKind, PluginRuntime, RuntimeConfig};
 use ghost_tests::hostile_component;
+use ghost_types::{CompressRequest, ContentClass};
 
 /// A log worth compressing, for the call that must work after each failure.
 fn sample_log() -> String {

@@ -1,8 +1,7 @@
 //! The classifier as a `ghost:plugin/classifier` component.
 
-use ghost_plugin_sdk::classifier::{Classification, ClassifyRequest, ContentClass, Guest};
-
-use crate::Class;
+use ghost_plugin_sdk::classifier::{Classification, ClassifyRequest, ContentClass as Wit, Guest};
+use ghost_types::ContentClass;
 
 struct Classifier;
 
@@ -13,13 +12,14 @@ impl Guest for Classifier {
             source_path: request.source_path.as_deref(),
         };
         let (class, confidence) = crate::classify(&request.text, hints);
+        // ghost's class → the WIT contract's.
         let class = match class {
-            Class::Log => ContentClass::Log,
-            Class::Code => ContentClass::Code,
-            Class::Structured => ContentClass::Structured,
-            Class::Prose => ContentClass::Prose,
-            Class::Error => ContentClass::Error,
-            Class::Prompt => ContentClass::Prompt,
+            ContentClass::Log => Wit::Log,
+            ContentClass::Code => Wit::Code,
+            ContentClass::Structured => Wit::Structured,
+            ContentClass::Prose => Wit::Prose,
+            ContentClass::Error => Wit::Error,
+            ContentClass::Prompt => Wit::Prompt,
         };
         Classification { class, confidence }
     }

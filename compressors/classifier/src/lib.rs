@@ -9,22 +9,7 @@
 #[cfg(target_arch = "wasm32")]
 mod component;
 
-/// The classes, mirroring the WIT `content-class` enum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    /// Build, test, server and command output.
-    Log,
-    /// Source code.
-    Code,
-    /// JSON, YAML, TOML, CSV, XML.
-    Structured,
-    /// Natural-language text.
-    Prose,
-    /// An exception, panic or stack trace.
-    Error,
-    /// The user's own words.
-    Prompt,
-}
+use ghost_types::ContentClass;
 
 /// What the classifier knows about a text besides its content.
 #[derive(Debug, Clone, Copy, Default)]
@@ -40,12 +25,12 @@ pub struct Hints<'a> {
 /// Order: the user's prompt; the file's extension; what the tool is
 /// (a shell's output is a log unless it is really JSON, a stack trace or a
 /// diff; a search is a log; a web page is prose); then the content alone.
-pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
+pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
     let tool = hints.tool_name.unwrap_or("");
     if tool.eq_ignore_ascii_case("UserPromptSubmit") || tool.eq_ignore_ascii_case("prompt") {
-        return (Class::Prompt, 1.0);
+        return (ContentClass::Prompt, 1.0);
     }
-    if let Some(class) = hints.source_path.and_then(class_from_path) {
+    if let Some(class) = hints.source_path.and_then(ghost_types::class_of_path) {
         return (class, 0.9);
     }
     let sample = head(text, 64 * 1024);
@@ -54,26 +39,26 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
     match tool {
         "Bash" | "BashOutput" | "TaskOutput" => {
             return if parses_as_json(text) {
-                (Class::Structured, 0.9)
+                (ContentClass::Structured, 0.9)
             } else if opens_with_exception(body) {
-                (Class::Error, 0.8)
+                (ContentClass::Error, 0.8)
             } else if looks_like_diff(body) {
-                (Class::Code, 0.8)
+                (ContentClass::Code, 0.8)
             } else if ghost_log_folding::grep::looks_like(body) {
                 // grep/rg output: the log compressor groups it by file.
-                (Class::Log, 0.85)
+                (ContentClass::Log, 0.85)
             } else if prose_share(body) > 0.25 {
-                (Class::Prose, 0.6)
+                (ContentClass::Prose, 0.6)
             } else {
-                (Class::Log, 0.8)
+                (ContentClass::Log, 0.8)
             };
         }
-        "Grep" | "Glob" | "LS" => return (Class::Log, 0.85),
+        "Grep" | "Glob" | "LS" => return (ContentClass::Log, 0.85),
         "WebFetch" | "WebSearch" | "Task" => {
             return if parses_as_json(text) {
-                (Class::Structured, 0.8)
+                (ContentClass::Structured, 0.8)
             } else {
-                (Class::Prose, 0.8)
+                (ContentClass::Prose, 0.8)
             };
         }
         _ => {}
@@ -82,18 +67,18 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (Class, f32) {
 }
 
 /// The class from the content alone.
-fn by_content(text: &str, body: &str) -> (Class, f32) {
+fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
     if looks_like_error(body) {
-        return (Class::Error, 0.8);
+        return (ContentClass::Error, 0.8);
     }
     if parses_as_json(text) || looks_structured(body) {
-        return (Class::Structured, 0.85);
+        return (ContentClass::Structured, 0.85);
     }
     if looks_like_diff(body) {
-        return (Class::Code, 0.8);
+        return (ContentClass::Code, 0.8);
     }
     if ghost_log_folding::grep::looks_like(body) {
-        return (Class::Log, 0.8);
+        return (ContentClass::Log, 0.8);
     }
     // Markdown's code fences hold code, but the document around them is prose:
     // judge by the lines outside the fences.
@@ -110,7 +95,7 @@ fn by_content(text: &str, body: &str) -> (Class, f32) {
         .take(400)
         .collect();
     if lines.is_empty() {
-        return (Class::Log, 0.3);
+        return (ContentClass::Log, 0.3);
     }
     let share = |f: &dyn Fn(&str) -> bool| {
         lines.iter().filter(|l| f(l)).count() as f32 / lines.len() as f32
@@ -120,15 +105,15 @@ fn by_content(text: &str, body: &str) -> (Class, f32) {
     let sentences = share(&|l| is_sentence_line(l));
     let headings = share(&|l| l.starts_with("# ") || l.starts_with("## ") || l.starts_with("### "));
     if timestamped > 0.3 {
-        return (Class::Log, 0.6 + timestamped.min(0.3));
+        return (ContentClass::Log, 0.6 + timestamped.min(0.3));
     }
     if code > 0.15 {
-        return (Class::Code, (0.5 + code).min(0.95));
+        return (ContentClass::Code, (0.5 + code).min(0.95));
     }
     if sentences > 0.2 || headings > 0.02 && sentences > 0.05 {
-        return (Class::Prose, (0.5 + sentences).min(0.9));
+        return (ContentClass::Prose, (0.5 + sentences).min(0.9));
     }
-    (Class::Log, 0.5)
+    (ContentClass::Log, 0.5)
 }
 
 /// A line of running text: long, many words, ending like a sentence.
@@ -239,23 +224,6 @@ fn head(text: &str, max: usize) -> &str {
         end -= 1;
     }
     &text[..end]
-}
-
-fn class_from_path(path: &str) -> Option<Class> {
-    let ext = path.rsplit('.').next()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "rs" | "py" | "js" | "mjs" | "cjs" | "ts" | "tsx" | "jsx" | "go" | "java" | "kt" | "c"
-        | "h" | "cc" | "cpp" | "hpp" | "cs" | "rb" | "ex" | "exs" | "erl" | "swift" | "scala"
-        | "php" | "sh" | "bash" | "zsh" | "lua" | "zig" | "hs" | "ml" | "sql" | "css" | "html"
-        | "vue" | "scss" | "heex" | "eex" | "leex" | "svelte" | "dart" | "r" | "pl" | "fs"
-        | "clj" | "nix" => Class::Code,
-        "json" | "jsonl" | "ndjson" | "yaml" | "yml" | "toml" | "csv" | "tsv" | "xml" | "lock" => {
-            Class::Structured
-        }
-        "md" | "markdown" | "txt" | "rst" | "adoc" => Class::Prose,
-        "log" | "out" | "output" => Class::Log,
-        _ => return None,
-    })
 }
 
 /// A stack trace or exception report: it opens with an exception header, or
@@ -377,16 +345,19 @@ mod tests {
                 }
             )
             .0,
-            Class::Code
+            ContentClass::Code
         );
-        assert_eq!(classify("{\"a\": [1, 2]}", none).0, Class::Structured);
+        assert_eq!(
+            classify("{\"a\": [1, 2]}", none).0,
+            ContentClass::Structured
+        );
         assert_eq!(
             classify(
                 "Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'x'",
                 none
             )
             .0,
-            Class::Error
+            ContentClass::Error
         );
         assert_eq!(
             classify(
@@ -394,11 +365,11 @@ mod tests {
                 none
             )
             .0,
-            Class::Log
+            ContentClass::Log
         );
         assert_eq!(
             classify("fn main() {\n    let x = 1;\n}\nfn other() {}\n", none).0,
-            Class::Code
+            ContentClass::Code
         );
         // grep -rn through Bash, whatever the matched lines say.
         let search = "docs/a.md:3:This sentence explains at length what the function does.\n\
@@ -409,7 +380,7 @@ mod tests {
             tool_name: Some("Bash"),
             ..none
         };
-        assert_eq!(classify(search, bash).0, Class::Log);
+        assert_eq!(classify(search, bash).0, ContentClass::Log);
         assert_eq!(
             classify(
                 "please fix it",
@@ -419,7 +390,7 @@ mod tests {
                 }
             )
             .0,
-            Class::Prompt
+            ContentClass::Prompt
         );
     }
 }

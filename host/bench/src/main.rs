@@ -1,0 +1,218 @@
+//! `ghost-bench` (also run as `ghost bench …`): compression on a corpus
+//! (`corpus`), recall quality on LoCoMo (`recall`), store speed (`store`),
+//! real sessions through the hook (`replay`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use ghost_bench::corpus;
+use ghost_core::paths::GhostDirs;
+use ghost_core::pipeline::Pipeline;
+use ghost_runtime::PluginLimits;
+use ghost_store::recall::RecallTuning;
+
+/// ghost's benchmarks: compression, recall, store speed, replayed sessions.
+#[derive(Debug, Parser)]
+#[command(name = "ghost-bench", version)]
+struct Cli {
+    /// Wall-clock budget of one plugin call, in milliseconds.
+    #[arg(
+        long,
+        global = true,
+        env = "GHOST_PLUGIN_DEADLINE_MS",
+        default_value_t = 250,
+        value_name = "MS"
+    )]
+    plugin_deadline_ms: u64,
+
+    /// Memory cap of one plugin call, in MiB.
+    #[arg(
+        long,
+        global = true,
+        env = "GHOST_PLUGIN_MEMORY_MIB",
+        default_value_t = 128,
+        value_name = "MIB"
+    )]
+    plugin_memory_mib: usize,
+
+    #[command(subcommand)]
+    command: Args,
+}
+
+/// The benchmarks.
+#[derive(Debug, clap::Subcommand)]
+enum Args {
+    /// Per class: tokens in/out (o200k_base), bytes, compressor time per MB,
+    /// must-keep retention and classifier accuracy, for a corpus laid out like
+    /// `../shared/corpus/cases` (`<case>/input.txt` + `<case>/meta.json`).
+    Corpus {
+        /// The folder of cases.
+        dir: PathBuf,
+        /// Also write the full report, every case included, as JSON here.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// List every case, not only the totals.
+        #[arg(long)]
+        cases: bool,
+        /// Score another tool's outputs (`DIR/<case id>.txt`) instead of
+        /// running ghost's compressors: for side-by-side comparisons.
+        #[arg(long, value_name = "DIR")]
+        outputs: Option<PathBuf>,
+    },
+    /// Recall quality on LoCoMo: every question of categories 1-4 through
+    /// the MCP recall path; recall@1/5/10, MRR and latency for conversations
+    /// 0-4 (where ranking was tuned) and 5-9 (held out).
+    Recall {
+        /// LoCoMo's locomo10.json.
+        #[arg(long, default_value = "../shared/corpus/locomo/locomo10.json")]
+        locomo: PathBuf,
+        /// Rank with a plain FTS5 OR query instead (the baseline).
+        #[arg(long)]
+        plain: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Real Claude Code transcripts through the PostToolUse hook: tokens the
+    /// model sees with and without ghost, per tool, and the edit-visible rate.
+    Replay {
+        /// Transcript files (`.jsonl`).
+        #[arg(required = true)]
+        transcripts: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ingest throughput and recall latency (p50/p95) on stores of real
+    /// tool results, filled to each size.
+    Store {
+        /// The shared corpus (transcripts/claude-code and cases).
+        #[arg(long, default_value = "../shared/corpus")]
+        corpus: PathBuf,
+        /// Store sizes to measure recall at.
+        #[arg(long = "entries", value_delimiter = ',', default_values_t = [10_000, 100_000])]
+        entries: Vec<usize>,
+        /// Keep the store in this file instead of a scratch one.
+        #[arg(long, value_name = "FILE")]
+        keep: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let dirs = GhostDirs::from_env();
+    let limits = PluginLimits {
+        deadline: std::time::Duration::from_millis(cli.plugin_deadline_ms.max(1)),
+        memory_bytes: cli.plugin_memory_mib.max(1) << 20,
+        ..PluginLimits::default()
+    };
+    let pipeline = || Pipeline::new_with(dirs.as_ref(), limits.clone());
+    match run(cli.command, pipeline) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("ghost-bench: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs one benchmark.
+fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> {
+    match args {
+        Args::Corpus {
+            dir,
+            json,
+            cases,
+            outputs,
+        } => corpus_bench(dir, json, cases, outputs, pipeline),
+        Args::Recall {
+            locomo,
+            plain,
+            json,
+        } => {
+            let tuning = if plain {
+                RecallTuning::plain()
+            } else {
+                RecallTuning::default()
+            };
+            let report = ghost_bench::locomo::run(&locomo, tuning)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost_bench::locomo::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Args::Replay { transcripts, json } => {
+            let report = ghost_bench::replay::run(&transcripts, &pipeline)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost_bench::replay::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Args::Store {
+            corpus,
+            entries,
+            keep,
+            json,
+        } => {
+            let pool = ghost_bench::store_load::sources(&corpus)?;
+            let report =
+                ghost_bench::store_load::run(&pool, &entries, keep.as_deref(), pipeline, |line| {
+                    eprintln!("ghost: bench: {line}")
+                })?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost_bench::store_load::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn corpus_bench(
+    dir: PathBuf,
+    json: Option<PathBuf>,
+    cases: bool,
+    outputs: Option<PathBuf>,
+    pipeline: impl FnOnce() -> Result<Pipeline>,
+) -> Result<ExitCode> {
+    let pipeline = pipeline()?;
+    let report = corpus::score_with(&pipeline, &dir, outputs.as_deref())?;
+    if cases {
+        for c in &report.cases {
+            println!(
+                "{:<45} {:<10} {:>9} → {:>8} tokens {:>6.3}  kept {}/{}  {:.1} ms{}",
+                c.id,
+                c.class,
+                c.tokens_in,
+                c.tokens_out,
+                c.tokens_out as f64 / c.tokens_in.max(1) as f64,
+                c.kept,
+                c.must_keep,
+                c.compress_ms,
+                if c.classified_as == c.class {
+                    String::new()
+                } else {
+                    format!("  (classified {})", c.classified_as)
+                }
+            );
+        }
+        println!();
+    }
+    print!("{}", corpus::render_table(&report));
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report)?;
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        println!("report written to {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

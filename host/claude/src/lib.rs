@@ -1,0 +1,31 @@
+//! ghost in Claude Code: the hooks (`ghost hook <event>`), installing them
+//! into Claude Code's settings, and checking an installation.
+//!
+//! - [`payload`]: the hook payloads Claude Code sends, as serde types;
+//! - [`tools`]: the one table of tools whose results the hook handles, from
+//!   which the dispatch and the installed matcher are derived;
+//! - [`response`]: a tool response's text out, a shorter one back in, in the
+//!   tool's own shape; and how Claude Code renders a response for the model;
+//! - [`hooks`]: the entry points, one per event;
+//! - [`seen`]: what the agent already has in its context (re-reads, repeats);
+//! - [`file_list`]: the digest of long file lists;
+//! - [`state`]: the status line, the state block before compaction and the
+//!   context after it;
+//! - [`policy`]: every threshold, with its reason;
+//! - [`install`], [`doctor`]: ghost in Claude Code's settings (and the
+//!   plugin's generated files), and checking it.
+//!
+//! Everything Claude Code-specific lives here; the service underneath is
+//! `ghost-core`. A hook never breaks the agent: on any failure the original
+//! goes through and the reason is logged (the `log` facade).
+
+pub mod doctor;
+pub mod file_list;
+pub mod hooks;
+pub mod install;
+pub mod payload;
+pub mod policy;
+pub mod response;
+pub mod seen;
+pub mod state;
+pub mod tools;

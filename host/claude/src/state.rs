@@ -1,0 +1,128 @@
+//! What ghost tells Claude Code about a session: the status line, the state
+//! block the compaction prompt gets, and the context a session starts with
+//! after compaction or on resume.
+
+use anyhow::Result;
+use ghost_core::ingest::short_count;
+use ghost_store::now_ms;
+use serde_json::json;
+
+use crate::hooks::{HookContext, open_store};
+use crate::payload::{SessionStart, StatusLine};
+use crate::policy::{PRE_COMPACT_ITEMS_BYTES, SESSION_START_BUDGET_TOKENS, TOP_ITEMS};
+
+/// The statusLine command: records the context reading, prints one line.
+pub fn status_line(payload: &StatusLine, ctx: &HookContext) -> Result<String> {
+    let store = open_store(ctx)?;
+    let session = payload.session_id.as_str();
+    let window = &payload.context_window;
+    if let Some(used) = window.used_tokens() {
+        store.session_context().record_reading(
+            session,
+            used,
+            window.context_window_size,
+            "status_line",
+            now_ms(),
+        )?;
+    }
+    let p = store.pressure(Some(session), now_ms())?;
+    let model = payload
+        .model
+        .display_name
+        .as_deref()
+        .or(payload.model.id.as_deref())
+        .unwrap_or("claude");
+    Ok(format!(
+        "{model} · ctx {:.0}% · ghost saved {} tokens",
+        p.context.percent,
+        short_count(p.original_tokens - p.summary_tokens)
+    ))
+}
+
+/// The items ghost holds for `session`, one line each, within `budget_bytes`;
+/// and how many there are.
+fn top_lines(ctx: &HookContext, session: &str, budget_bytes: usize) -> Result<(String, usize)> {
+    let store = open_store(ctx)?;
+    let mut out = String::new();
+    let mut listed = 0;
+    for e in store.top(session, TOP_ITEMS)? {
+        let line = format!(
+            "- id={} · {} · {} · {}→{} tokens\n",
+            e.id,
+            e.class,
+            e.source_label(),
+            short_count(e.original_tokens),
+            short_count(e.summary_tokens)
+        );
+        if out.len() + line.len() > budget_bytes {
+            break;
+        }
+        out.push_str(&line);
+        listed += 1;
+    }
+    Ok((out, listed))
+}
+
+/// PreCompact: plain text, which Claude Code appends to the compaction
+/// prompt. Never blocks compaction.
+pub fn pre_compact(session: &str, ctx: &HookContext) -> Result<String> {
+    let store = open_store(ctx)?;
+    // What the agent saw so far leaves its context now.
+    store.session_context().mark_compaction(session, now_ms())?;
+    let p = store.pressure(Some(session), now_ms())?;
+    if p.entries == 0 {
+        return Ok(String::new());
+    }
+    let (items, _) = top_lines(ctx, session, PRE_COMPACT_ITEMS_BYTES)?;
+    Ok(format!(
+        "ghost holds the full originals of this session's tool results: {} entries, {} tokens \
+         shown as {}. Keep in the summary the ids the next steps need; these matter most:\n{items}\
+         After compaction use recall(query) to search them and get(id) for the full text \
+         (MCP server ghost), instead of re-running tools.\n",
+        p.entries,
+        short_count(p.original_tokens),
+        short_count(p.summary_tokens),
+    ))
+}
+
+/// SessionStart: after compaction or on resume, what ghost holds and how to
+/// get it back, under [`SESSION_START_BUDGET_TOKENS`].
+pub fn session_start(payload: &SessionStart, ctx: &HookContext) -> Result<String> {
+    let session = payload.session_id.as_str();
+    let source = payload.source.as_str();
+    if source == "resume"
+        && let Some(tokens) = payload.context_tokens
+    {
+        open_store(ctx)?.session_context().record_reading(
+            session,
+            tokens,
+            None,
+            "session_start",
+            now_ms(),
+        )?;
+    }
+    if source == "compact" {
+        open_store(ctx)?
+            .session_context()
+            .mark_compaction(session, now_ms())?;
+    }
+    if source != "compact" && source != "resume" {
+        return Ok(String::new());
+    }
+    let (items, listed) = top_lines(ctx, session, SESSION_START_BUDGET_TOKENS * 4 - 400)?;
+    if listed == 0 {
+        return Ok(String::new());
+    }
+    let context = format!(
+        "ghost keeps the full text of earlier tool results in this session. Most important:\n{items}\
+         Use recall(query) to search them and get(id) (optionally start_line/end_line) for the \
+         full text, instead of re-running tools."
+    );
+    Ok(json!({
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": context,
+        }
+    })
+    .to_string())
+}

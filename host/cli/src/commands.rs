@@ -1,0 +1,192 @@
+//! Command-line arguments and the dispatch to each command.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::builder::TypedValueParser;
+use clap::{Parser, Subcommand};
+use ghost_claude::hooks::{HookContext, HookEvent};
+use ghost_core::config::Config;
+use ghost_core::paths::GhostDirs;
+use ghost_core::pipeline::Pipeline;
+use ghost_runtime::PluginLimits;
+use ghost_store::Store;
+
+use crate::{bench, classify, compress, ingest, install, logging, plugin, store};
+
+/// ghost: a context gardener for AI coding agents.
+///
+/// Classifies tool output (log, code, structured, prose, error, prompt),
+/// shrinks it with a sandboxed WebAssembly compressor made for its class, and
+/// never loses the original.
+#[derive(Debug, Parser)]
+#[command(name = "ghost", version, propagate_version = true)]
+pub struct Cli {
+    /// Also print ghost's log lines on stderr.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+
+    /// Wall-clock budget of one plugin call, in milliseconds.
+    #[arg(
+        long,
+        global = true,
+        env = "GHOST_PLUGIN_DEADLINE_MS",
+        default_value_t = 250,
+        value_name = "MS"
+    )]
+    plugin_deadline_ms: u64,
+
+    /// Memory cap of one plugin call, in MiB.
+    #[arg(
+        long,
+        global = true,
+        env = "GHOST_PLUGIN_MEMORY_MIB",
+        default_value_t = 128,
+        value_name = "MIB"
+    )]
+    plugin_memory_mib: usize,
+
+    /// The store's file (default: `store` in config.toml, else
+    /// store.sqlite3 under ghost's data directory).
+    #[arg(long, global = true, env = "GHOST_STORE", value_name = "PATH")]
+    store: Option<std::path::PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Compress a text and print the result.
+    Compress(compress::Args),
+    /// Print the content class of a text and the classifier's confidence.
+    Classify(classify::Args),
+    /// Classify, compress and store a text; print what the agent sees.
+    Ingest(ingest::Args),
+    /// Search the store (the MCP `recall` tool).
+    Recall(store::RecallArgs),
+    /// Print a stored original or part of it (the MCP `get` tool).
+    Get(store::GetArgs),
+    /// How full the context is and what ghost holds (the MCP `context_pressure` tool).
+    Pressure(store::PressureArgs),
+    /// Forget an entry (the MCP `forget` tool).
+    Forget(store::ForgetArgs),
+    /// Store statistics (the MCP `stats` tool).
+    Stats(store::JsonOnly),
+    /// Expire entries past their TTL, purge forgotten ones, compact the store.
+    Gc(store::JsonOnly),
+    /// Run the MCP server on stdin/stdout.
+    Serve,
+    /// Add ghost's hooks, statusLine and MCP server to Claude Code's settings.
+    Install(install::Args),
+    /// Remove what `ghost install` added.
+    Uninstall(install::Args),
+    /// Check the installation and say what is wrong.
+    Doctor(install::DoctorArgs),
+    /// A Claude Code hook: reads the event's JSON on stdin, answers on
+    /// stdout, always exits 0 (on any failure the original goes through).
+    Hook {
+        /// The event.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(HookEvent::args())
+            .map(|arg| arg.parse::<HookEvent>().expect("a listed event")))]
+        event: HookEvent,
+    },
+    /// Measure ghost (runs the `ghost-bench` binary: corpus, recall,
+    /// store, replay; `ghost bench --help` lists them).
+    #[command(disable_help_flag = true)]
+    Bench(bench::Args),
+    /// Manage plugins: add, list, enable, disable, remove, verify, gc, new
+    #[command(subcommand)]
+    Plugin(plugin::Args),
+}
+
+/// Runs the command the user asked for.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    let dirs = GhostDirs::from_env();
+    logging::init(
+        dirs.as_ref().map(GhostDirs::log_file).as_deref(),
+        cli.verbose,
+    );
+    let limits = PluginLimits {
+        deadline: std::time::Duration::from_millis(cli.plugin_deadline_ms.max(1)),
+        memory_bytes: cli.plugin_memory_mib.max(1) << 20,
+        ..PluginLimits::default()
+    };
+    let pipeline = || Pipeline::new_with(dirs.as_ref(), limits.clone());
+    let config = || Config::from_dirs(dirs.as_ref());
+    let open_store = || -> Result<Store> {
+        let path = config()?.store_path(cli.store.as_deref(), dirs.as_ref())?;
+        Store::open(&path).with_context(|| format!("opening the store {}", path.display()))
+    };
+    match cli.command {
+        Command::Compress(args) => compress::run(args, pipeline),
+        Command::Classify(args) => classify::run(args, pipeline),
+        Command::Ingest(args) => ingest::run(args, &mut open_store()?, &config()?, pipeline),
+        Command::Recall(args) => store::recall(args, open_store()?),
+        Command::Get(args) => store::get(args, open_store()?),
+        Command::Pressure(args) => store::pressure(args, open_store()?),
+        Command::Forget(args) => store::forget(args, open_store()?),
+        Command::Stats(args) => store::stats(args, open_store()?),
+        Command::Gc(args) => store::gc(args, open_store()?),
+        Command::Serve => {
+            ghost_mcp::serve_stdio(open_store()?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench(args) => bench::run(args),
+        Command::Plugin(args) => plugin::run(args, dirs.as_ref(), &limits),
+        Command::Install(args) => install::install(args),
+        Command::Uninstall(args) => install::uninstall(args),
+        Command::Doctor(args) => {
+            let path = config()?.store_path(cli.store.as_deref(), dirs.as_ref())?;
+            let plugins = dirs.as_ref().map(ghost_core::plugins::registry);
+            install::doctor(args, &path, plugins.as_ref(), pipeline)
+        }
+        Command::Hook { event } => {
+            hook(event, dirs.as_ref(), cli.store.as_deref(), &pipeline);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Runs a hook; whatever happens, the caller exits 0.
+fn hook(
+    event: HookEvent,
+    dirs: Option<&GhostDirs>,
+    explicit_store: Option<&std::path::Path>,
+    pipeline: &dyn Fn() -> Result<Pipeline>,
+) {
+    let config = match Config::from_dirs(dirs) {
+        Ok(c) => c,
+        Err(e) => {
+            log::warn!("hook: {e:#}; using the default configuration");
+            Config::default()
+        }
+    };
+    let store_path = match config.store_path(explicit_store, dirs) {
+        Ok(p) => p,
+        Err(e) => {
+            log::warn!("hook: {e:#}; the original passes through");
+            return;
+        }
+    };
+    let ctx = HookContext {
+        store_path,
+        config: &config,
+        pipeline,
+    };
+    // Even a panic must not break the agent.
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ghost_claude::hooks::run(event, std::io::stdin().lock(), &ctx)
+    }))
+    .unwrap_or_else(|_| {
+        log::warn!("hook: panicked; the original passes through");
+        String::new()
+    });
+    if !out.is_empty() {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(out.as_bytes());
+        let _ = stdout.write_all(b"\n");
+        let _ = stdout.flush();
+    }
+}

@@ -1,0 +1,231 @@
+//! `ghost plugin …`: a thin layer over the registry library and
+//! `ghost_core::plugins`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+use ghost_core::paths::GhostDirs;
+use ghost_core::plugins::add::{AddContext, AddRequest};
+use ghost_core::plugins::routes::Routes;
+use ghost_core::plugins::scaffold::{self, Lang};
+use ghost_registry::{Registry, Status, World};
+use ghost_runtime::PluginLimits;
+use ghost_types::ContentClass;
+use serde_json::json;
+
+/// `ghost plugin` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Args {
+    /// Check a component (or a plugin project's folder), smoke-test it and install it
+    Add {
+        /// A `.wasm` component, or a folder with a `ghost-plugin.toml`
+        path: PathBuf,
+        /// Its id (default: the project's, else the file's name)
+        #[arg(long)]
+        id: Option<String>,
+        /// A class it serves: log, code, structured, prose, error (repeatable)
+        #[arg(long = "class", value_name = "CLASS")]
+        classes: Vec<ContentClass>,
+        /// Higher runs first among the plugins for a class (default: the project's, else 0)
+        #[arg(long, allow_negative_numbers = true)]
+        priority: Option<i32>,
+        /// Its version (default: the project's, else 0.0.0)
+        #[arg(long, value_name = "VERSION")]
+        plugin_version: Option<String>,
+    },
+    /// The installed plugins, their status and the classes they serve now
+    List {
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Uninstall a plugin (its bytes stay until `ghost plugin gc`)
+    Remove {
+        /// The plugin's id
+        id: String,
+    },
+    /// Let a plugin serve again (also clears an automatic disabling)
+    Enable {
+        /// The plugin's id
+        id: String,
+    },
+    /// Stop a plugin from serving (the built-in serves its classes)
+    Disable {
+        /// The plugin's id
+        id: String,
+    },
+    /// Re-hash every plugin's bytes and re-check every manifest
+    Verify,
+    /// Delete the bytes no installed plugin uses any more
+    Gc,
+    /// Create a plugin project that builds with one command
+    New {
+        /// Its name (and id)
+        name: String,
+        /// Its language (rust)
+        #[arg(long, default_value = "rust")]
+        lang: Lang,
+        /// The folder to create it in
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+}
+
+/// Runs `ghost plugin …`.
+pub fn run(args: Args, dirs: Option<&GhostDirs>, limits: &PluginLimits) -> Result<ExitCode> {
+    if let Args::New { name, lang, dir } = &args {
+        let project = scaffold::scaffold(dir, name, *lang)?;
+        println!(
+            "created {}\n  cd {}\n  cargo build --release\n  ghost plugin add .",
+            project.display(),
+            project.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(dirs) = dirs else {
+        bail!("no data directory: set GHOST_HOME (or HOME) so ghost knows where plugins live");
+    };
+    let registry = ghost_core::plugins::registry(dirs);
+    match args {
+        Args::Add {
+            path,
+            id,
+            classes,
+            priority,
+            plugin_version,
+        } => {
+            let request = AddRequest {
+                path,
+                id,
+                classes,
+                priority,
+                version: plugin_version,
+            };
+            let ctx = AddContext {
+                cache_dir: Some(dirs.component_cache()),
+                limits: limits.clone(),
+            };
+            let outcome = ghost_core::plugins::add::add(&registry, &ctx, &request)
+                .context("the plugin was not added")?;
+            println!("{}", ghost_core::plugins::add::describe(&outcome));
+        }
+        Args::List { json } => list(&registry, json)?,
+        Args::Remove { id } => {
+            let m = registry.remove(&id)?;
+            println!(
+                "removed {} {}; the built-in serves its classes again (its bytes stay until `ghost plugin gc`)",
+                m.id, m.version
+            );
+        }
+        Args::Enable { id } => {
+            registry.set_enabled(&id, true)?;
+            println!("enabled {id}");
+        }
+        Args::Disable { id } => {
+            registry.set_enabled(&id, false)?;
+            println!("disabled {id}; the built-in serves its classes");
+        }
+        Args::Verify => {
+            let problems = registry.verify()?;
+            let (plugins, _) = registry.list()?;
+            if problems.is_empty() {
+                println!(
+                    "{} plugins verified: every blob matches its digest",
+                    plugins.len()
+                );
+            } else {
+                for p in &problems {
+                    println!("TAMPERED OR BROKEN: {p}");
+                }
+                println!(
+                    "{} problems; a tampered plugin is refused at load. Fix: `ghost plugin remove ID` then add it again",
+                    problems.len()
+                );
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Args::Gc => {
+            let removed = registry.gc()?;
+            println!("{} unused blobs deleted", removed.len());
+        }
+        Args::New { .. } => unreachable!("handled above"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(registry: &Registry, as_json: bool) -> Result<()> {
+    let (plugins, problems) = registry.list()?;
+    let serving = Routes::load(registry).serving();
+    let now = ghost_registry::now_secs();
+    let status = |p: &ghost_registry::Installed| match p.state.status(now) {
+        Status::Enabled => "enabled".to_string(),
+        Status::Disabled => "disabled".to_string(),
+        Status::AutoDisabled { until, reason } => format!(
+            "auto-disabled for {} s more ({} failures in a row; last: {reason})",
+            until.saturating_sub(now),
+            ghost_registry::FAILURES_TO_DISABLE
+        ),
+    };
+    if as_json {
+        let rows: Vec<_> = plugins
+            .iter()
+            .map(|p| {
+                let m = &p.manifest;
+                json!({
+                    "id": m.id, "version": m.version, "world": m.world.as_str(), "wit": m.wit,
+                    "classes": m.classes, "priority": m.priority, "digest": m.digest,
+                    "status": status(p), "serves": serving.get(&m.id).cloned().unwrap_or_default(),
+                    "source": m.source, "added": m.added,
+                })
+            })
+            .collect();
+        let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"plugins": rows, "problems": problems}))?
+        );
+        return Ok(());
+    }
+    if plugins.is_empty() && problems.is_empty() {
+        println!(
+            "no plugins installed; the built-ins serve every class (`ghost plugin add FILE.wasm`)"
+        );
+        return Ok(());
+    }
+    println!(
+        "{:<20} {:<10} {:<24} {:>4} {:<12} {:<10} status",
+        "id", "version", "classes", "prio", "digest", "serves"
+    );
+    for p in &plugins {
+        let m = &p.manifest;
+        let classes = match m.world {
+            World::Classifier => "(classifier)".to_string(),
+            World::Compressor => m
+                .classes
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        };
+        let serves = serving
+            .get(&m.id)
+            .map(|c| c.join(","))
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "{:<20} {:<10} {:<24} {:>4} {:<12} {:<10} {}",
+            m.id,
+            m.version,
+            classes,
+            m.priority,
+            &m.digest[..12],
+            serves,
+            status(p)
+        );
+    }
+    for p in problems {
+        println!("BROKEN: {p} (`ghost plugin verify`)");
+    }
+    Ok(())
+}

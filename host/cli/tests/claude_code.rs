@@ -1,0 +1,482 @@
+//! End to end with the real Claude Code CLI (pinned 2.1.329, from npm),
+//! driven in print mode against a scripted model server on 127.0.0.1. The
+//! model calls Bash on a real CI log, Read on a large source file, Grep, and
+//! ghost's own MCP `get`; then `/compact` runs. The test asserts on what the
+//! model server received. Nothing leaves the machine.
+//!
+//! The CLI is looked for in `GHOST_CLAUDE_BIN`, then in
+//! `target/claude-code/` (where `.ci/run` installs it), then installed there
+//! with npm; where npm is unreachable the test says so and skips.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const CLAUDE_CODE_VERSION: &str = "2.1.329";
+const GHOST: &str = env!("CARGO_BIN_EXE_ghost");
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Claude Code binary, installing it with npm if needed.
+fn claude_binary() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("GHOST_CLAUDE_BIN") {
+        return Some(PathBuf::from(p));
+    }
+    let prefix = workspace().join("target/claude-code");
+    let native = prefix.join("node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    if native.is_file() {
+        return Some(native);
+    }
+    let status = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&prefix)
+        .arg(format!("@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() && native.is_file() => Some(native),
+        _ => None,
+    }
+}
+
+/// What the scripted model does, and every request it received.
+#[derive(Default)]
+struct Model {
+    requests: Vec<Value>,
+    log_path: String,
+    source_path: String,
+    glob_root: String,
+}
+
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(text_of).collect::<Vec<_>>().join("\n"),
+        Value::Object(o) => o
+            .get("text")
+            .or(o.get("content"))
+            .map(text_of)
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// The tool results in a request, by tool_use_id.
+fn tool_results(request: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for m in request["messages"].as_array().into_iter().flatten() {
+        for b in m["content"].as_array().into_iter().flatten() {
+            if b["type"] == "tool_result" {
+                out.push((
+                    b["tool_use_id"].as_str().unwrap_or_default().to_string(),
+                    text_of(&b["content"]),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn sse(content: Vec<Value>, stop: &str) -> String {
+    let mut out = String::new();
+    let mut event = |name: &str, data: Value| {
+        out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
+    };
+    event(
+        "message_start",
+        json!({"type": "message_start", "message": {"id": "msg_e2e", "type": "message",
+            "role": "assistant", "model": "claude-e2e", "content": [], "stop_reason": null,
+            "stop_sequence": null, "usage": {"input_tokens": 1000, "output_tokens": 1}}}),
+    );
+    for (i, block) in content.iter().enumerate() {
+        if block["type"] == "tool_use" {
+            let start =
+                json!({"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}});
+            event(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": i, "content_block": start}),
+            );
+            event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": i,
+                "delta": {"type": "input_json_delta", "partial_json": block["input"].to_string()}}),
+            );
+        } else {
+            event(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": i,
+                "content_block": {"type": "text", "text": ""}}),
+            );
+            event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": i,
+                "delta": {"type": "text_delta", "text": block["text"]}}),
+            );
+        }
+        event(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": i}),
+        );
+    }
+    event(
+        "message_delta",
+        json!({"type": "message_delta",
+        "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 20}}),
+    );
+    event("message_stop", json!({"type": "message_stop"}));
+    out
+}
+
+fn tool_use(id: &str, name: &str, input: Value) -> Value {
+    json!({"type": "tool_use", "id": id, "name": name, "input": input})
+}
+
+/// The scripted reply to a /v1/messages request.
+fn reply(model: &Model, request: &Value) -> String {
+    let all = request.to_string();
+    if all.contains("ghost holds the full originals") || !request["tools"].is_array() {
+        // Compaction, or a side request (titles and the like).
+        return sse(
+            vec![
+                json!({"type": "text", "text": "<summary>E2E summary: ran the checks.</summary>"}),
+            ],
+            "end_turn",
+        );
+    }
+    let results = tool_results(request);
+    let has = |id: &str| results.iter().any(|(i, _)| i == id);
+    let content = if !has("toolu_e2e_bash") {
+        tool_use(
+            "toolu_e2e_bash",
+            "Bash",
+            json!({"command": format!("cat {}", model.log_path), "description": "show the CI log"}),
+        )
+    } else if !has("toolu_e2e_read") {
+        tool_use(
+            "toolu_e2e_read",
+            "Read",
+            json!({"file_path": model.source_path}),
+        )
+    } else if !has("toolu_e2e_grep") {
+        tool_use(
+            "toolu_e2e_grep",
+            "Grep",
+            json!({"pattern": "INFO", "path": model.log_path, "output_mode": "content", "-n": true}),
+        )
+    } else if !has("toolu_e2e_glob") {
+        tool_use(
+            "toolu_e2e_glob",
+            "Glob",
+            json!({"pattern": "**/*.rs", "path": model.glob_root}),
+        )
+    } else if !has("toolu_e2e_get") {
+        let bash = &results
+            .iter()
+            .find(|(i, _)| i == "toolu_e2e_bash")
+            .unwrap()
+            .1;
+        let id = bash
+            .rfind("get id=")
+            .map(|at| bash[at + 7..at + 19].to_string())
+            .unwrap_or_else(|| "000000000000".into());
+        let tools: Vec<&str> = request["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        let get = tools
+            .iter()
+            .find(|t| t.ends_with("ghost__get"))
+            .copied()
+            .unwrap_or("mcp__ghost__get");
+        tool_use(
+            "toolu_e2e_get",
+            get,
+            json!({"id": id, "start_line": 1, "end_line": 2000}),
+        )
+    } else {
+        json!({"type": "text", "text": "All checks done."})
+    };
+    let stop = if content["type"] == "tool_use" {
+        "tool_use"
+    } else {
+        "end_turn"
+    };
+    sse(vec![content], stop)
+}
+
+fn handle(mut stream: TcpStream, model: &Arc<Mutex<Model>>) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    loop {
+        let mut request_line = String::new();
+        if reader.read_line(&mut request_line)? == 0 {
+            return Ok(());
+        }
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line)?;
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = line.split_once(':')
+                && k.eq_ignore_ascii_case("content-length")
+            {
+                length = v.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body)?;
+        let path = request_line
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string();
+        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let (content_type, payload) = if path.starts_with("/v1/messages/count_tokens") {
+            (
+                "application/json",
+                json!({"input_tokens": 1000}).to_string(),
+            )
+        } else if path.starts_with("/v1/messages") {
+            let mut m = model.lock().unwrap();
+            let out = reply(&m, &request);
+            m.requests.push(request);
+            ("text/event-stream", out)
+        } else {
+            ("application/json", "{}".to_string())
+        };
+        write!(
+            stream,
+            "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n{payload}",
+            payload.len()
+        )?;
+        stream.flush()?;
+    }
+}
+
+fn serve(model: Arc<Mutex<Model>>) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let model = model.clone();
+            std::thread::spawn(move || {
+                let _ = handle(stream, &model);
+            });
+        }
+    });
+    port
+}
+
+fn claude(bin: &Path, home: &Path, project: &Path, port: u16, args: &[&str]) -> String {
+    let ghost_dir = Path::new(GHOST).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        ghost_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = Command::new(bin);
+    cmd.env_clear();
+    claude_env(&mut cmd, home);
+    let mut child = cmd
+        .args(args)
+        .args([
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--permission-mode",
+            "bypassPermissions",
+        ])
+        .current_dir(project)
+        .env("PATH", path)
+        .env("GHOST_HOME", home.join("ghost"))
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "e2e-key")
+        .env("IS_SANDBOX", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Bounded: the whole run stops itself within a minute.
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Claude Code's own environment for a throwaway `home`.
+fn claude_env(cmd: &mut Command, home: &Path) {
+    cmd.env("HOME", home)
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+}
+
+fn skip() {
+    eprintln!(
+        "SKIPPED: Claude Code {CLAUDE_CODE_VERSION} is not installed and npm could not install it (no registry?)"
+    );
+}
+
+#[test]
+fn claude_code_sees_compressed_results_and_gets_originals_back() {
+    let Some(bin) = claude_binary() else {
+        return skip();
+    };
+    let home = tempfile::tempdir().unwrap();
+    // ghost's own installer writes the hooks and the MCP server.
+    let installed = Command::new(GHOST)
+        .arg("install")
+        .env("HOME", home.path())
+        .env("GHOST_HOME", home.path().join("ghost"))
+        .output()
+        .unwrap();
+    assert!(
+        installed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    scripted_session(&bin, home.path(), true);
+}
+
+#[test]
+fn the_plugin_from_the_local_marketplace_works_too() {
+    let Some(bin) = claude_binary() else {
+        return skip();
+    };
+    let home = tempfile::tempdir().unwrap();
+    let repo = workspace().display().to_string();
+    for args in [
+        vec!["plugin", "marketplace", "add", repo.as_str()],
+        vec!["plugin", "install", "ghost@ghost"],
+    ] {
+        let mut cmd = Command::new(&bin);
+        cmd.args(&args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default());
+        claude_env(&mut cmd, home.path());
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "claude {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    scripted_session(&bin, home.path(), false);
+}
+
+/// The scripted session in `home`, where ghost is already installed; with
+/// `compact`, a `/compact` run after it.
+fn scripted_session(bin: &Path, home: &Path, compact: bool) {
+    let project = tempfile::tempdir().unwrap();
+    let log = std::fs::read_to_string(workspace().join("examples/ci-failure.log")).unwrap();
+    let source = std::fs::read_to_string(workspace().join("host/store/src/archive.rs")).unwrap();
+    let log_path = project.path().join("ci.log");
+    let source_path = project.path().join("store.rs");
+    std::fs::write(&log_path, &log).unwrap();
+    std::fs::write(&source_path, &source).unwrap();
+    let model = Arc::new(Mutex::new(Model {
+        log_path: log_path.display().to_string(),
+        source_path: source_path.display().to_string(),
+        glob_root: workspace().display().to_string(),
+        ..Model::default()
+    }));
+    let port = serve(model.clone());
+    let transcript = claude(
+        bin,
+        home,
+        project.path(),
+        port,
+        &["-p", "Run the checks.", "--tools", "Bash,Read,Grep,Glob"],
+    );
+    let requests = model.lock().unwrap().requests.clone();
+    let last = requests
+        .iter()
+        .rev()
+        .find(|r| tool_results(r).len() >= 5)
+        .unwrap_or_else(|| panic!("the scripted session did not finish:\n{transcript}"));
+    let results: std::collections::HashMap<String, String> =
+        tool_results(last).into_iter().collect();
+
+    let bash = &results["toolu_e2e_bash"];
+    assert!(
+        bash.contains("[ghost ") && bash.contains("get id="),
+        "{bash}"
+    );
+    assert!(
+        bash.len() * 5 < log.len(),
+        "Bash result compressed: {} bytes",
+        bash.len()
+    );
+    assert!(bash.contains("BUILD FAILURE"));
+    let read = &results["toolu_e2e_read"];
+    assert!(read.contains("get id=") && read.contains("→"), "{read}");
+    assert!(read.len() < source.len());
+    let grep = &results["toolu_e2e_grep"];
+    assert!(grep.contains("get id="), "{grep}");
+    let glob = &results["toolu_e2e_glob"];
+    assert!(
+        glob.contains(" files: ") && glob.contains("get id="),
+        "{glob}"
+    );
+    // ghost's MCP get brings back lines the compressed result did not show.
+    let get = &results["toolu_e2e_get"];
+    let hidden = log
+        .lines()
+        .find(|l| l.len() > 40 && !bash.contains(*l))
+        .unwrap();
+    assert!(
+        get.contains(hidden),
+        "get returned:\n{}",
+        &get[..get.len().min(2000)]
+    );
+    assert!(
+        !transcript.contains("hook_error_during_execution"),
+        "{transcript}"
+    );
+
+    if !compact {
+        return;
+    }
+    // /compact: PreCompact's state block reaches the compaction prompt.
+    let before = requests.len();
+    let compacted = claude(
+        bin,
+        home,
+        project.path(),
+        port,
+        &["-p", "/compact", "--continue"],
+    );
+    let requests = model.lock().unwrap().requests.clone();
+    assert!(
+        requests[before..]
+            .iter()
+            .any(|r| r.to_string().contains("ghost holds the full originals")),
+        "no compaction request carried ghost's state block:\n{compacted}"
+    );
+}

@@ -1,0 +1,251 @@
+//! The `ghost` binary as a user runs it, end to end: `compress`, `classify`,
+//! and one-line errors for bad input. (It lives in the `ghost` package so
+//! cargo builds the binary for it.)
+
+mod common;
+
+use std::process::Output;
+
+use common::workspace;
+
+fn ghost(home: &std::path::Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    common::run_ghost(home, args, stdin.unwrap_or_default())
+}
+
+fn example_log() -> String {
+    workspace()
+        .join("examples/ci-failure.log")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn compress_prints_the_compressed_log_and_stats() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ghost(
+        home.path(),
+        &["compress", "--class", "log", "--stats", &example_log()],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stdout.contains("[ghost log:"), "{stdout}");
+    assert!(stdout.len() < std::fs::read_to_string(example_log()).unwrap().len() / 3);
+    assert!(stderr.contains("tokens o200k_base"), "{stderr}");
+    assert!(stderr.contains("compressor builtin:log"), "{stderr}");
+    // The compiled components are now cached under GHOST_HOME.
+    let cached = std::fs::read_dir(home.path().join("cache/components"))
+        .unwrap()
+        .count();
+    assert!(cached >= 1);
+}
+
+#[test]
+fn compress_reads_stdin_and_classifies_when_no_class_is_given() {
+    let home = tempfile::tempdir().unwrap();
+    let log = std::fs::read(example_log()).unwrap();
+    let out = ghost(
+        home.path(),
+        &["compress", "--stats", "--plugin-deadline-ms", "5000", "-"],
+        Some(&log),
+    );
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("class log (classified"), "{stderr}");
+}
+
+#[test]
+fn classify_prints_class_and_confidence() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ghost(
+        home.path(),
+        &["classify", "-"],
+        Some(b"{\"name\": \"ghost\", \"tags\": [1, 2, 3]}"),
+    );
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (class, confidence) = stdout.trim().split_once(' ').unwrap();
+    assert_eq!(class, "structured");
+    let confidence: f32 = confidence.parse().unwrap();
+    assert!((0.0..=1.0).contains(&confidence));
+}
+
+/// Bad input: exit code 2, one line on stderr naming the problem, no panic.
+fn assert_one_line_error(out: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.starts_with("ghost: error: "), "{stderr}");
+    assert!(stderr.contains(needle), "{stderr} should mention {needle}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_input_gets_a_one_line_error() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("blob.bin");
+    std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 0, 0, 1, 2]).unwrap();
+    let latin1 = dir.path().join("latin1.txt");
+    std::fs::write(&latin1, b"caf\xe9 au lait\n").unwrap();
+    let dir_arg = dir.path().to_string_lossy().into_owned();
+
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", &dir_arg], None),
+        "is a directory",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", binary.to_str().unwrap()], None),
+        "binary file",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", latin1.to_str().unwrap()], None),
+        "not valid UTF-8 (first bad byte at offset 3)",
+    );
+    assert_one_line_error(
+        &ghost(
+            home.path(),
+            &["compress", "--class", "poetry", &example_log()],
+            None,
+        ),
+        "unknown class 'poetry'",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", "/no/such/file.log"], None),
+        "No such file or directory",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["classify", &dir_arg], None),
+        "is a directory",
+    );
+    assert_one_line_error(
+        &ghost(home.path(), &["compress", "-"], Some(b"\xff\xfe")),
+        "standard input is not valid UTF-8",
+    );
+}
+
+#[test]
+fn small_or_incompressible_input_passes_through_unchanged() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ghost(
+        home.path(),
+        &["compress", "--class", "log", "-"],
+        Some(b"one short line\n"),
+    );
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b"one short line\n");
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn the_store_commands_twin_the_mcp_tools() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let log = example_log();
+    let ingested: serde_json::Value = serde_json::from_str(&stdout(&ghost(
+        h,
+        &[
+            "ingest",
+            "--session",
+            "s1",
+            "--tool-use-id",
+            "t1",
+            "--tool",
+            "Bash",
+            "--json",
+            &log,
+        ],
+        None,
+    )))
+    .unwrap();
+    let id = ingested["id"].as_str().unwrap().to_string();
+    assert_eq!(ingested["compressed"], serde_json::json!(true));
+    assert!(
+        ingested["text"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("get id={id} · search: recall]"))
+    );
+    // The human view of ingest is what the agent sees.
+    let seen = stdout(&ghost(
+        h,
+        &["ingest", "--session", "s1", "--tool-use-id", "t1", &log],
+        None,
+    ));
+    assert_eq!(
+        seen.trim_end(),
+        ingested["text"].as_str().unwrap().trim_end()
+    );
+
+    let hits: serde_json::Value = serde_json::from_str(&stdout(&ghost(
+        h,
+        &["recall", "BUILD", "FAILURE", "--json"],
+        None,
+    )))
+    .unwrap();
+    assert_eq!(hits["hits"][0]["id"], serde_json::json!(id));
+    let table = stdout(&ghost(h, &["recall", "BUILD FAILURE"], None));
+    assert!(
+        table.starts_with(&format!("1. id={id} · log · Bash")),
+        "{table}"
+    );
+
+    let original = std::fs::read_to_string(&log).unwrap();
+    let got = stdout(&ghost(
+        h,
+        &["get", &id, "--start-line", "2", "--end-line", "3"],
+        None,
+    ));
+    let lines: Vec<&str> = got.lines().skip(1).collect();
+    let want: Vec<String> = original
+        .lines()
+        .skip(1)
+        .take(2)
+        .enumerate()
+        .map(|(i, l)| format!("{:>4}\t{l}", i + 2))
+        .collect();
+    assert_eq!(lines, want);
+
+    assert!(stdout(&ghost(h, &["pressure"], None)).contains("log "));
+    assert!(stdout(&ghost(h, &["stats"], None)).contains("1 entries"));
+    assert!(stdout(&ghost(h, &["forget", &id], None)).starts_with(&format!("Forgot id={id}")));
+    assert!(stdout(&ghost(h, &["recall", "BUILD FAILURE"], None)).starts_with("No entry matches"));
+    let gc: serde_json::Value =
+        serde_json::from_str(&stdout(&ghost(h, &["gc", "--json"], None))).unwrap();
+    assert_eq!(gc["purged"], serde_json::json!(1));
+
+    // An unknown id is one line and exit 2.
+    let out = ghost(h, &["get", "abcdef123456"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no entry with id 'abcdef123456'"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn a_bad_config_file_is_named_with_the_problem() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("config.toml"), "stor = \"/tmp/x\"\n").unwrap();
+    let out = ghost(home.path(), &["stats"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("config.toml is not a valid ghost config"),
+        "{err}"
+    );
+    assert!(err.contains("stor"), "{err}");
+}

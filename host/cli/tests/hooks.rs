@@ -1,0 +1,611 @@
+//! `ghost hook <event>` on Claude Code's real hook payloads (captured from
+//! Claude Code 2.1.329, `../shared/claude-code/payloads/`), enlarged with
+//! real content where the captured result is too small to compress.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+fn payloads() -> PathBuf {
+    common::workspace().join("../shared/claude-code/payloads")
+}
+
+fn payload(name: &str) -> Value {
+    let text = std::fs::read_to_string(payloads().join(name)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn workspace_file(rel: &str) -> String {
+    std::fs::read_to_string(common::workspace().join(rel)).unwrap()
+}
+
+use common::run_ghost as run;
+
+fn hook(home: &Path, event: &str, payload: &Value) -> Option<Value> {
+    let out = run(home, &["hook", event], payload.to_string().as_bytes());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (!stdout.trim().is_empty()).then(|| serde_json::from_str(&stdout).expect("stdout is JSON only"))
+}
+
+/// The replaced response, checked to keep the received keys (minus the
+/// persisted-output pair).
+fn replaced(answer: &Value, received: &Value) -> Value {
+    let out = &answer["hookSpecificOutput"];
+    assert_eq!(out["hookEventName"], "PostToolUse");
+    let updated = out["updatedToolOutput"].clone();
+    if let (Some(a), Some(b)) = (received.as_object(), updated.as_object()) {
+        let want: Vec<&String> = a
+            .keys()
+            .filter(|k| !k.starts_with("persistedOutput"))
+            .collect();
+        let got: Vec<&String> = b.keys().collect();
+        assert_eq!(got, want, "the tool's own shape");
+    }
+    updated
+}
+
+fn handle_id(text: &str) -> String {
+    let at = text.rfind("get id=").expect("a handle") + 7;
+    text[at..at + 12].to_string()
+}
+
+/// `ghost get ID --json`'s full original.
+fn original(home: &Path, id: &str) -> String {
+    let out = run(home, &["get", id, "--json"], b"");
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let numbered = v["text"].as_str().unwrap();
+    numbered
+        .lines()
+        .map(|l| l.split_once('\t').unwrap().1)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_large_bash_result_is_replaced_in_its_own_shape_and_kept_whole() {
+    let home = tempfile::tempdir().unwrap();
+    let log = workspace_file("examples/ci-failure.log");
+    // Claude Code cut stdout at 30,000 characters and persisted the rest.
+    let persisted = home.path().join("persisted-output.txt");
+    std::fs::write(&persisted, &log).unwrap();
+    let mut p = payload("PostToolUse-Bash-large.json");
+    let cut: String = log.chars().take(30_000).collect();
+    p["tool_response"]["stdout"] = json!(cut);
+    p["tool_response"]["persistedOutputPath"] = json!(persisted.to_str().unwrap());
+    p["tool_response"]["persistedOutputSize"] = json!(log.len());
+    let answer = hook(home.path(), "post-tool-use", &p).expect("a replacement");
+    let updated = replaced(&answer, &p["tool_response"]);
+    let stdout = updated["stdout"].as_str().unwrap();
+    assert!(
+        stdout.len() * 5 < log.len(),
+        "compressed: {} bytes",
+        stdout.len()
+    );
+    assert!(stdout.len() < 40_000);
+    assert!(stdout.contains("BUILD FAILURE"));
+    assert_eq!(updated["stderr"], "");
+    let id = handle_id(stdout);
+    assert_eq!(original(home.path(), &id), log.trim_end_matches('\n'));
+    // A replay (the same tool_use_id) answers the same, stores nothing new.
+    let again = hook(home.path(), "post-tool-use", &p).unwrap();
+    assert_eq!(again, answer);
+    let stats: Value =
+        serde_json::from_slice(&run(home.path(), &["stats", "--json"], b"").stdout).unwrap();
+    assert_eq!(stats["entries"], json!(1));
+}
+
+#[test]
+fn a_whole_file_read_keeps_real_line_numbers_and_a_targeted_read_is_untouched() {
+    let home = tempfile::tempdir().unwrap();
+    let source = workspace_file("host/store/src/archive.rs");
+    let mut p = payload("PostToolUse-Read-whole.json");
+    let n = source.lines().count();
+    p["tool_input"] = json!({"file_path": "/home/dev/project/src/store.rs"});
+    p["tool_response"]["file"] = json!({"filePath": "/home/dev/project/src/store.rs",
+        "content": source, "numLines": n, "startLine": 1, "totalLines": n});
+    let answer = hook(home.path(), "post-tool-use", &p).expect("a replacement");
+    let updated = replaced(&answer, &p["tool_response"]);
+    let content = updated["file"]["content"].as_str().unwrap();
+    assert_eq!(
+        updated["file"]["numLines"],
+        json!(content.lines().count()),
+        "numLines matches the replacement"
+    );
+    assert_eq!(updated["file"]["totalLines"], json!(n));
+    // Signatures keep their real numbers; folds say how to read them back.
+    let line_of = |needle: &str| source.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let open = line_of("pub fn open(path: &Path)");
+    assert!(
+        content.contains(&format!("\n{open}→    pub fn open(path: &Path)")),
+        "{content}"
+    );
+    assert!(content.contains("Read offset="), "{content}");
+    assert!(content.len() < source.len());
+    assert_eq!(
+        original(home.path(), &handle_id(content)),
+        source.trim_end_matches('\n')
+    );
+
+    let mut targeted = p.clone();
+    targeted["tool_use_id"] = json!("toolu_targeted");
+    targeted["tool_input"]["offset"] = json!(1);
+    targeted["tool_input"]["limit"] = json!(n);
+    assert!(hook(home.path(), "post-tool-use", &targeted).is_none());
+}
+
+#[test]
+fn grep_webfetch_and_mcp_results_keep_their_shapes() {
+    let home = tempfile::tempdir().unwrap();
+    let log = workspace_file("examples/ci-failure.log");
+    let mut grep = payload("PostToolUse-Grep-content.json");
+    let lines: String = log
+        .lines()
+        .take(1500)
+        .enumerate()
+        .map(|(i, l)| format!("build.log:{}:{l}\n", i + 1))
+        .collect();
+    grep["tool_response"]["content"] = json!(lines);
+    grep["tool_response"]["numLines"] = json!(1500);
+    let g = hook(home.path(), "post-tool-use", &grep).expect("grep replaced");
+    let updated = replaced(&g, &grep["tool_response"]);
+    assert_eq!(updated["mode"], "content");
+    assert_eq!(
+        updated["numLines"],
+        json!(updated["content"].as_str().unwrap().lines().count())
+    );
+
+    // A crate's README, as a web page.
+    let readme = std::fs::read_to_string(
+        common::workspace().join("../shared/corpus/cases/prose-bumpalo-3-20-3/input.txt"),
+    )
+    .unwrap();
+    let mut fetch = payload("PostToolUse-WebFetch-https-local.json");
+    fetch["tool_response"]["result"] = json!(readme);
+    let f = hook(home.path(), "post-tool-use", &fetch).expect("webfetch replaced");
+    let updated = replaced(&f, &fetch["tool_response"]);
+    assert!(updated["result"].as_str().unwrap().len() < readme.len());
+    assert_eq!(updated["code"], json!(200));
+
+    let mut mcp = payload("PostToolUse-mcp__echo__echo-mcp-plain.json");
+    mcp["tool_response"] = json!([{"type": "text", "text": log}]);
+    let m = hook(home.path(), "post-tool-use", &mcp).expect("mcp replaced");
+    let blocks = m["hookSpecificOutput"]["updatedToolOutput"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(blocks.len(), 1);
+    assert_eq!(blocks[0]["type"], "text");
+    let text = blocks[0]["text"].as_str().unwrap();
+    assert!(text.len() * 5 < log.len());
+    assert_eq!(
+        original(home.path(), &handle_id(text)),
+        log.trim_end_matches('\n')
+    );
+}
+
+#[test]
+fn every_captured_post_tool_use_payload_is_answered_safely() {
+    let home = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(payloads()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("PostToolUse-") {
+            continue;
+        }
+        let p: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        // Small captured results go through untouched; the cut Bash output
+        // (its persisted file is on another machine) is compressed as cut.
+        if let Some(answer) = hook(home.path(), "post-tool-use", &p) {
+            replaced(&answer, &p["tool_response"]);
+            assert!(
+                name.contains("Bash-large") || name.contains("seq3000"),
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_stdin_exits_0_with_nothing_on_stdout() {
+    let home = tempfile::tempdir().unwrap();
+    let valid = payload("PostToolUse-Bash-large.json").to_string();
+    let truncated = &valid.as_bytes()[..valid.len() / 2];
+    let huge = vec![b' '; 1 << 20];
+    let wrong_shape = json!({"session_id": "s", "tool_name": "Bash", "tool_use_id": "t",
+        "tool_response": {"stdout": 5}});
+    let no_session = json!({"tool_name": "Bash"});
+    let inputs: Vec<&[u8]> = vec![
+        b"",
+        b"not json",
+        b"[1,2,3]",
+        truncated,
+        &huge,
+        b"\xff\xfe\x00garbage",
+    ];
+    let wrong = wrong_shape.to_string();
+    let none = no_session.to_string();
+    for event in [
+        "post-tool-use",
+        "post-tool-use-failure",
+        "user-prompt-submit",
+        "status-line",
+        "pre-compact",
+        "post-compact",
+        "session-start",
+    ] {
+        // A status line for a session without a reading is still a status line.
+        let shapes: Vec<&[u8]> = if event == "status-line" {
+            vec![none.as_bytes()]
+        } else {
+            vec![wrong.as_bytes(), none.as_bytes()]
+        };
+        for input in inputs.iter().copied().chain(shapes) {
+            let out = run(home.path(), &["hook", event], input);
+            assert_eq!(out.status.code(), Some(0), "{event}");
+            assert!(
+                out.stdout.is_empty(),
+                "{event}: {:?}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
+    // The reasons are in ghost's log.
+    let log = std::fs::read_to_string(home.path().join("ghost.log")).unwrap();
+    assert!(log.contains("stdin is not JSON"), "{log}");
+}
+
+#[test]
+fn prompts_failures_compaction_and_status_feed_the_store() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let prompt = payload("UserPromptSubmit.json");
+    let session = prompt["session_id"].as_str().unwrap().to_string();
+    assert!(hook(h, "user-prompt-submit", &prompt).is_none());
+    let fail = payload("PostToolUseFailure-Bash-fail.json");
+    let answer = hook(h, "post-tool-use-failure", &fail).expect("a pointer");
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    let id = handle_id(context);
+    assert!(original(h, &id).contains("No such file or directory"));
+
+    // A large Bash result for the state block to list.
+    let mut bash = payload("PostToolUse-Bash-large.json");
+    bash["session_id"] = json!(session);
+    bash["tool_response"]["stdout"] = json!(workspace_file("examples/ci-failure.log"));
+    bash["tool_response"]
+        .as_object_mut()
+        .unwrap()
+        .remove("persistedOutputPath");
+    hook(h, "post-tool-use", &bash).expect("compressed");
+
+    // PreCompact: plain text on stdout (not JSON), naming the ids.
+    let mut pre = payload("PreCompact-auto.json");
+    pre["session_id"] = json!(session);
+    let out = run(h, &["hook", "pre-compact"], pre.to_string().as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let block = String::from_utf8(out.stdout).unwrap();
+    assert!(block.contains(&format!("id={id}")), "{block}");
+    assert!(
+        block.contains("recall(query)") && block.contains("get(id)"),
+        "{block}"
+    );
+    assert!(serde_json::from_str::<Value>(&block).is_err());
+
+    // PostCompact stores the summary; SessionStart(compact) points at the items.
+    let mut post = payload("PostCompact-auto.json");
+    post["session_id"] = json!(session);
+    assert!(hook(h, "post-compact", &post).is_none());
+    let mut start = payload("SessionStart-compact.json");
+    start["session_id"] = json!(session);
+    let s = hook(h, "session-start", &start).expect("context after compaction");
+    let ctx = s["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        ctx.contains(&format!("id={id}")) && ctx.len() < 8_000,
+        "{ctx}"
+    );
+    let mut fresh = start.clone();
+    fresh["source"] = json!("startup");
+    assert!(hook(h, "session-start", &fresh).is_none());
+
+    // statusLine: a reading that pressure then reports as Claude Code's own.
+    let status = json!({"session_id": session, "model": {"id": "claude-opus", "display_name": "Opus"},
+        "context_window": {"context_window_size": 200000, "used_percentage": 42.0,
+            "current_usage": {"input_tokens": 84000}}});
+    let out = run(h, &["hook", "status-line"], status.to_string().as_bytes());
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.starts_with("Opus · ctx 42% · ghost saved "), "{line}");
+    let p: Value =
+        serde_json::from_slice(&run(h, &["pressure", "--session", &session, "--json"], b"").stdout)
+            .unwrap();
+    assert_eq!(p["context"]["source"], "status_line");
+    assert_eq!(p["context"]["used_tokens"], json!(84000));
+    assert!(p["by_class"]["prompt"]["count"] == json!(1), "{p}");
+}
+
+#[test]
+fn a_result_the_compressor_barely_shrinks_goes_through_whole() {
+    // A task description (`bd show`) from a real session: the prose
+    // compressor saves under a tenth, and cutting lines to make it smaller
+    // would drop the task's own words.
+    let transcript = std::fs::read_to_string(common::workspace().join(
+        "../shared/corpus/transcripts/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
+    ))
+    .unwrap();
+    let stdout = transcript
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| {
+            let out = v["toolUseResult"]["stdout"].as_str()?;
+            out.starts_with("○ spotter-4te.2 ·")
+                .then(|| out.to_string())
+        })
+        .expect("the bd show output");
+    assert!(stdout.len() > 2_048);
+    let home = tempfile::tempdir().unwrap();
+    let mut p = payload("PostToolUse-Bash-large.json");
+    p["tool_response"] = json!({"stdout": stdout, "stderr": "", "interrupted": false,
+        "isImage": false, "noOutputExpected": false});
+    assert!(hook(home.path(), "post-tool-use", &p).is_none());
+}
+
+#[test]
+fn a_filling_context_folds_smaller_reads_until_compaction() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let session = payload("PostToolUse-Read-whole.json")["session_id"].clone();
+    let read = |rel: &str, call: &str| {
+        let source = workspace_file(rel);
+        assert!(source.len() > 4_096 && source.len() < 8_192, "{rel}");
+        hook(
+            h,
+            "post-tool-use",
+            &read_payload(&format!("/p/{rel}"), &source, call),
+        )
+    };
+    // No reading: a 6 KB file passes whole.
+    assert!(read("host/claude/src/doctor.rs", "toolu_a").is_none());
+    // The status line says 60% of the window is in use: it folds.
+    let status = json!({"session_id": session, "model": {"id": "claude-opus"},
+        "context_window": {"context_window_size": 200000, "used_percentage": 60.0}});
+    run(h, &["hook", "status-line"], status.to_string().as_bytes());
+    let folded = read_content(&read("host/core/src/render.rs", "toolu_b").expect("folded"));
+    assert!(folded.contains("Read offset="), "{folded}");
+    // Compaction empties the context: the reading no longer holds.
+    let compact = json!({"session_id": session, "hook_event_name": "PreCompact",
+        "trigger": "auto", "custom_instructions": null});
+    run(h, &["hook", "pre-compact"], compact.to_string().as_bytes());
+    assert!(read("host/core/src/excerpt.rs", "toolu_c").is_none());
+}
+
+#[test]
+fn data_file_reads_keep_real_line_numbers_or_say_they_are_a_digest() {
+    let home = tempfile::tempdir().unwrap();
+    let shared = common::workspace().join("../shared/corpus");
+    // JSON Lines: a line per record, shrunk, each with its real number.
+    let records =
+        std::fs::read_to_string(shared.join("transcripts/claude-code/tool_heavy.jsonl")).unwrap();
+    let p = read_payload(
+        "/home/dev/project/test/fixtures/t.jsonl",
+        &records,
+        "toolu_jsonl",
+    );
+    let content = read_content(&hook(home.path(), "post-tool-use", &p).expect("a replacement"));
+    assert!(content.len() < records.len() * 3 / 4, "{}", content.len());
+    for (i, line) in records.lines().enumerate() {
+        let key = &line[..line.find(':').unwrap()];
+        assert!(
+            content.contains(&format!("\n{}→{key}", i + 1)) || i == 0,
+            "record {} is on its own numbered line",
+            i + 1
+        );
+    }
+    assert!(content.starts_with("1→{"), "{content}");
+    // Pretty JSON becomes an outline: not the file's lines, and it says so.
+    let json =
+        std::fs::read_to_string(shared.join("cases/struct-npm-view-semver/input.txt")).unwrap();
+    let p = read_payload("/home/dev/project/semver.json", &json, "toolu_json");
+    let content = read_content(&hook(home.path(), "post-tool-use", &p).expect("a replacement"));
+    assert!(
+        content.starts_with("[ghost: a digest of this file, not its lines"),
+        "{content}"
+    );
+    assert_eq!(
+        original(home.path(), &handle_id(&content)),
+        json.trim_end_matches('\n')
+    );
+}
+
+#[test]
+fn a_long_glob_becomes_a_digest_by_directory() {
+    let home = tempfile::tempdir().unwrap();
+    // A real file list: every Rust file of this workspace's sources.
+    let mut files = Vec::new();
+    let mut dirs = vec![common::workspace()];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if p.is_dir() && name != "target" && !name.starts_with('.') {
+                dirs.push(p);
+            } else if name.ends_with(".rs") {
+                files.push(p.display().to_string());
+            }
+        }
+    }
+    assert!(files.len() > 60, "{}", files.len());
+    let mut glob = payload("PostToolUse-Glob-py.json");
+    glob["tool_response"]["filenames"] = json!(files);
+    glob["tool_response"]["numFiles"] = json!(files.len());
+    let answer = hook(home.path(), "post-tool-use", &glob).expect("a digest");
+    let updated = replaced(&answer, &glob["tool_response"]);
+    let listed: Vec<&str> = updated["filenames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(listed.len() <= 42, "{}", listed.len());
+    assert_eq!(
+        updated["numFiles"],
+        json!(files.len()),
+        "the real count stays"
+    );
+    let handle = listed.last().unwrap();
+    assert!(handle.contains("get id="), "{handle}");
+    assert!(listed.iter().any(|l| l.contains(" files: ")), "{listed:?}");
+    assert_eq!(original(home.path(), &handle_id(handle)), files.join("\n"));
+}
+
+/// A whole-file Read payload of `content` at `path`, for tool call `call`.
+fn read_payload(path: &str, content: &str, call: &str) -> Value {
+    let mut p = payload("PostToolUse-Read-whole.json");
+    let n = content.lines().count();
+    p["tool_use_id"] = json!(call);
+    p["tool_input"] = json!({"file_path": path});
+    p["tool_response"]["file"] = json!({"filePath": path, "content": content,
+        "numLines": n, "startLine": 1, "totalLines": n});
+    p
+}
+
+fn read_content(answer: &Value) -> String {
+    answer["hookSpecificOutput"]["updatedToolOutput"]["file"]["content"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn what_the_agent_already_saw_is_referred_to_until_compaction() {
+    let home = tempfile::tempdir().unwrap();
+    let path = "/home/dev/project/src/ingest.rs";
+    // A file under the fold threshold: the first Read passes through, stored.
+    let source = workspace_file("host/claude/src/file_list.rs");
+    assert!(source.len() > 1_024 && source.len() < 8_192);
+    assert!(
+        hook(
+            home.path(),
+            "post-tool-use",
+            &read_payload(path, &source, "toolu_r1")
+        )
+        .is_none()
+    );
+
+    // The same file again: one line, and get still has the whole file.
+    let again = hook(
+        home.path(),
+        "post-tool-use",
+        &read_payload(path, &source, "toolu_r2"),
+    )
+    .expect("a reference");
+    let text = read_content(&again);
+    assert!(text.contains("is unchanged since you read it"), "{text}");
+    let earlier = text.split("(id ").nth(1).unwrap()[..12].to_string();
+    assert_eq!(
+        original(home.path(), &earlier),
+        source.trim_end_matches('\n')
+    );
+    assert_eq!(
+        original(home.path(), &handle_id(&text)),
+        source.trim_end_matches('\n')
+    );
+
+    // Edited: only the changed lines, at their real numbers.
+    let mut lines: Vec<&str> = source.lines().collect();
+    lines[30] = "    let edited = true; // the agent's edit";
+    let edited = lines.join("\n");
+    let delta = hook(
+        home.path(),
+        "post-tool-use",
+        &read_payload(path, &edited, "toolu_r3"),
+    )
+    .expect("a delta");
+    let text = read_content(&delta);
+    assert!(text.contains("changed since you read it"), "{text}");
+    assert!(
+        text.contains("\n31→    let edited = true; // the agent's edit\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("… lines 1–28 as before (Read offset=1 limit=28)"),
+        "{text}"
+    );
+    assert!(text.len() < edited.len() / 2, "{text}");
+    assert_eq!(original(home.path(), &handle_id(&text)), edited);
+
+    // A subagent has its own context: it gets the file, not a reference.
+    let mut sub = read_payload(path, &edited, "toolu_r4");
+    sub["agent_id"] = json!("a2898e3");
+    assert!(hook(home.path(), "post-tool-use", &sub).is_none());
+
+    // After compaction the agent no longer has it: the whole file again.
+    let mut pre = payload("PreCompact-manual.json");
+    pre["session_id"] = sub["session_id"].clone();
+    let out = run(
+        home.path(),
+        &["hook", "pre-compact"],
+        pre.to_string().as_bytes(),
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ghost holds"));
+    assert!(
+        hook(
+            home.path(),
+            "post-tool-use",
+            &read_payload(path, &edited, "toolu_r5")
+        )
+        .is_none()
+    );
+
+    // A command output identical to an earlier one: one line naming it.
+    let log = workspace_file("examples/ci-failure.log");
+    let mut bash = payload("PostToolUse-Bash-seq3000.json");
+    bash["tool_input"]["command"] = json!("mix test");
+    bash["tool_response"]["stdout"] = json!(&log[..1_900]);
+    bash["tool_use_id"] = json!("toolu_b1");
+    assert!(hook(home.path(), "post-tool-use", &bash).is_none());
+    bash["tool_use_id"] = json!("toolu_b2");
+    let repeated = hook(home.path(), "post-tool-use", &bash).expect("a reference");
+    let stdout = repeated["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+        .as_str()
+        .unwrap();
+    assert!(
+        stdout.contains("as the output of `mix test` earlier"),
+        "{stdout}"
+    );
+    assert_eq!(
+        original(home.path(), &handle_id(stdout)),
+        log[..1_900].trim_end_matches('\n')
+    );
+}
+
+#[test]
+fn a_background_task_output_is_compressed_in_its_shape() {
+    let home = tempfile::tempdir().unwrap();
+    let log = workspace_file("examples/ci-failure.log");
+    let mut p = payload("PostToolUse-Bash-seq3000.json");
+    p["tool_name"] = json!("TaskOutput");
+    p["tool_input"] = json!({"task_id": "b7636e2", "block": true, "timeout": 180000});
+    p["tool_response"] = json!({"retrieval_status": "success", "task": {"task_id": "b7636e2",
+        "task_type": "local_bash", "status": "completed", "description": "Run the tests",
+        "output": log, "exitCode": 1}});
+    let answer = hook(home.path(), "post-tool-use", &p).expect("a replacement");
+    let updated = replaced(&answer, &p["tool_response"]);
+    assert_eq!(updated["task"]["exitCode"], 1);
+    let output = updated["task"]["output"].as_str().unwrap();
+    assert!(output.len() < log.len() / 2);
+    assert_eq!(
+        original(home.path(), &handle_id(output)),
+        log.trim_end_matches('\n')
+    );
+}

@@ -1,0 +1,301 @@
+//! `ghost serve` driven over stdio by a real MCP client (rmcp's), against a
+//! real store filled by `ghost ingest`.
+
+use std::path::Path;
+use std::process::Stdio;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientConfig, ProtocolVersion,
+    ReadResourceRequestParams, ResourceContents,
+};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+const GHOST: &str = env!("CARGO_BIN_EXE_ghost");
+
+#[derive(Clone)]
+struct Client {
+    version: ProtocolVersion,
+}
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.protocol_version = self.version.clone();
+        info
+    }
+}
+
+fn workspace_file(rel: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(rel),
+    )
+    .unwrap()
+}
+
+/// Fills the store under `home` with a CI log, a source file and a prompt;
+/// returns their ids.
+fn seed(home: &Path) -> Vec<String> {
+    let lines = [
+        json!({"text": workspace_file("examples/ci-failure.log"), "session": "s1",
+               "tool_use_id": "toolu_log", "tool": "Bash", "context": "mvn verify"}),
+        json!({"text": workspace_file("host/store/src/archive.rs"), "session": "s1",
+               "tool_use_id": "toolu_read", "tool": "Read", "source_path": "host/store/src/archive.rs"}),
+        json!({"text": "please make the flaky login test deterministic", "session": "s1",
+               "tool_use_id": "prompt_1", "class": "prompt"}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let mut child = std::process::Command::new(GHOST)
+        .args(["ingest", "--jsonl"])
+        .env("GHOST_HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+async fn connect(home: &Path, version: ProtocolVersion) -> RunningService<RoleClient, Client> {
+    let mut cmd = tokio::process::Command::new(GHOST);
+    cmd.arg("serve").env("GHOST_HOME", home);
+    let (transport, _stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Client { version }
+        .serve(transport)
+        .await
+        .expect("MCP handshake")
+}
+
+async fn call(
+    client: &RunningService<RoleClient, Client>,
+    tool: &str,
+    args: Value,
+) -> CallToolResult {
+    let Value::Object(args) = args else {
+        panic!("arguments are an object")
+    };
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+fn structured(result: &CallToolResult) -> &Value {
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let text = result.content[0].as_text().expect("a text rendering");
+    assert!(!text.text.is_empty());
+    result
+        .structured_content
+        .as_ref()
+        .expect("structured output")
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_real_client_lists_and_calls_every_tool() {
+    let home = tempfile::tempdir().unwrap();
+    let ids = seed(home.path());
+    let (log_id, code_id, prompt_id) = (&ids[0], &ids[1], &ids[2]);
+    let client = connect(home.path(), ProtocolVersion::V_2025_11_25).await;
+
+    let info = client.peer_info().expect("server info");
+    assert_eq!(info.protocol_version, ProtocolVersion::V_2025_11_25);
+    assert_eq!(
+        info.server_info.as_ref().map(|s| s.name.as_str()),
+        Some("ghost")
+    );
+
+    // Every tool, with schemas and annotations.
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["context_pressure", "forget", "get", "recall", "stats"]
+    );
+    for t in &tools {
+        assert_eq!(
+            t.input_schema.get("type"),
+            Some(&json!("object")),
+            "{}",
+            t.name
+        );
+        let out = t.output_schema.as_ref().expect("output schema");
+        assert_eq!(out.get("type"), Some(&json!("object")), "{}", t.name);
+        let a = t.annotations.as_ref().expect("annotations");
+        assert_eq!(a.read_only_hint, Some(t.name != "forget"), "{}", t.name);
+        assert_eq!(a.destructive_hint, Some(t.name == "forget"), "{}", t.name);
+        assert_eq!(a.idempotent_hint, Some(true), "{}", t.name);
+    }
+    let recall_schema = &tools
+        .iter()
+        .find(|t| t.name == "recall")
+        .unwrap()
+        .input_schema;
+    assert_eq!(recall_schema["required"], json!(["query"]));
+
+    // recall: BM25 over the originals, summaries and paths.
+    let r = call(&client, "recall", json!({"query": "BUILD FAILURE maven"})).await;
+    let s = structured(&r);
+    assert_eq!(s["hits"][0]["id"], json!(log_id));
+    assert_eq!(s["hits"][0]["class"], json!("log"));
+    assert!(
+        s["hits"][0]["original"].is_null(),
+        "no original unless full"
+    );
+    let r = call(
+        &client,
+        "recall",
+        json!({"query": "busy_timeout", "class": "code", "full": true}),
+    )
+    .await;
+    let s = structured(&r);
+    assert_eq!(s["hits"].as_array().unwrap().len(), 1);
+    assert_eq!(s["hits"][0]["id"], json!(code_id));
+    assert_eq!(
+        s["hits"][0]["original"],
+        json!(workspace_file("host/store/src/archive.rs"))
+    );
+    // FTS5 syntax in the query never reaches the agent as an error.
+    let r = call(
+        &client,
+        "recall",
+        json!({"query": "\"unbalanced AND ( NEAR * -"}),
+    )
+    .await;
+    structured(&r);
+
+    // get: a line range is exactly those lines.
+    let original = workspace_file("host/store/src/archive.rs");
+    let r = call(
+        &client,
+        "get",
+        json!({"id": code_id, "start_line": 10, "end_line": 14}),
+    )
+    .await;
+    let s = structured(&r);
+    assert_eq!(
+        (s["start_line"].as_u64(), s["end_line"].as_u64()),
+        (Some(10), Some(14))
+    );
+    let want: String = original
+        .lines()
+        .enumerate()
+        .skip(9)
+        .take(5)
+        .map(|(i, l)| format!("{:>4}\t{l}\n", i + 1))
+        .collect();
+    assert_eq!(s["text"], json!(want));
+    assert_eq!(
+        s["total_lines"].as_u64(),
+        Some(original.lines().count() as u64)
+    );
+    let r = call(
+        &client,
+        "get",
+        json!({"id": log_id, "around": "BUILD FAILURE", "context_lines": 1}),
+    )
+    .await;
+    let s = structured(&r);
+    assert!(s["matches"].as_u64().unwrap() >= 1);
+    assert!(s["text"].as_str().unwrap().contains("BUILD FAILURE"));
+    let r = call(&client, "get", json!({"id": "ffffffffffff"})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        r.content[0]
+            .as_text()
+            .unwrap()
+            .text
+            .contains("no entry with id")
+    );
+
+    // context_pressure: per class, with ghost's own estimate.
+    let r = call(&client, "context_pressure", json!({})).await;
+    let s = structured(&r);
+    assert_eq!(s["session"], json!("s1"));
+    assert_eq!(s["entries"], json!(3));
+    assert_eq!(s["by_class"]["log"]["count"], json!(1));
+    assert!(s["by_class"]["log"]["ratio"].as_f64().unwrap() < 0.2);
+    assert_eq!(s["by_class"]["prompt"]["ratio"], json!(1.0));
+    assert_eq!(s["context"]["source"], json!("estimate"));
+    assert!(!s["recommendation"].as_str().unwrap().is_empty());
+    assert_eq!(s["eviction_candidates"][0]["id"], json!(log_id));
+
+    // stats
+    let r = call(&client, "stats", json!({})).await;
+    let s = structured(&r);
+    assert_eq!(s["entries"], json!(3));
+    assert!(s["saved_tokens"].as_i64().unwrap() > 30_000);
+    assert_eq!(s["per_day"].as_array().unwrap().len(), 1);
+
+    // Resources: each entry as ghost://entry/{id}.
+    let listed = client.list_all_resources().await.unwrap();
+    assert_eq!(listed.len(), 3);
+    let templates = client.list_all_resource_templates().await.unwrap();
+    assert_eq!(templates[0].uri_template, "ghost://entry/{id}");
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(format!(
+            "ghost://entry/{prompt_id}"
+        )))
+        .await
+        .unwrap();
+    match &read.contents[0] {
+        ResourceContents::TextResourceContents { text, .. } => {
+            assert_eq!(text, "please make the flaky login test deterministic")
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // forget, then recall does not return it; forgetting again is harmless.
+    let r = call(&client, "forget", json!({"id": log_id})).await;
+    assert_eq!(structured(&r)["status"], json!("now"));
+    let r = call(&client, "forget", json!({"id": log_id})).await;
+    assert_eq!(structured(&r)["status"], json!("already"));
+    let r = call(
+        &client,
+        "recall",
+        json!({"query": "BUILD FAILURE maven", "limit": 10}),
+    )
+    .await;
+    let hits = structured(&r)["hits"].as_array().unwrap().clone();
+    assert!(hits.iter().all(|h| h["id"] != json!(log_id)), "{hits:?}");
+
+    // Bad arguments are a tool error the agent can read, not a crash.
+    let r = call(&client, "get", json!({"idd": "x"})).await;
+    assert_eq!(r.is_error, Some(true));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn older_clients_negotiate_their_own_version() {
+    let home = tempfile::tempdir().unwrap();
+    let client = connect(home.path(), ProtocolVersion::V_2025_06_18).await;
+    let info = client.peer_info().expect("server info");
+    assert_eq!(info.protocol_version, ProtocolVersion::V_2025_06_18);
+    let r = call(&client, "stats", json!({})).await;
+    assert_eq!(structured(&r)["entries"], json!(0));
+    client.cancel().await.unwrap();
+}

@@ -1,0 +1,85 @@
+//! The built-in plugins, embedded in the binary by `build.rs`.
+//!
+//! They are ordinary components and run through the same runtime, sandbox and
+//! limits as any third-party plugin.
+
+use ghost_runtime::PluginKind;
+use ghost_types::ContentClass;
+
+/// One embedded component.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinPlugin {
+    /// Its name in logs and `--stats`, e.g. `builtin:log`.
+    pub name: &'static str,
+    /// The component's bytes.
+    pub bytes: &'static [u8],
+    /// Which world it implements.
+    pub kind: PluginKind,
+    /// The classes it compresses (empty for the classifier).
+    pub classes: &'static [ContentClass],
+}
+
+/// The log compressor.
+pub const LOG_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:log",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_LOG_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Log],
+};
+
+/// The error compressor: stack traces and exception chains.
+pub const ERROR_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:error",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_ERROR_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Error],
+};
+
+/// The structured-data compressor: JSON, TOML, CSV/TSV, lockfiles.
+pub const STRUCTURED_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:structured",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_STRUCTURED_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Structured],
+};
+
+/// The prose compressor: extractive TextRank, Markdown kept.
+pub const PROSE_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:prose",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_PROSE_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Prose],
+};
+
+/// The code compressor: declarations and signatures kept, bodies folded.
+pub const CODE_COMPRESSOR: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:code",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_CODE_WASM")),
+    kind: PluginKind::Compressor,
+    classes: &[ContentClass::Code],
+};
+
+/// The content classifier.
+pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
+    name: "builtin:classifier",
+    bytes: include_bytes!(env!("GHOST_BUILTIN_CLASSIFIER_WASM")),
+    kind: PluginKind::Classifier,
+    classes: &[],
+};
+
+/// Every built-in plugin.
+pub const ALL: &[BuiltinPlugin] = &[
+    LOG_COMPRESSOR,
+    ERROR_COMPRESSOR,
+    STRUCTURED_COMPRESSOR,
+    PROSE_COMPRESSOR,
+    CODE_COMPRESSOR,
+    CLASSIFIER,
+];
+
+/// The built-in compressor for `class`, if ghost has one yet.
+pub fn compressor_for(class: ContentClass) -> Option<BuiltinPlugin> {
+    ALL.iter()
+        .copied()
+        .find(|p| p.kind == PluginKind::Compressor && p.classes.contains(&class))
+}

@@ -1,0 +1,30 @@
+//! ghost's core service: everything between a text and the store that does
+//! not depend on which agent or protocol brought the text in.
+//!
+//! - [`builtin`]: the built-in classifier and compressors, embedded components;
+//! - [`pipeline`]: classify → compress for one text, installed plugins by
+//!   priority then the built-in, fail-open;
+//! - [`plugins`]: adding a third-party plugin (checks, smoke test), which
+//!   plugin serves which class, scaffolding a plugin project;
+//! - [`ingest`]: classify → compress → store, idempotently, and the handle
+//!   line the agent sees;
+//! - [`service`]: the typed API over the store: recall, get, pressure,
+//!   forget, stats, gc, maintenance;
+//! - [`render`]: the service's answers as text for people and agents;
+//! - [`excerpt`]: numbered line ranges of an original;
+//! - [`tokens`]: token counting (o200k_base) and its cheap estimate;
+//! - [`config`], [`paths`]: ghost's configuration file and directories.
+//!
+//! Logging goes through the `log` facade (targets `ghost_core::…`); the
+//! binary decides where lines go.
+
+pub mod builtin;
+pub mod config;
+pub mod excerpt;
+pub mod ingest;
+pub mod paths;
+pub mod pipeline;
+pub mod plugins;
+pub mod render;
+pub mod service;
+pub mod tokens;

@@ -1,0 +1,212 @@
+//! Text renderings of the store's answers, for people (the CLI twins) and
+//! for the agent (the text block beside an MCP tool's structured output).
+
+use std::fmt::Write;
+
+use ghost_store::Forgotten;
+use ghost_store::recall::RecallHit;
+use ghost_store::report::{Pressure, Stats};
+
+use crate::ingest::short_count;
+use crate::service::{ForgetOutput, GcOutput, GetOutput, RecallOutput};
+
+/// `42s`, `5m`, `3h`, `2d`.
+pub fn age(seconds: i64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3_600 => format!("{}m", s / 60),
+        s if s < 86_400 => format!("{}h", s / 3_600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
+/// A recall answer as a list: one header line per hit, its snippet indented.
+pub fn recall(out: &RecallOutput) -> String {
+    recall_hits(&out.query, &out.hits)
+}
+
+/// Recall hits as a list: one header line per hit, its snippet indented.
+pub fn recall_hits(query: &str, hits: &[RecallHit]) -> String {
+    if hits.is_empty() {
+        return format!("No entry matches '{query}'.\n");
+    }
+    let mut out = String::new();
+    for (i, h) in hits.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{}. id={} · {} · {} · {} ago · {}→{} tokens · score {:.3}",
+            i + 1,
+            h.id,
+            h.class,
+            h.source,
+            age(h.age_seconds),
+            short_count(h.original_tokens),
+            short_count(h.summary_tokens),
+            h.score,
+        );
+        let snippet = h.snippet.split_whitespace().collect::<Vec<_>>().join(" ");
+        match h.line {
+            Some(n) => {
+                let _ = writeln!(out, "   line {n}: {snippet}");
+            }
+            None => {
+                let _ = writeln!(out, "   {snippet}");
+            }
+        }
+        if let Some(original) = &h.original {
+            let _ = writeln!(out, "   --- original ---\n{}", original.trim_end());
+        }
+    }
+    out.push_str("Full text of one: get id=<id> (start_line/end_line or around for a part).\n");
+    out
+}
+
+/// A `get` answer: a header, then the numbered lines.
+pub fn get(out: &GetOutput) -> String {
+    let e = &out.excerpt;
+    let mut text = format!(
+        "id={} · {} · {} · lines {}–{} of {}{}\n",
+        out.id,
+        out.class,
+        out.source,
+        e.start_line,
+        e.end_line,
+        e.total_lines,
+        if e.matches > 0 {
+            format!(" · {} matching lines", e.matches)
+        } else {
+            String::new()
+        }
+    );
+    if e.text.is_empty() {
+        text.push_str("(no lines selected)\n");
+    }
+    text.push_str(&e.text);
+    text
+}
+
+/// A `forget` answer.
+pub fn forget(out: &ForgetOutput) -> String {
+    match out.status {
+        Forgotten::Now => format!(
+            "Forgot id={}: it no longer appears in recall; `ghost gc` purges it.\n",
+            out.id
+        ),
+        Forgotten::Already => format!("id={} was already forgotten.\n", out.id),
+    }
+}
+
+/// Context pressure as a short report with a per-class table.
+pub fn pressure(p: &Pressure) -> String {
+    let mut out = String::new();
+    let c = &p.context;
+    let _ = writeln!(
+        out,
+        "session {} · context {}/{} tokens ({:.1}%, {}{})",
+        p.session.as_deref().unwrap_or("(none yet)"),
+        short_count(c.used_tokens),
+        short_count(c.window_tokens),
+        c.percent,
+        c.source.replace('_', " "),
+        c.age_seconds
+            .map(|a| format!(", {} ago", age(a)))
+            .unwrap_or_default(),
+    );
+    let _ = writeln!(
+        out,
+        "ghost holds {} entries: {} → {} tokens (ratio {:.3})",
+        p.entries,
+        short_count(p.original_tokens),
+        short_count(p.summary_tokens),
+        p.ratio
+    );
+    if !p.by_class.is_empty() {
+        let _ = writeln!(
+            out,
+            "{:<11} {:>6} {:>9} {:>9} {:>6}",
+            "class", "count", "orig", "sum", "ratio"
+        );
+        for (class, t) in &p.by_class {
+            let _ = writeln!(
+                out,
+                "{class:<11} {:>6} {:>9} {:>9} {:>6.3}",
+                t.count, t.orig, t.sum, t.ratio
+            );
+        }
+    }
+    if !p.eviction_candidates.is_empty() {
+        out.push_str("lowest priority:\n");
+        for e in &p.eviction_candidates {
+            let _ = writeln!(
+                out,
+                "  id={} · {} · {} · priority {:.1} · {} tokens in context",
+                e.id, e.class, e.source, e.priority, e.summary_tokens
+            );
+        }
+    }
+    let _ = writeln!(out, "{}", p.recommendation);
+    out
+}
+
+/// What `gc` did, on one line.
+pub fn gc(out: &GcOutput) -> String {
+    format!(
+        "expired {} · purged {} forgotten entries · {:.1} MB → {:.1} MB\n",
+        out.expired,
+        out.purged,
+        out.bytes_before as f64 / 1e6,
+        out.bytes_after as f64 / 1e6
+    )
+}
+
+/// Store statistics with a per-day table.
+pub fn stats(s: &Stats) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "store {} · {:.1} MB · schema v{}",
+        s.path,
+        s.bytes_on_disk as f64 / 1e6,
+        s.schema_version
+    );
+    let _ = writeln!(
+        out,
+        "{} entries ({} forgotten, not yet purged) in {} sessions",
+        s.entries, s.forgotten, s.sessions
+    );
+    let _ = writeln!(
+        out,
+        "tokens: {} original → {} seen · {} saved",
+        short_count(s.original_tokens),
+        short_count(s.summary_tokens),
+        short_count(s.saved_tokens)
+    );
+    if !s.per_day.is_empty() {
+        let _ = writeln!(
+            out,
+            "{:<10} {:>8} {:>10} {:>10}",
+            "day", "entries", "original", "saved"
+        );
+        for d in &s.per_day {
+            let _ = writeln!(
+                out,
+                "{:<10} {:>8} {:>10} {:>10}",
+                d.date, d.entries, d.original_tokens, d.saved_tokens
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::age;
+
+    #[test]
+    fn ages_are_short() {
+        assert_eq!(age(5), "5s");
+        assert_eq!(age(300), "5m");
+        assert_eq!(age(7_200), "2h");
+        assert_eq!(age(172_800), "2d");
+    }
+}

@@ -1,0 +1,330 @@
+//! `ghost serve`: the MCP server the agent talks to, over stdio, on the
+//! official Rust SDK (rmcp), speaking protocol 2025-11-25.
+//!
+//! A thin layer over `ghost_core::service`: each tool takes the service's
+//! request type as its arguments (their JSON schema and descriptions come
+//! from it), calls the service, and answers with the structured result and
+//! its text rendering. Tools are declared with rmcp's `#[tool]` macros;
+//! arguments are parsed here rather than by rmcp's extractor, so bad
+//! arguments are a tool error the agent can read and correct, not a
+//! protocol error. Every active entry is also a resource,
+//! `ghost://entry/{id}` (the original).
+//!
+//! stdout carries the protocol and nothing else; ghost's own log goes
+//! through the `log` facade (to ghost's log file, and stderr with `-v`).
+
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use ghost_core::render;
+use ghost_core::service::{
+    ForgetRequest, GetRequest, MAINTENANCE_EVERY, PressureRequest, RecallRequest, Service,
+    ServiceError, StatsRequest,
+};
+use ghost_store::{Store, now_ms};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{schema_for_input, schema_for_output};
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, JsonObject, ListResourceTemplatesResult,
+    ListResourcesResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// The protocol revision ghost speaks.
+pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+/// URI scheme prefix of an entry resource.
+pub const ENTRY_URI_PREFIX: &str = "ghost://entry/";
+
+/// How many recent entries `resources/list` shows (all are readable).
+pub const LISTED_RESOURCES: usize = 100;
+
+/// The JSON schema of a tool's arguments, `T`.
+fn input<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    schema_for_input::<T>().expect("every request type is a JSON object")
+}
+
+/// The JSON schema of a tool's structured output, `T`.
+fn output<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    schema_for_output::<T>()
+}
+
+/// ghost's MCP server: the service behind a lock, and its tools.
+#[derive(Clone)]
+pub struct GhostServer {
+    service: Arc<Mutex<Service>>,
+    tool_router: ToolRouter<GhostServer>,
+}
+
+#[tool_router]
+impl GhostServer {
+    /// A server on `store`.
+    pub fn new(store: Store) -> Self {
+        Self {
+            service: Arc::new(Mutex::new(Service::new(store))),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Runs `call` on the service with `args` parsed as its request, and
+    /// answers with the structured result and `text`'s rendering of it; a
+    /// failure (bad arguments, no such entry) is a tool error with a message
+    /// the agent can act on.
+    fn answer<Req: DeserializeOwned, Out: Serialize>(
+        &self,
+        tool: &str,
+        args: JsonObject,
+        call: impl FnOnce(&mut Service, &Req) -> Result<Out, ServiceError>,
+        text: impl FnOnce(&Out) -> String,
+    ) -> Result<CallToolResult, ErrorData> {
+        let outcome = serde_json::from_value::<Req>(serde_json::Value::Object(args))
+            .map_err(|e| format!("{tool}: bad arguments: {e}"))
+            .and_then(|request| {
+                let mut service = self
+                    .service
+                    .lock()
+                    .map_err(|_| "the store lock is poisoned".to_string())?;
+                call(&mut service, &request).map_err(|e| e.to_string())
+            })
+            .and_then(|out| {
+                let value = serde_json::to_value(&out).map_err(|e| format!("serialising: {e}"))?;
+                Ok((value, text(&out)))
+            });
+        Ok(match outcome {
+            Ok((structured, text)) => {
+                let mut result = CallToolResult::structured(structured);
+                result.content = vec![ContentBlock::text(text)];
+                result
+            }
+            Err(message) => {
+                log::warn!("mcp {tool}: {message}");
+                CallToolResult::error(vec![ContentBlock::text(message)])
+            }
+        })
+    }
+
+    /// Search every tool result ghost has stored (full originals of
+    /// compressed outputs, user prompts, errors) by words; ranked by
+    /// relevance (BM25) and priority. Returns ids with the matching passage;
+    /// `get` an id for its text. Use it instead of re-running a command or
+    /// re-reading a file you saw before.
+    #[tool(
+        name = "recall",
+        title = "Search ghost's store",
+        input_schema = input::<RecallRequest>(),
+        output_schema = output::<ghost_core::service::RecallOutput>(),
+        // `full` refreshes access times, but never changes what is stored.
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn recall(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer(
+            "recall",
+            args,
+            |s, r: &RecallRequest| s.recall(r),
+            render::recall,
+        )
+    }
+
+    /// The original text of a ghost entry with line numbers: all of it, a
+    /// line range (start_line, end_line), or the lines around a match
+    /// (around, context_lines). Ids appear in ghost's handle lines, e.g.
+    /// `[ghost 41.2k→3.1k tokens · full text: get id=7f3a9c0b12de]`.
+    #[tool(
+        name = "get",
+        title = "Get a stored original",
+        input_schema = input::<GetRequest>(),
+        output_schema = output::<ghost_core::service::GetOutput>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer("get", args, |s, r: &GetRequest| s.get(r), render::get)
+    }
+
+    /// How full the context window is (Claude Code's own reading when ghost
+    /// has one, else ghost's estimate), what ghost holds for the session per
+    /// class (count, original and summary tokens, ratio), the
+    /// lowest-priority entries, and a one-line recommendation.
+    #[tool(
+        name = "context_pressure",
+        title = "Context pressure",
+        input_schema = input::<PressureRequest>(),
+        output_schema = output::<ghost_store::report::Pressure>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn context_pressure(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer(
+            "context_pressure",
+            args,
+            |s, r: &PressureRequest| s.pressure(r),
+            render::pressure,
+        )
+    }
+
+    /// Forget a stored entry: it stops appearing in recall and get.
+    /// Forgetting twice is harmless.
+    #[tool(
+        name = "forget",
+        title = "Forget an entry",
+        input_schema = input::<ForgetRequest>(),
+        output_schema = output::<ghost_core::service::ForgetOutput>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn forget(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer(
+            "forget",
+            args,
+            |s, r: &ForgetRequest| s.forget(r),
+            render::forget,
+        )
+    }
+
+    /// ghost's store in figures: size on disk, entries, sessions, tokens
+    /// saved overall and per day.
+    #[tool(
+        name = "stats",
+        title = "Store statistics",
+        input_schema = input::<StatsRequest>(),
+        output_schema = output::<ghost_store::report::Stats>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn stats(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer(
+            "stats",
+            args,
+            |s, r: &StatsRequest| s.stats(r),
+            render::stats,
+        )
+    }
+
+    fn with_service<T>(&self, f: impl FnOnce(&mut Service) -> T) -> Result<T, ErrorData> {
+        let mut service = self
+            .service
+            .lock()
+            .map_err(|_| ErrorData::internal_error("the store lock is poisoned", None))?;
+        Ok(f(&mut service))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for GhostServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_protocol_version(PROTOCOL_VERSION)
+        .with_server_info(
+            Implementation::new("ghost", env!("CARGO_PKG_VERSION"))
+                .with_title("ghost — context gardener"),
+        )
+        .with_instructions(
+            "ghost keeps the full original of every tool result it shortened. A line like \
+             `[ghost 41.2k→3.1k tokens · full text: get id=…]` marks a shortened result: call \
+             get(id) for the original or a line range of it, recall(query) to search \
+             everything ghost holds, context_pressure() to see how full the context is.",
+        )
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&PROTOCOL_VERSION))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let listed = self
+            .with_service(|s| s.store().recent(LISTED_RESOURCES))?
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let resources = listed
+            .into_iter()
+            .map(|e| {
+                Resource::new(format!("{ENTRY_URI_PREFIX}{}", e.id), e.id.clone())
+                    .with_title(format!("{} · {}", e.class, e.source_label()))
+                    .with_description(format!(
+                        "{} original tokens, {} shown to the agent",
+                        e.original_tokens, e.summary_tokens
+                    ))
+                    .with_mime_type("text/plain")
+                    .with_size(e.original_bytes as u64)
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(format!("{ENTRY_URI_PREFIX}{{id}}"), "entry")
+                .with_title("A stored original")
+                .with_description("The full original text of the ghost entry {id}.")
+                .with_mime_type("text/plain"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let Some(id) = request.uri.strip_prefix(ENTRY_URI_PREFIX) else {
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "not a ghost resource: {} (expected {ENTRY_URI_PREFIX}<id>)",
+                    request.uri
+                ),
+                None,
+            ));
+        };
+        let entry = self
+            .with_service(|s| s.store().read(id, now_ms()))?
+            .map_err(|e| ErrorData::resource_not_found(e.to_string(), None))?;
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(entry.original, request.uri).with_mime_type("text/plain"),
+        ])
+        .into())
+    }
+}
+
+/// Serves `store` over stdin/stdout until the client goes away, running the
+/// store's maintenance pass at start and every [`MAINTENANCE_EVERY`].
+pub fn serve_stdio(store: Store) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let server = GhostServer::new(store);
+        let _ = server.with_service(Service::maintain);
+        let maintainer = server.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(MAINTENANCE_EVERY);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let _ = maintainer.with_service(Service::maintain);
+            }
+        });
+        log::info!("mcp server: serving on stdio");
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .context("MCP handshake over stdio")?;
+        let reason = running.waiting().await.context("MCP server task")?;
+        log::info!("mcp server: stopped ({reason:?})");
+        Ok(())
+    })
+}

@@ -1,0 +1,194 @@
+//! The per-session context state: what ghost knows of each agent session's
+//! context window beside the archive of its entries.
+//!
+//! - the latest context reading (tokens used of a window, where the figure
+//!   came from, when);
+//! - the last compaction (entries stored before it have left the agent's
+//!   context);
+//! - which earlier result an agent still has in its context (a re-read file,
+//!   a repeated command output).
+//!
+//! A [`SessionContext`] is a view on the store's connection
+//! ([`crate::Store::session_context`]); it owns no data of its own.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::StoreError;
+use crate::entry::{InContext, SeenBy};
+
+/// The context window ghost assumes when no reading says otherwise.
+pub const DEFAULT_CONTEXT_WINDOW: i64 = 200_000;
+
+/// A context-window reading.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ContextReading {
+    /// Tokens in use.
+    pub used_tokens: i64,
+    /// The window's size.
+    pub window_tokens: i64,
+    /// `used / window`, in percent.
+    pub percent: f64,
+    /// Where the figure comes from: `status_line` (Claude Code's own
+    /// reading), `session_start`, or `estimate` (ghost's own: the tokens of
+    /// every summary it handed the agent).
+    pub source: String,
+    /// Seconds since the reading, when it is one.
+    pub age_seconds: Option<i64>,
+}
+
+/// A `session_state` reading as stored: used, window, source, read at.
+type RawReading = (Option<i64>, Option<i64>, Option<String>, Option<i64>);
+
+/// The context state of every session, on one store's connection.
+pub struct SessionContext<'a> {
+    conn: &'a Connection,
+}
+
+impl<'a> SessionContext<'a> {
+    /// The context state kept on `conn`.
+    pub(crate) fn new(conn: &'a Connection) -> Self {
+        Self { conn }
+    }
+
+    /// Records a context-window reading for `session`: `used` tokens of a
+    /// `window`, as reported by `source` (`status_line`, `session_start`).
+    pub fn record_reading(
+        &self,
+        session: &str,
+        used: i64,
+        window: Option<i64>,
+        source: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO session_state (session_id, first_seen, last_seen, context_used,
+                context_window, context_source, context_read_at)
+             VALUES (?1, ?5, ?5, ?2, ?3, ?4, ?5)
+             ON CONFLICT(session_id) DO UPDATE SET
+                last_seen = max(last_seen, excluded.last_seen),
+                context_used = excluded.context_used,
+                context_window = coalesce(excluded.context_window, context_window),
+                context_source = excluded.context_source,
+                context_read_at = excluded.context_read_at",
+            params![session, used, window, source, now],
+        )?;
+        Ok(())
+    }
+
+    /// The share (0–1) of its context window `session`'s main agent uses, by
+    /// its latest real reading (status line, session start) since its last
+    /// compaction; `None` without one.
+    pub fn share(&self, session: &str) -> Result<Option<f64>, StoreError> {
+        let reading: Option<(i64, Option<i64>)> = self
+            .conn
+            .query_row(
+                "SELECT context_used, context_window FROM session_state
+                 WHERE session_id = ?1 AND context_used IS NOT NULL",
+                [session],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(reading.map(|(used, window)| {
+            let window = window.filter(|w| *w > 0).unwrap_or(DEFAULT_CONTEXT_WINDOW);
+            used as f64 / window as f64
+        }))
+    }
+
+    /// `session`'s context reading at `now`: its latest real one, else
+    /// `estimate` tokens (ghost's own figure) of the default window.
+    pub fn reading(
+        &self,
+        session: Option<&str>,
+        estimate: i64,
+        now: i64,
+    ) -> Result<ContextReading, StoreError> {
+        let reading: Option<RawReading> = self
+            .conn
+            .query_row(
+                "SELECT context_used, context_window, context_source, context_read_at
+                 FROM session_state WHERE session_id = ?1",
+                [session],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (used, window, source, age) = match reading {
+            Some((Some(used), window, Some(source), read_at)) => (
+                used,
+                window.unwrap_or(DEFAULT_CONTEXT_WINDOW),
+                source,
+                read_at.map(|t| ((now - t) / 1000).max(0)),
+            ),
+            _ => (
+                estimate,
+                DEFAULT_CONTEXT_WINDOW,
+                "estimate".to_string(),
+                None,
+            ),
+        };
+        let window = window.max(1);
+        Ok(ContextReading {
+            used_tokens: used,
+            window_tokens: window,
+            percent: (used as f64 * 1000.0 / window as f64).round() / 10.0,
+            source,
+            age_seconds: age,
+        })
+    }
+
+    /// Marks a compaction of `session`: whatever was stored so far has left
+    /// the agent's context (only the compaction summary remains), and so
+    /// has the context reading, which described the context before it.
+    pub fn mark_compaction(&self, session: &str, now: i64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO session_state (session_id, first_seen, last_seen, compacted_after)
+             VALUES (?1, ?2, ?2, (SELECT coalesce(max(rowid), 0) FROM entries))
+             ON CONFLICT(session_id) DO UPDATE SET
+                last_seen = max(last_seen, excluded.last_seen),
+                compacted_after = excluded.compacted_after,
+                context_used = NULL, context_source = NULL, context_read_at = NULL",
+            params![session, now],
+        )?;
+        Ok(())
+    }
+
+    /// The latest result of `tool` that `agent` of `session` saw since the
+    /// session's last compaction, matched by `by`, other than the entry
+    /// `except` (the tool call being handled, on a replay): a result the
+    /// agent still has in its context.
+    pub fn still_in_context(
+        &self,
+        session: &str,
+        agent: &str,
+        tool: &str,
+        by: SeenBy,
+        except: &str,
+    ) -> Result<Option<InContext>, StoreError> {
+        let (clause, value) = match by {
+            SeenBy::Path(p) => ("source_path = ?4 AND ?6 >= 0", p),
+            // The byte length first: SQLite knows it from the record header,
+            // without reading the text's overflow pages.
+            SeenBy::Text(t) => ("octet_length(original) = ?6 AND original = ?4", t),
+        };
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT id, original, context FROM entries
+             WHERE session_id = ?1 AND active AND agent_id = ?2 AND source_tool = ?3
+               AND rowid > (SELECT coalesce(max(compacted_after), 0) FROM session_state
+                            WHERE session_id = ?1)
+               AND id != ?5 AND {clause}
+             ORDER BY rowid DESC LIMIT 1"
+        ))?;
+        Ok(stmt
+            .query_row(
+                params![session, agent, tool, value, except, value.len() as i64],
+                |r| {
+                    Ok(InContext {
+                        id: r.get(0)?,
+                        original: r.get(1)?,
+                        context: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+}

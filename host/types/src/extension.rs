@@ -1,0 +1,127 @@
+//! A file's class from its extension: the one table the classifier guest
+//! (a Read's path is its strongest hint) and the Claude Code hooks (the class
+//! of a file stored without compressing it) both read.
+
+use crate::ContentClass;
+
+/// Every extension ghost knows, lowercase, with its class. An extension not
+/// listed says nothing: the content decides.
+pub const EXTENSIONS: &[(&str, ContentClass)] = &[
+    // Source code.
+    ("rs", ContentClass::Code),
+    ("py", ContentClass::Code),
+    ("js", ContentClass::Code),
+    ("mjs", ContentClass::Code),
+    ("cjs", ContentClass::Code),
+    ("ts", ContentClass::Code),
+    ("tsx", ContentClass::Code),
+    ("jsx", ContentClass::Code),
+    ("go", ContentClass::Code),
+    ("java", ContentClass::Code),
+    ("kt", ContentClass::Code),
+    ("c", ContentClass::Code),
+    ("h", ContentClass::Code),
+    ("cc", ContentClass::Code),
+    ("cpp", ContentClass::Code),
+    ("hpp", ContentClass::Code),
+    ("cs", ContentClass::Code),
+    ("rb", ContentClass::Code),
+    ("ex", ContentClass::Code),
+    ("exs", ContentClass::Code),
+    ("erl", ContentClass::Code),
+    ("swift", ContentClass::Code),
+    ("scala", ContentClass::Code),
+    ("php", ContentClass::Code),
+    ("sh", ContentClass::Code),
+    ("bash", ContentClass::Code),
+    ("zsh", ContentClass::Code),
+    ("lua", ContentClass::Code),
+    ("zig", ContentClass::Code),
+    ("hs", ContentClass::Code),
+    ("ml", ContentClass::Code),
+    ("sql", ContentClass::Code),
+    ("css", ContentClass::Code),
+    ("html", ContentClass::Code),
+    ("vue", ContentClass::Code),
+    ("scss", ContentClass::Code),
+    ("heex", ContentClass::Code),
+    ("eex", ContentClass::Code),
+    ("leex", ContentClass::Code),
+    ("svelte", ContentClass::Code),
+    ("dart", ContentClass::Code),
+    ("r", ContentClass::Code),
+    ("pl", ContentClass::Code),
+    ("fs", ContentClass::Code),
+    ("clj", ContentClass::Code),
+    ("nix", ContentClass::Code),
+    // Data.
+    ("json", ContentClass::Structured),
+    ("jsonl", ContentClass::Structured),
+    ("ndjson", ContentClass::Structured),
+    ("yaml", ContentClass::Structured),
+    ("yml", ContentClass::Structured),
+    ("toml", ContentClass::Structured),
+    ("csv", ContentClass::Structured),
+    ("tsv", ContentClass::Structured),
+    ("xml", ContentClass::Structured),
+    ("lock", ContentClass::Structured),
+    // Text for people.
+    ("md", ContentClass::Prose),
+    ("markdown", ContentClass::Prose),
+    ("txt", ContentClass::Prose),
+    ("rst", ContentClass::Prose),
+    ("adoc", ContentClass::Prose),
+    // Saved output.
+    ("log", ContentClass::Log),
+    ("out", ContentClass::Log),
+    ("output", ContentClass::Log),
+];
+
+/// The class of files with extension `ext` (without the dot, any case).
+pub fn class_of_extension(ext: &str) -> Option<ContentClass> {
+    EXTENSIONS
+        .iter()
+        .find(|(known, _)| known.eq_ignore_ascii_case(ext))
+        .map(|(_, class)| *class)
+}
+
+/// The class of the file at `path` by its extension, `None` when it has
+/// none or one the table does not list. A leading dot is no extension
+/// (`.bashrc`); folders' dots do not count (`a.d/Makefile`).
+pub fn class_of_path(path: &str) -> Option<ContentClass> {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => class_of_extension(ext),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_classed_by_their_extension_only() {
+        assert_eq!(class_of_path("src/lib.rs"), Some(ContentClass::Code));
+        assert_eq!(
+            class_of_path("/x/EVENTS.NDJSON"),
+            Some(ContentClass::Structured)
+        );
+        assert_eq!(class_of_path("run.out"), Some(ContentClass::Log));
+        assert_eq!(class_of_path("README.md"), Some(ContentClass::Prose));
+        assert_eq!(class_of_path("a.d/Makefile"), None);
+        assert_eq!(class_of_path(".bashrc"), None);
+        assert_eq!(class_of_path("archive.tar.gz"), None);
+    }
+
+    #[test]
+    fn every_extension_is_listed_once_in_lowercase() {
+        for (i, (ext, _)) in EXTENSIONS.iter().enumerate() {
+            assert_eq!(*ext, ext.to_ascii_lowercase());
+            assert!(
+                !EXTENSIONS[..i].iter().any(|(e, _)| e == ext),
+                "{ext} twice"
+            );
+        }
+    }
+}

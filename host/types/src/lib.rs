@@ -1,0 +1,17 @@
+//! ghost's shared vocabulary: the content class, the requests a classifier
+//! and a compressor get and what they answer, and the extension → class
+//! table. Everything here is plain data: no I/O, nothing host-only, so the
+//! built-in classifier (a WebAssembly guest) uses it as the host does.
+//!
+//! - [`ContentClass`]: log, code, structured, prose, error, prompt;
+//! - [`CompressRequest`], [`Compressed`], [`ClassifyRequest`],
+//!   [`Classification`]: a plugin call's input and output;
+//! - [`class_of_path`]: a file's class by its extension.
+
+mod class;
+mod extension;
+mod request;
+
+pub use class::{ContentClass, UnknownClass};
+pub use extension::{EXTENSIONS, class_of_extension, class_of_path};
+pub use request::{Classification, ClassifyRequest, CompressRequest, Compressed};

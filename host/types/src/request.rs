@@ -1,0 +1,73 @@
+//! What ghost asks of a classifier and a compressor, and what they give
+//! back, in ghost's own types. The runtime converts these to and from each
+//! WIT version's generated types, so nothing else sees a binding type.
+
+use crate::ContentClass;
+
+/// What ghost asks a compressor to shrink.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompressRequest {
+    /// The text to compress.
+    pub text: String,
+    /// Its class.
+    pub class: ContentClass,
+    /// The agent tool that produced it, when known.
+    pub tool_name: Option<String>,
+    /// The file it came from, when known.
+    pub source_path: Option<String>,
+    /// A size hint in tokens.
+    pub target_tokens: Option<u32>,
+}
+
+impl CompressRequest {
+    /// A request for `text` of `class` with nothing else known.
+    pub fn new(text: impl Into<String>, class: ContentClass) -> Self {
+        Self {
+            text: text.into(),
+            class,
+            tool_name: None,
+            source_path: None,
+            target_tokens: None,
+        }
+    }
+}
+
+/// What a compressor gave back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compressed {
+    /// The compressed text.
+    pub text: String,
+    /// Short notes for people.
+    pub notes: Vec<String>,
+}
+
+/// What ghost asks a classifier to label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassifyRequest {
+    /// The text to classify.
+    pub text: String,
+    /// The agent tool that produced it, when known.
+    pub tool_name: Option<String>,
+    /// The file it came from, when known.
+    pub source_path: Option<String>,
+}
+
+impl ClassifyRequest {
+    /// A request for `text` with no hints.
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            tool_name: None,
+            source_path: None,
+        }
+    }
+}
+
+/// A classifier's answer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Classification {
+    /// The most likely class.
+    pub class: ContentClass,
+    /// Confidence from 0.0 to 1.0.
+    pub confidence: f32,
+}
