@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the medians of ghost's criterion benchmarks and the ratios the README
-reports. Run after `cargo bench -p ghost --bench runtime`."""
+reports. Run after `cargo bench -p ghost-bench --bench runtime`."""
 import json
 import pathlib
 import sys

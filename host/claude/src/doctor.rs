@@ -59,7 +59,7 @@ pub fn checks(
         Some(p) => Check::ok(format!("ghost is on PATH ({})", p.display())),
         None => Check::bad(
             "ghost is on PATH",
-            "hooks run `ghost`: install it with `cargo install --path host` (or put it on PATH)",
+            "hooks run `ghost`: install it with `cargo install --path host/cli` (or put it on PATH)",
         ),
     });
     out.push(match ghost_store::Store::open(store) {
