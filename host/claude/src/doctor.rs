@@ -195,3 +195,37 @@ fn plugin_check(registry: &ghost_registry::Registry) -> Check {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::install::{apply, plan_install};
+
+    #[test]
+    fn an_outdated_matcher_is_reported_with_its_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let targets = Targets::new(dir.path(), None);
+        apply(&plan_install(&targets).unwrap()).unwrap();
+        let store = dir.path().join("store.sqlite3");
+        let no_pipeline = || anyhow::bail!("not needed here");
+        let hooks_ok = |checks: &[Check]| {
+            checks
+                .iter()
+                .filter(|c| c.what.starts_with("PostToolUse "))
+                .all(|c| c.problem.is_none())
+        };
+        assert!(hooks_ok(&checks(&targets, &store, None, no_pipeline)));
+        // An install from before TaskOutput was handled.
+        let text = std::fs::read_to_string(&targets.settings).unwrap();
+        let old = text.replace("|TaskOutput", "");
+        assert_ne!(old, text);
+        std::fs::write(&targets.settings, old).unwrap();
+        let found = checks(&targets, &store, None, no_pipeline);
+        let problem = found
+            .iter()
+            .find(|c| c.what == "PostToolUse hook")
+            .and_then(|c| c.problem.clone())
+            .expect("the old matcher is a problem");
+        assert!(problem.contains("run `ghost install` again"), "{problem}");
+    }
+}

@@ -302,7 +302,7 @@ fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
     // the size and cuts lines blindly, so it must never be what makes a
     // text smaller. Except for a persisted output, of which the model would
     // see a 2 KB preview: a digest of that size is better.
-    let persisted = response.get("persistedOutputPath").is_some();
+    let persisted = extracted.persisted;
     if !persisted && !saves_a_tenth(ingested.text.len()) {
         return kept_as_is(ingested.text.len());
     }

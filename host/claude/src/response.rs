@@ -43,6 +43,9 @@ pub struct Extracted {
     pub source_path: Option<String>,
     /// Search context: the command, the pattern, the URL.
     pub context: String,
+    /// Claude Code persisted the output to a file and shows the model only a
+    /// preview of it (a long Bash output).
+    pub persisted: bool,
 }
 
 /// Why a result is left as it is.
@@ -173,6 +176,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
     match shape {
         Shape::Bash => {
             let bash: BashView = view(tool, response)?;
+            let persisted = bash.persisted_output_path.is_some();
             let mut stdout = bash.stdout;
             // Over 30,000 characters Claude Code cuts stdout and keeps the
             // whole output in a file: ghost stores the whole of it.
@@ -192,6 +196,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
                 text,
                 slot: Slot::BashOutput,
                 source_path: None,
+                persisted,
                 context: input::<CommandInput>(tool_input).command,
             })
         }
@@ -211,6 +216,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
                     start_line: file.start_line.unwrap_or(1),
                 },
                 source_path: file.file_path.clone(),
+                persisted: false,
                 context: file.file_path.unwrap_or_default(),
             })
         }
@@ -225,6 +231,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
                         .ok_or_else(|| Skip::UnknownShape(tool.to_string()))?,
                     slot: Slot::GrepContent,
                     source_path: None,
+                    persisted: false,
                     context: format!("grep {context}"),
                 }),
                 _ => {
@@ -236,6 +243,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
                         text: names.join("\n"),
                         slot: Slot::FileList,
                         source_path: None,
+                        persisted: false,
                         context,
                     })
                 }
@@ -247,6 +255,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
                 text: task.output,
                 slot: Slot::TaskOutput,
                 source_path: None,
+                persisted: false,
                 context: task.description.or(task.command).unwrap_or_default(),
             })
         }
@@ -254,6 +263,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
             text: view::<WebFetchView>(tool, response)?.result,
             slot: Slot::WebFetchResult,
             source_path: None,
+            persisted: false,
             context: input::<UrlInput>(tool_input).url,
         }),
         // ghost's own tools (`mcp__ghost__get`, or `mcp__plugin_ghost_ghost__get`
@@ -265,6 +275,7 @@ pub fn extract(tool: &str, tool_input: &Value, response: &Value) -> Result<Extra
             text: content_text(response).ok_or_else(|| Skip::UnknownShape(tool.to_string()))?,
             slot: Slot::McpText,
             source_path: None,
+            persisted: false,
             context: tool.to_string(),
         }),
     }
@@ -279,12 +290,29 @@ pub fn content_text(content: &Value) -> Option<String> {
         Value::Array(blocks) => Some(
             blocks
                 .iter()
-                .filter(|b| b.get("type").is_none_or(|t| t == "text"))
-                .filter_map(|b| b["text"].as_str())
+                .filter_map(|b| Block::deserialize(b).ok())
+                .filter(|b| b.kind.as_deref().is_none_or(|k| k == "text"))
+                .filter_map(|b| b.text)
                 .collect::<Vec<_>>()
                 .join("\n"),
         ),
         _ => None,
+    }
+}
+
+/// One block of an MCP result (or of a transcript's `tool_result` content).
+#[derive(Deserialize)]
+struct Block {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+}
+
+impl Block {
+    /// Whether `block` is anything but a text block (an image, a resource).
+    fn is_not_text(block: &Value) -> bool {
+        Block::deserialize(block).map_or(true, |b| b.kind.as_deref() != Some("text"))
     }
 }
 
@@ -445,7 +473,7 @@ pub fn replace(slot: &Slot, response: &Value, text: &str) -> Value {
                     // The text blocks become one; anything else (images,
                     // resources) stays as it was.
                     let mut kept: Vec<Value> = vec![json!({"type": "text", "text": text})];
-                    kept.extend(blocks.iter().filter(|b| b["type"] != "text").cloned());
+                    kept.extend(blocks.iter().filter(|b| Block::is_not_text(b)).cloned());
                     Value::Array(kept)
                 }
                 _ => json!(text),

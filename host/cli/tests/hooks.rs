@@ -365,28 +365,40 @@ fn a_filling_context_folds_smaller_reads_until_compaction() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     let session = payload("PostToolUse-Read-whole.json")["session_id"].clone();
-    let read = |rel: &str, call: &str| {
-        let source = workspace_file(rel);
-        assert!(source.len() > 4_096 && source.len() < 8_192, "{rel}");
+    // Real source files (the shared corpus), cut at a line end to about 6 KB.
+    let read = |case: &str, call: &str| {
+        let whole = std::fs::read_to_string(
+            common::workspace().join(format!("../shared/corpus/cases/{case}/input.txt")),
+        )
+        .unwrap();
+        let mut source = String::new();
+        for line in whole.lines() {
+            if source.len() >= 6_000 {
+                break;
+            }
+            source.push_str(line);
+            source.push('\n');
+        }
+        assert!(source.len() > 4_096 && source.len() < 8_192, "{case}");
         hook(
             h,
             "post-tool-use",
-            &read_payload(&format!("/p/{rel}"), &source, call),
+            &read_payload(&format!("/p/{case}.py"), &source, call),
         )
     };
     // No reading: a 6 KB file passes whole.
-    assert!(read("host/claude/src/doctor.rs", "toolu_a").is_none());
+    assert!(read("code-py-argparse", "toolu_a").is_none());
     // The status line says 60% of the window is in use: it folds.
     let status = json!({"session_id": session, "model": {"id": "claude-opus"},
         "context_window": {"context_window_size": 200000, "used_percentage": 60.0}});
     run(h, &["hook", "status-line"], status.to_string().as_bytes());
-    let folded = read_content(&read("host/core/src/render.rs", "toolu_b").expect("folded"));
+    let folded = read_content(&read("code-py-dataclasses", "toolu_b").expect("folded"));
     assert!(folded.contains("Read offset="), "{folded}");
     // Compaction empties the context: the reading no longer holds.
     let compact = json!({"session_id": session, "hook_event_name": "PreCompact",
         "trigger": "auto", "custom_instructions": null});
     run(h, &["hook", "pre-compact"], compact.to_string().as_bytes());
-    assert!(read("host/core/src/excerpt.rs", "toolu_c").is_none());
+    assert!(read("code-py-textwrap", "toolu_c").is_none());
 }
 
 #[test]
@@ -491,7 +503,10 @@ fn what_the_agent_already_saw_is_referred_to_until_compaction() {
     let home = tempfile::tempdir().unwrap();
     let path = "/home/dev/project/src/ingest.rs";
     // A file under the fold threshold: the first Read passes through, stored.
-    let source = workspace_file("host/claude/src/file_list.rs");
+    let source = std::fs::read_to_string(
+        common::workspace().join("../shared/corpus/cases/code-py-asyncio-queues/input.txt"),
+    )
+    .unwrap();
     assert!(source.len() > 1_024 && source.len() < 8_192);
     assert!(
         hook(
