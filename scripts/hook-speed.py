@@ -19,7 +19,12 @@ node = ["node", "-e", 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{J
 
 
 def timed(cmd, i):
-    p = dict(payload, tool_use_id=f"toolu_speed_{i}")
+    # A distinct output each run: the same text twice is answered by a
+    # one-line reference to the first (what the agent already saw), which
+    # would measure that path instead of compressing.
+    p = json.loads(json.dumps(payload))
+    p["tool_use_id"] = f"toolu_speed_{i}"
+    p["tool_response"]["stdout"] = log + f"\nrun {i}\n"
     start = time.perf_counter()
     out = subprocess.run(cmd, input=json.dumps(p).encode(), capture_output=True, env=env)
     elapsed = time.perf_counter() - start
