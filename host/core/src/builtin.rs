@@ -83,3 +83,35 @@ pub fn compressor_for(class: ContentClass) -> Option<BuiltinPlugin> {
         .copied()
         .find(|p| p.kind == PluginKind::Compressor && p.classes.contains(&class))
 }
+
+#[cfg(test)]
+mod tests {
+    /// The build script has cargo re-run it when any crate an embedded
+    /// component is compiled from changes, not only the component's own
+    /// folder: an edit to `log-folding` or `terminal-text` never leaves stale
+    /// wasm embedded.
+    #[test]
+    fn the_guest_build_reruns_on_every_crate_the_components_use() {
+        let out = std::path::Path::new(env!("OUT_DIR")).join("../output");
+        let output = std::fs::read_to_string(&out).unwrap();
+        let watched: Vec<&str> = output
+            .lines()
+            .filter_map(|l| l.strip_prefix("cargo:rerun-if-changed="))
+            .collect();
+        for file in [
+            "compressors/log-folding/src/lib.rs",
+            "compressors/log-folding/src/fold.rs",
+            "compressors/log-folding/Cargo.toml",
+            "compressors/terminal-text/src/lib.rs",
+            "host/types/src/extension.rs",
+            "plugins/sdk/src/lib.rs",
+            "wit/v0.1.0/plugin.wit",
+            "Cargo.lock",
+        ] {
+            assert!(
+                watched.iter().any(|w| w.ends_with(file)),
+                "{file} is not watched by the guest build: {watched:?}"
+            );
+        }
+    }
+}
