@@ -14,29 +14,10 @@ use ghost_runtime::PluginLimits;
 use ghost_store::recall::RecallTuning;
 
 /// ghost's benchmarks: compression, recall, store speed, replayed sessions.
+/// Plugins run under ghost's default limits, as in a hook.
 #[derive(Debug, Parser)]
 #[command(name = "ghost-bench", version)]
 struct Cli {
-    /// Wall-clock budget of one plugin call, in milliseconds.
-    #[arg(
-        long,
-        global = true,
-        env = "GHOST_PLUGIN_DEADLINE_MS",
-        default_value_t = 250,
-        value_name = "MS"
-    )]
-    plugin_deadline_ms: u64,
-
-    /// Memory cap of one plugin call, in MiB.
-    #[arg(
-        long,
-        global = true,
-        env = "GHOST_PLUGIN_MEMORY_MIB",
-        default_value_t = 128,
-        value_name = "MIB"
-    )]
-    plugin_memory_mib: usize,
-
     #[command(subcommand)]
     command: Args,
 }
@@ -106,12 +87,7 @@ enum Args {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let dirs = GhostDirs::from_env();
-    let limits = PluginLimits {
-        deadline: std::time::Duration::from_millis(cli.plugin_deadline_ms.max(1)),
-        memory_bytes: cli.plugin_memory_mib.max(1) << 20,
-        ..PluginLimits::default()
-    };
-    let pipeline = || Pipeline::new_with(dirs.as_ref(), limits.clone());
+    let pipeline = || Pipeline::new_with(dirs.as_ref(), PluginLimits::default());
     match run(cli.command, pipeline) {
         Ok(code) => code,
         Err(e) => {
