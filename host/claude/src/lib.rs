@@ -7,6 +7,8 @@
 //! - [`response`]: a tool response's text out, a shorter one back in, in the
 //!   tool's own shape; and how Claude Code renders a response for the model;
 //! - [`hooks`]: the entry points, one per event;
+//! - [`replacement`]: what the model sees in place of a result, decided on
+//!   its text (the hook and the gateway share it);
 //! - [`seen`]: what the agent already has in its context (re-reads, repeats);
 //! - [`file_list`]: the digest of long file lists;
 //! - [`state`]: the status line, the state block before compaction and the
@@ -25,6 +27,7 @@ pub mod hooks;
 pub mod install;
 pub mod payload;
 pub mod policy;
+pub mod replacement;
 pub mod response;
 pub mod seen;
 pub mod state;

@@ -369,5 +369,5 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
         "old counts are exact"
     );
     assert_eq!(store.stats().unwrap().schema_version, SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 3);
+    assert_eq!(SCHEMA_VERSION, 4);
 }

@@ -11,6 +11,7 @@ use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use crate::entry::{self, Entry, Forgotten, IdempotencyKey, Listed, NewEntry, Stored};
+use crate::gateway::GatewayState;
 use crate::session::SessionContext;
 use crate::{BUSY_TIMEOUT, StoreError, priority, recall, schema};
 
@@ -483,6 +484,11 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()?)
+    }
+
+    /// The gateway's decisions kept beside the archive.
+    pub fn gateway_state(&self) -> GatewayState<'_> {
+        GatewayState::new(&self.conn)
     }
 
     /// The per-session context state kept beside the archive.

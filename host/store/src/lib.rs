@@ -5,6 +5,9 @@
 //! - [`session`]: the per-session context state the hooks keep beside the
 //!   archive: context readings, compaction marks, what an agent still has
 //!   in its context;
+//! - [`gateway`]: what the gateway decided per conversation (the blocks it
+//!   rewrote, so every later request gets the same bytes; context figures
+//!   and garbage-collection steps);
 //! - [`schema`]: tables, the FTS5 index and its triggers, migrations;
 //! - [`entry`]: what an entry is and how its id is derived;
 //! - [`query`]: user text → a safe FTS5 query;
@@ -20,6 +23,7 @@
 
 pub mod archive;
 pub mod entry;
+pub mod gateway;
 pub mod priority;
 pub mod query;
 pub mod recall;
@@ -33,6 +37,7 @@ use std::time::Duration;
 
 pub use archive::{Collected, Maintenance, Store};
 pub use entry::{Entry, Forgotten, IdempotencyKey, InContext, Listed, NewEntry, SeenBy, Stored};
+pub use gateway::{Conversation, GatewaySavings, GatewayState, Rewrite};
 pub use session::{ContextReading, DEFAULT_CONTEXT_WINDOW, SessionContext};
 
 /// How long a writer waits for another one before giving up.

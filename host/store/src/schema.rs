@@ -100,6 +100,35 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE entries ADD COLUMN agent_id TEXT NOT NULL DEFAULT '';
     ALTER TABLE session_state ADD COLUMN compacted_after INTEGER NOT NULL DEFAULT 0;
     "#,
+    // 4: what the gateway decided, per conversation: every block it
+    // rewrote (so every later request gets the same bytes and the prompt
+    // cache its prefix), and each conversation's context figures and
+    // garbage-collection step.
+    r#"
+    CREATE TABLE gateway_conversations (
+        conversation      TEXT    PRIMARY KEY,
+        session_id        TEXT,
+        first_seen        INTEGER NOT NULL,
+        last_request_at   INTEGER NOT NULL,
+        requests          INTEGER NOT NULL DEFAULT 0,
+        gc_step           INTEGER NOT NULL DEFAULT 0,
+        input_tokens      INTEGER,
+        sent_bytes        INTEGER,
+        window_tokens     INTEGER
+    );
+    CREATE INDEX gateway_conversations_by_session ON gateway_conversations(session_id);
+    CREATE TABLE gateway_rewrites (
+        conversation      TEXT    NOT NULL,
+        block_key         TEXT    NOT NULL,
+        original_digest   TEXT    NOT NULL,
+        replacement       TEXT    NOT NULL,
+        step              INTEGER NOT NULL,
+        entry_id          TEXT,
+        original_bytes    INTEGER NOT NULL,
+        created_at        INTEGER NOT NULL,
+        PRIMARY KEY (conversation, block_key)
+    ) WITHOUT ROWID;
+    "#,
 ];
 
 /// The schema version this binary writes.
