@@ -45,29 +45,32 @@ pub struct PipelineOutcome {
 }
 
 /// Classifies and compresses texts: with the enabled installed plugins for
-/// each class, by priority, then the built-ins.
+/// each class, by priority, then the built-ins. Cheap to clone: clones
+/// share the runtime, the loaded plugins and the routes (a long-running
+/// process keeps one and hands out clones).
+#[derive(Clone)]
 pub struct Pipeline {
-    runtime: PluginRuntime,
-    loaded: RefCell<HashMap<String, Rc<Plugin>>>,
+    runtime: Rc<PluginRuntime>,
+    loaded: Rc<RefCell<HashMap<String, Rc<Plugin>>>>,
     registry: Option<Registry>,
-    routes: RefCell<Routes>,
+    routes: Rc<RefCell<Routes>>,
 }
 
 impl Pipeline {
     /// A pipeline on `runtime` with the built-ins only.
     pub fn new(runtime: PluginRuntime) -> Self {
         Self {
-            runtime,
-            loaded: RefCell::new(HashMap::new()),
+            runtime: Rc::new(runtime),
+            loaded: Rc::new(RefCell::new(HashMap::new())),
             registry: None,
-            routes: RefCell::new(Routes::default()),
+            routes: Rc::new(RefCell::new(Routes::default())),
         }
     }
 
     /// Also routes texts to the plugins installed in `registry`; changes to
     /// the registry are picked up by the next call, without a restart.
     pub fn with_registry(mut self, registry: Registry) -> Self {
-        self.routes = RefCell::new(Routes::load(&registry));
+        self.routes = Rc::new(RefCell::new(Routes::load(&registry)));
         self.registry = Some(registry);
         self
     }

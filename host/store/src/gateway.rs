@@ -13,6 +13,31 @@ use serde::Serialize;
 
 use crate::StoreError;
 
+/// What a rewrite put in a block's place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RewriteKind {
+    /// A compressed version, with its handle.
+    Summary,
+    /// One line naming what it was, with its handle.
+    Reference,
+}
+
+impl RewriteKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            RewriteKind::Summary => "summary",
+            RewriteKind::Reference => "reference",
+        }
+    }
+
+    fn parse(s: &str) -> Self {
+        match s {
+            "reference" => RewriteKind::Reference,
+            _ => RewriteKind::Summary,
+        }
+    }
+}
+
 /// One block the gateway rewrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewrite {
@@ -22,6 +47,8 @@ pub struct Rewrite {
     pub original_digest: String,
     /// The bytes spliced in their place.
     pub replacement: String,
+    /// Whether that is a summary or a reference.
+    pub kind: RewriteKind,
     /// 0 when rewritten on arrival; `k` when by garbage-collection step `k`.
     pub step: u32,
     /// The stored original's entry, when there is one.
@@ -41,6 +68,8 @@ pub struct Conversation {
     pub requests: i64,
     /// Garbage-collection steps taken.
     pub gc_step: u32,
+    /// The estimated context right after the last step, in tokens.
+    pub gc_floor_tokens: Option<i64>,
     /// When the last request went upstream (Unix milliseconds).
     pub last_request_at: i64,
     /// The input tokens upstream reported for the last answer.
@@ -49,6 +78,21 @@ pub struct Conversation {
     pub sent_bytes: Option<i64>,
     /// The context window it runs in.
     pub window_tokens: Option<i64>,
+}
+
+/// One request the gateway sent upstream.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SentRequest {
+    /// The agent's session, when known.
+    pub session: Option<String>,
+    /// Bytes of the body sent.
+    pub sent_bytes: i64,
+    /// The garbage-collection step the conversation is at.
+    pub gc_step: u32,
+    /// The estimated context right after that step, in tokens.
+    pub gc_floor_tokens: Option<i64>,
+    /// The context window.
+    pub window_tokens: i64,
 }
 
 /// The gateway's savings for a session.
@@ -82,7 +126,7 @@ impl<'a> GatewayState<'a> {
     /// Every rewrite of `conversation`.
     pub fn rewrites(&self, conversation: &str) -> Result<Vec<Rewrite>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT block_key, original_digest, replacement, step, entry_id, original_bytes
+            "SELECT block_key, original_digest, replacement, kind, step, entry_id, original_bytes
              FROM gateway_rewrites WHERE conversation = ?1",
         )?;
         let rows = stmt.query_map([conversation], |r| {
@@ -90,9 +134,10 @@ impl<'a> GatewayState<'a> {
                 block_key: r.get(0)?,
                 original_digest: r.get(1)?,
                 replacement: r.get(2)?,
-                step: r.get(3)?,
-                entry_id: r.get(4)?,
-                original_bytes: r.get(5)?,
+                kind: RewriteKind::parse(&r.get::<_, String>(3)?),
+                step: r.get(4)?,
+                entry_id: r.get(5)?,
+                original_bytes: r.get(6)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -108,11 +153,11 @@ impl<'a> GatewayState<'a> {
     ) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO gateway_rewrites (conversation, block_key, original_digest, replacement,
-                step, entry_id, original_bytes, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                kind, step, entry_id, original_bytes, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?9, ?5, ?6, ?7, ?8)
              ON CONFLICT(conversation, block_key) DO UPDATE SET
                 original_digest = excluded.original_digest, replacement = excluded.replacement,
-                step = excluded.step, entry_id = excluded.entry_id,
+                kind = excluded.kind, step = excluded.step, entry_id = excluded.entry_id,
                 original_bytes = excluded.original_bytes, created_at = excluded.created_at",
             params![
                 conversation,
@@ -122,7 +167,8 @@ impl<'a> GatewayState<'a> {
                 rewrite.step,
                 rewrite.entry_id,
                 rewrite.original_bytes,
-                now
+                now,
+                rewrite.kind.as_str()
             ],
         )?;
         Ok(())
@@ -134,7 +180,7 @@ impl<'a> GatewayState<'a> {
             .conn
             .query_row(
                 "SELECT conversation, session_id, requests, gc_step, last_request_at,
-                    input_tokens, sent_bytes, window_tokens
+                    input_tokens, sent_bytes, window_tokens, gc_floor_tokens
                  FROM gateway_conversations WHERE conversation = ?1",
                 [conversation],
                 |r| {
@@ -147,39 +193,40 @@ impl<'a> GatewayState<'a> {
                         input_tokens: r.get(5)?,
                         sent_bytes: r.get(6)?,
                         window_tokens: r.get(7)?,
+                        gc_floor_tokens: r.get(8)?,
                     })
                 },
             )
             .optional()?)
     }
 
-    /// Counts a request of `conversation` sent upstream at `now` with
-    /// `sent_bytes` of body, at garbage-collection step `gc_step`.
+    /// Counts a request of `conversation` sent upstream at `now`: its
+    /// body's size, the garbage-collection step it is at and the estimated
+    /// context after that step, the window it runs in.
     pub fn record_request(
         &self,
         conversation: &str,
-        session: Option<&str>,
-        sent_bytes: i64,
-        gc_step: u32,
-        window_tokens: i64,
+        sent: &SentRequest,
         now: i64,
     ) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO gateway_conversations (conversation, session_id, first_seen,
-                last_request_at, requests, gc_step, sent_bytes, window_tokens)
-             VALUES (?1, ?2, ?3, ?3, 1, ?4, ?5, ?6)
+                last_request_at, requests, gc_step, gc_floor_tokens, sent_bytes, window_tokens)
+             VALUES (?1, ?2, ?3, ?3, 1, ?4, ?5, ?6, ?7)
              ON CONFLICT(conversation) DO UPDATE SET
                 session_id = coalesce(excluded.session_id, session_id),
                 last_request_at = excluded.last_request_at,
                 requests = requests + 1, gc_step = excluded.gc_step,
+                gc_floor_tokens = excluded.gc_floor_tokens,
                 sent_bytes = excluded.sent_bytes, window_tokens = excluded.window_tokens",
             params![
                 conversation,
-                session,
+                sent.session,
                 now,
-                gc_step,
-                sent_bytes,
-                window_tokens
+                sent.gc_step,
+                sent.gc_floor_tokens,
+                sent.sent_bytes,
+                sent.window_tokens
             ],
         )?;
         Ok(())
@@ -234,23 +281,32 @@ mod tests {
         let store = Store::open(&dir.path().join("s.sqlite3")).unwrap();
         let g = store.gateway_state();
         assert!(g.conversation("c1").unwrap().is_none());
-        g.record_request("c1", Some("s1"), 1_000, 0, 200_000, 5)
+        let sent = |session: Option<&str>, bytes, step| SentRequest {
+            session: session.map(str::to_string),
+            sent_bytes: bytes,
+            gc_step: step,
+            gc_floor_tokens: None,
+            window_tokens: 200_000,
+        };
+        g.record_request("c1", &sent(Some("s1"), 1_000, 0), 5)
             .unwrap();
         g.record_usage("c1", 300).unwrap();
         let mut w = Rewrite {
             block_key: "toolu_1".into(),
             original_digest: "ab".into(),
             replacement: "\"short\"".into(),
+            kind: RewriteKind::Summary,
             step: 0,
             entry_id: Some("e1".into()),
             original_bytes: 5_000,
         };
         g.record("c1", &w, 6).unwrap();
         w.step = 1;
+        w.kind = RewriteKind::Reference;
         w.replacement = "\"ref\"".into();
         g.record("c1", &w, 7).unwrap();
         assert_eq!(g.rewrites("c1").unwrap(), vec![w]);
-        g.record_request("c1", None, 900, 1, 200_000, 8).unwrap();
+        g.record_request("c1", &sent(None, 900, 1), 8).unwrap();
         let c = g.conversation("c1").unwrap().unwrap();
         assert_eq!(
             (c.requests, c.gc_step, c.session_id.as_deref()),

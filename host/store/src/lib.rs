@@ -37,7 +37,7 @@ use std::time::Duration;
 
 pub use archive::{Collected, Maintenance, Store};
 pub use entry::{Entry, Forgotten, IdempotencyKey, InContext, Listed, NewEntry, SeenBy, Stored};
-pub use gateway::{Conversation, GatewaySavings, GatewayState, Rewrite};
+pub use gateway::{Conversation, GatewaySavings, GatewayState, Rewrite, RewriteKind, SentRequest};
 pub use session::{ContextReading, DEFAULT_CONTEXT_WINDOW, SessionContext};
 
 /// How long a writer waits for another one before giving up.

@@ -112,6 +112,7 @@ const MIGRATIONS: &[&str] = &[
         last_request_at   INTEGER NOT NULL,
         requests          INTEGER NOT NULL DEFAULT 0,
         gc_step           INTEGER NOT NULL DEFAULT 0,
+        gc_floor_tokens   INTEGER,
         input_tokens      INTEGER,
         sent_bytes        INTEGER,
         window_tokens     INTEGER
@@ -122,6 +123,7 @@ const MIGRATIONS: &[&str] = &[
         block_key         TEXT    NOT NULL,
         original_digest   TEXT    NOT NULL,
         replacement       TEXT    NOT NULL,
+        kind              TEXT    NOT NULL,
         step              INTEGER NOT NULL,
         entry_id          TEXT,
         original_bytes    INTEGER NOT NULL,
