@@ -12,7 +12,7 @@ use ghost_core::pipeline::Pipeline;
 use ghost_runtime::PluginLimits;
 use ghost_store::Store;
 
-use crate::{bench, classify, compress, ingest, install, logging, plugin, store};
+use crate::{bench, classify, compress, gateway, ingest, install, logging, plugin, store};
 
 /// ghost: a context gardener for AI coding agents.
 ///
@@ -77,6 +77,12 @@ enum Command {
     Gc(store::JsonOnly),
     /// Run the MCP server on stdin/stdout.
     Serve,
+    /// Run ghost on the model API's request path: a local gateway that
+    /// gardens the whole context window of every request it forwards.
+    Gateway(gateway::GatewayArgs),
+    /// Run an agent command with a gateway for its life:
+    /// `ghost run -- claude …`.
+    Run(gateway::RunArgs),
     /// Add ghost's hooks, statusLine and MCP server to Claude Code's settings.
     Install(install::Args),
     /// Remove what `ghost install` added.
@@ -133,6 +139,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => bench::run(args),
+        Command::Gateway(args) => {
+            gateway::gateway(args, dirs.as_ref(), &limits, cli.store.as_deref())
+        }
+        Command::Run(args) => gateway::run(args, dirs.as_ref(), &limits, cli.store.as_deref()),
         Command::Plugin(args) => plugin::run(args, dirs.as_ref(), &limits),
         Command::Install(args) => install::install(args),
         Command::Uninstall(args) => install::uninstall(args),

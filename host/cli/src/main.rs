@@ -6,6 +6,7 @@ mod bench;
 mod classify;
 mod commands;
 mod compress;
+mod gateway;
 mod ingest;
 mod input;
 mod install;

@@ -6,6 +6,14 @@
 //! store = "/path/to/store.sqlite3"   # where originals are kept
 //! min_compress_bytes = 1024          # smaller inputs are stored as they are
 //! ttl_days = 30                      # entries expire after this (none: never)
+//!
+//! [gateway]                          # `ghost gateway` and `ghost run`
+//! upstream = "https://api.anthropic.com"
+//! step_share = 0.5                   # collect when the context reaches this share…
+//! step_gap_share = 0.15              # …and has grown this much since the last step
+//! cold_step_share = 0.3              # when the prompt cache has gone cold anyway
+//! keep_turns = 4                     # the last turns are never collected
+//! reference_min_bytes = 1024         # smaller blocks are left as they are
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -28,6 +36,28 @@ pub struct Config {
     pub min_compress_bytes: Option<usize>,
     /// Days until an entry expires.
     pub ttl_days: Option<u64>,
+    /// The gateway's settings.
+    #[serde(default)]
+    pub gateway: GatewaySettings,
+}
+
+/// The `[gateway]` table: where the gateway forwards, and its collection
+/// policy (each unset key keeps the gateway's measured default).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GatewaySettings {
+    /// The model API's base URL.
+    pub upstream: Option<String>,
+    /// Collect when the context reaches this share of the window.
+    pub step_share: Option<f64>,
+    /// …and has grown by this share since the last step.
+    pub step_gap_share: Option<f64>,
+    /// Collect from this share on when the prompt cache has gone cold.
+    pub cold_step_share: Option<f64>,
+    /// The last this many assistant turns are never collected.
+    pub keep_turns: Option<usize>,
+    /// Blocks under this many bytes are left as they are by collection.
+    pub reference_min_bytes: Option<usize>,
 }
 
 impl Config {
@@ -84,6 +114,10 @@ mod tests {
         let c = Config::load(&path).unwrap();
         assert_eq!(c.min_compress_bytes(), 10);
         assert_eq!(c.ttl_seconds(), Some(172_800));
+        std::fs::write(&path, "[gateway]\nkeep_turns = 6\n").unwrap();
+        assert_eq!(Config::load(&path).unwrap().gateway.keep_turns, Some(6));
+        std::fs::write(&path, "[gateway]\nkeep_turn = 6\n").unwrap();
+        assert!(Config::load(&path).is_err());
         std::fs::write(&path, "min_compress_byte = 10\n").unwrap();
         let err = format!("{:#}", Config::load(&path).unwrap_err());
         assert!(err.contains("min_compress_byte"), "{err}");

@@ -73,6 +73,23 @@ impl Default for GardenPolicy {
     }
 }
 
+impl GardenPolicy {
+    /// The defaults, with what `config.toml`'s `[gateway]` table sets.
+    pub fn from_settings(settings: &ghost_core::config::GatewaySettings) -> Self {
+        let d = Self::default();
+        Self {
+            step_share: settings.step_share.unwrap_or(d.step_share),
+            step_gap_share: settings.step_gap_share.unwrap_or(d.step_gap_share),
+            cold_step_share: settings.cold_step_share.unwrap_or(d.cold_step_share),
+            keep_turns: settings.keep_turns.unwrap_or(d.keep_turns),
+            reference_min_bytes: settings
+                .reference_min_bytes
+                .unwrap_or(d.reference_min_bytes),
+            cache_ttl_secs: d.cache_ttl_secs,
+        }
+    }
+}
+
 /// The context window of `model`, given the request's `anthropic-beta`
 /// header: 1,000,000 tokens for the 1M-context models and beta, else 200,000.
 pub fn context_window(model: Option<&str>, beta: Option<&str>) -> i64 {

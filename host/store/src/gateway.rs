@@ -110,6 +110,9 @@ pub struct GatewaySavings {
     pub bytes_after: i64,
     /// Garbage-collection steps taken (over all its conversations).
     pub gc_steps: i64,
+    /// The context of the session's most recent conversation, as upstream
+    /// last reported it, in tokens.
+    pub context_tokens: Option<i64>,
 }
 
 /// The gateway's decisions, on one store's connection.
@@ -258,7 +261,18 @@ impl<'a> GatewayState<'a> {
             [session],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
+        let context_tokens: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT input_tokens FROM gateway_conversations WHERE session_id = ?1
+                 ORDER BY last_request_at DESC LIMIT 1",
+                [session],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
         Ok(GatewaySavings {
+            context_tokens,
             conversations,
             requests,
             blocks_rewritten,
@@ -323,5 +337,6 @@ mod tests {
             ),
             (1, 5_000, 5, 2)
         );
+        assert_eq!(s.context_tokens, Some(300));
     }
 }
