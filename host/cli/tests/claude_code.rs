@@ -51,6 +51,12 @@ fn claude_binary() -> Option<PathBuf> {
 #[derive(Default)]
 struct Model {
     requests: Vec<Value>,
+    /// The raw bodies of the /v1/messages requests, in order.
+    raw: Vec<Vec<u8>>,
+    /// Paths of every request, in order.
+    paths: Vec<String>,
+    /// Script the gateway session instead of the hooks' one.
+    gateway_script: bool,
     log_path: String,
     source_path: String,
     glob_root: String,
@@ -86,18 +92,44 @@ fn tool_results(request: &Value) -> Vec<(String, String)> {
 }
 
 fn sse(content: Vec<Value>, stop: &str) -> String {
+    sse_with(content, stop, 1000)
+}
+
+/// An answer streamed as the API streams it, reporting `input_tokens` of
+/// usage; thinking blocks come with their signature.
+fn sse_with(content: Vec<Value>, stop: &str, input_tokens: u64) -> String {
+    // Each answer its own id, as the API gives: Claude Code merges the
+    // answers that share one into one message.
+    static ANSWERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = ANSWERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut out = String::new();
     let mut event = |name: &str, data: Value| {
         out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
     };
     event(
         "message_start",
-        json!({"type": "message_start", "message": {"id": "msg_e2e", "type": "message",
+        json!({"type": "message_start", "message": {"id": format!("msg_e2e_{n}"), "type": "message",
             "role": "assistant", "model": "claude-e2e", "content": [], "stop_reason": null,
-            "stop_sequence": null, "usage": {"input_tokens": 1000, "output_tokens": 1}}}),
+            "stop_sequence": null, "usage": {"input_tokens": input_tokens, "output_tokens": 1}}}),
     );
     for (i, block) in content.iter().enumerate() {
-        if block["type"] == "tool_use" {
+        if block["type"] == "thinking" {
+            event(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": i,
+                "content_block": {"type": "thinking", "thinking": "", "signature": ""}}),
+            );
+            event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": i,
+                "delta": {"type": "thinking_delta", "thinking": block["thinking"]}}),
+            );
+            event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": i,
+                "delta": {"type": "signature_delta", "signature": block["signature"]}}),
+            );
+        } else if block["type"] == "tool_use" {
             let start =
                 json!({"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}});
             event(
@@ -214,6 +246,71 @@ fn reply(model: &Model, request: &Value) -> String {
     sse(vec![content], stop)
 }
 
+/// The scripted reply of the gateway session: a failing command with a
+/// long output, a Read, a few short commands while the reported context
+/// grows past the gardener's step, then ghost's `get`, then the end. Every
+/// reply thinks first (with a signature).
+fn gateway_reply(model: &Model, request: &Value) -> String {
+    if !request["tools"].is_array() {
+        return sse(vec![json!({"type": "text", "text": "a title"})], "end_turn");
+    }
+    let results = tool_results(request);
+    let has = |id: &str| results.iter().any(|(i, _)| i == id);
+    let step = results.len();
+    let think = json!({"type": "thinking", "thinking": format!("Planning step {step}."),
+        "signature": format!("c2lnLXN0ZXAt{step}AAAA==")});
+    let call = if !has("toolu_gw_fail") {
+        tool_use(
+            "toolu_gw_fail",
+            "Bash",
+            json!({"command": format!("cat {}; exit 1", model.log_path), "description": "build"}),
+        )
+    } else if !has("toolu_gw_read") {
+        tool_use(
+            "toolu_gw_read",
+            "Read",
+            json!({"file_path": model.source_path}),
+        )
+    } else if let Some(n) = (1..=6).find(|n| !has(&format!("toolu_gw_echo_{n}"))) {
+        tool_use(
+            &format!("toolu_gw_echo_{n}"),
+            "Bash",
+            json!({"command": format!("echo step {n}"), "description": "a step"}),
+        )
+    } else if !has("toolu_gw_get") {
+        let fail = &results
+            .iter()
+            .find(|(i, _)| i == "toolu_gw_fail")
+            .unwrap()
+            .1;
+        let id = fail
+            .rfind("get id=")
+            .map(|at| fail[at + 7..at + 19].to_string())
+            .unwrap_or_else(|| "000000000000".into());
+        let get = request["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .find(|t| t.ends_with("ghost__get"))
+            .unwrap_or("mcp__ghost__get")
+            .to_string();
+        tool_use(
+            "toolu_gw_get",
+            &get,
+            json!({"id": id, "start_line": 1, "end_line": 2000}),
+        )
+    } else {
+        return sse_with(
+            vec![think, json!({"type": "text", "text": "Done."})],
+            "end_turn",
+            30_000 * step as u64,
+        );
+    };
+    // The context the model reports grows by 30k tokens a result.
+    sse_with(vec![think, call], "tool_use", 1_000 + 30_000 * step as u64)
+}
+
 fn handle(mut stream: TcpStream, model: &Arc<Mutex<Model>>) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
@@ -244,6 +341,7 @@ fn handle(mut stream: TcpStream, model: &Arc<Mutex<Model>>) -> std::io::Result<(
             .unwrap_or_default()
             .to_string();
         let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        model.lock().unwrap().paths.push(path.clone());
         let (content_type, payload) = if path.starts_with("/v1/messages/count_tokens") {
             (
                 "application/json",
@@ -251,8 +349,13 @@ fn handle(mut stream: TcpStream, model: &Arc<Mutex<Model>>) -> std::io::Result<(
             )
         } else if path.starts_with("/v1/messages") {
             let mut m = model.lock().unwrap();
-            let out = reply(&m, &request);
+            let out = if m.gateway_script {
+                gateway_reply(&m, &request)
+            } else {
+                reply(&m, &request)
+            };
             m.requests.push(request);
+            m.raw.push(body.clone());
             ("text/event-stream", out)
         } else {
             ("application/json", "{}".to_string())
@@ -281,13 +384,38 @@ fn serve(model: Arc<Mutex<Model>>) -> u16 {
 }
 
 fn claude(bin: &Path, home: &Path, project: &Path, port: u16, args: &[&str]) -> String {
+    claude_run(bin, home, project, port, args, false)
+}
+
+/// Runs Claude Code with `args` against the scripted model on `port`;
+/// `through_gateway`: as `ghost run --upstream <model> -- claude …`.
+fn claude_run(
+    bin: &Path,
+    home: &Path,
+    project: &Path,
+    port: u16,
+    args: &[&str],
+    through_gateway: bool,
+) -> String {
     let ghost_dir = Path::new(GHOST).parent().unwrap();
     let path = format!(
         "{}:{}",
         ghost_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let mut cmd = Command::new(bin);
+    let mut cmd = if through_gateway {
+        let mut c = Command::new(GHOST);
+        c.args([
+            "run",
+            "--upstream",
+            &format!("http://127.0.0.1:{port}"),
+            "--",
+        ])
+        .arg(bin);
+        c
+    } else {
+        Command::new(bin)
+    };
     cmd.env_clear();
     claude_env(&mut cmd, home);
     let mut child = cmd
@@ -302,7 +430,9 @@ fn claude(bin: &Path, home: &Path, project: &Path, port: u16, args: &[&str]) -> 
         .current_dir(project)
         .env("PATH", path)
         .env("GHOST_HOME", home.join("ghost"))
-        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .envs(
+            (!through_gateway).then(|| ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))),
+        )
         .env("ANTHROPIC_API_KEY", "e2e-key")
         .env("IS_SANDBOX", "1")
         .env("DISABLE_ERROR_REPORTING", "1")
@@ -478,5 +608,154 @@ fn scripted_session(bin: &Path, home: &Path, compact: bool) {
             .iter()
             .any(|r| r.to_string().contains("ghost holds the full originals")),
         "no compaction request carried ghost's state block:\n{compacted}"
+    );
+}
+
+/// The raw text of every `{"type":"thinking",…}` object in `body`.
+fn thinking_blocks(body: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = body;
+    while let Some(at) = rest.find("{\"type\":\"thinking\"") {
+        let from = &rest[at..];
+        let end = from.find('}').map_or(from.len(), |e| e + 1);
+        out.push(from[..end].to_string());
+        rest = &from[end..];
+    }
+    out
+}
+
+#[test]
+fn claude_code_through_ghost_run_gets_a_gardened_window() {
+    let Some(bin) = claude_binary() else {
+        return skip();
+    };
+    let home = tempfile::tempdir().unwrap();
+    // ghost's MCP server only (no hooks: the gateway does the work).
+    std::fs::write(
+        home.path().join(".claude.json"),
+        json!({"mcpServers": {"ghost": {"command": "ghost", "args": ["serve"]}}}).to_string(),
+    )
+    .unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let log = std::fs::read_to_string(workspace().join("examples/ci-failure.log")).unwrap();
+    let source = std::fs::read_to_string(workspace().join("host/store/src/archive.rs")).unwrap();
+    let log_path = project.path().join("ci.log");
+    let source_path = project.path().join("store.rs");
+    std::fs::write(&log_path, &log).unwrap();
+    std::fs::write(&source_path, &source).unwrap();
+    let model = Arc::new(Mutex::new(Model {
+        log_path: log_path.display().to_string(),
+        source_path: source_path.display().to_string(),
+        gateway_script: true,
+        ..Model::default()
+    }));
+    let port = serve(model.clone());
+    let transcript = claude_run(
+        &bin,
+        home.path(),
+        project.path(),
+        port,
+        &["-p", "Build it.", "--tools", "Bash,Read"],
+        true,
+    );
+    let m = model.lock().unwrap();
+    let raw: Vec<String> = m
+        .raw
+        .iter()
+        .map(|b| String::from_utf8(b.clone()).unwrap())
+        .collect();
+    let requests = &m.requests;
+    if let Some(dir) = std::env::var_os("GHOST_E2E_DUMP") {
+        for (i, body) in raw.iter().enumerate() {
+            std::fs::write(Path::new(&dir).join(format!("{i:02}.json")), body).unwrap();
+        }
+    }
+    let last = requests
+        .iter()
+        .rposition(|r| tool_results(r).iter().any(|(i, _)| i == "toolu_gw_get"))
+        .unwrap_or_else(|| panic!("the scripted session did not finish:\n{transcript}"));
+    // Every request is valid: JSON, each result answers an earlier call.
+    for r in requests {
+        assert!(r.is_object());
+        let mut calls = std::collections::HashSet::new();
+        for msg in r["messages"].as_array().into_iter().flatten() {
+            for b in msg["content"].as_array().into_iter().flatten() {
+                if b["type"] == "tool_use" {
+                    calls.insert(b["id"].as_str().unwrap().to_string());
+                }
+                if b["type"] == "tool_result" {
+                    assert!(calls.contains(b["tool_use_id"].as_str().unwrap()), "{b}");
+                }
+            }
+        }
+    }
+    // The failing command's long output was compressed (no hook can do that).
+    let results: std::collections::HashMap<String, String> =
+        tool_results(&requests[last]).into_iter().collect();
+    let first_seen = requests
+        .iter()
+        .position(|r| tool_results(r).iter().any(|(i, _)| i == "toolu_gw_fail"))
+        .unwrap();
+    let fail_then: std::collections::HashMap<String, String> =
+        tool_results(&requests[first_seen]).into_iter().collect();
+    let fail = &fail_then["toolu_gw_fail"];
+    assert!(
+        fail.contains("Exit code 1") && fail.contains("get id="),
+        "{fail}"
+    );
+    // A garbage-collection step turned older results into references, and
+    // every later request carries the same bytes for them.
+    let ghost_log =
+        std::fs::read_to_string(home.path().join("ghost/ghost.log")).unwrap_or_default();
+    let gateway_lines: Vec<&str> = ghost_log
+        .lines()
+        .filter(|l| l.contains("gateway:"))
+        .collect();
+    let step = requests
+        .iter()
+        .position(|r| r.to_string().contains("[ghost: an earlier result"))
+        .unwrap_or_else(|| panic!("no garbage-collection step:\n{}", gateway_lines.join("\n")));
+    let reference = |body: &str| {
+        let at = body.find("[ghost: an earlier result").unwrap();
+        let end = at + body[at..].find(']').unwrap();
+        body[at..=end].to_string()
+    };
+    let first_reference = reference(&raw[step]);
+    for body in &raw[step..] {
+        if body.contains("toolu_gw_fail") {
+            assert_eq!(reference(body), first_reference);
+        }
+    }
+    assert!(results["toolu_gw_fail"].starts_with("[ghost: an earlier result"));
+    // Thinking blocks reach the model byte for byte in every later request.
+    let signed = thinking_blocks(&raw[first_seen]);
+    assert!(
+        !signed.is_empty(),
+        "{}",
+        &raw[first_seen][..2000.min(raw[first_seen].len())]
+    );
+    for body in &raw[first_seen..] {
+        for block in &signed {
+            assert!(body.contains(block.as_str()), "{block} changed");
+        }
+    }
+    // ghost's MCP get brings the original back (what Claude Code sent of a
+    // failed command: its own cut of the output), well over what was shown.
+    let get = &results["toolu_gw_get"];
+    assert!(
+        get.len() > fail.len() * 2,
+        "{} vs {}",
+        get.len(),
+        fail.len()
+    );
+    let hidden = log
+        .lines()
+        .find(|l| l.len() > 40 && get.contains(*l) && !fail.contains(*l))
+        .unwrap_or_else(|| panic!("get returned:\n{}", &get[..get.len().min(2000)]));
+    assert!(!hidden.is_empty());
+    // The gateway logged each request.
+    assert!(
+        ghost_log.contains("garbage-collection step 1"),
+        "{ghost_log}"
     );
 }

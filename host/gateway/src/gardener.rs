@@ -366,16 +366,25 @@ impl Gardener {
         }
     }
 
-    /// New tool results (and re-attached files) in the newest user message.
+    /// New tool results (and re-attached files): those after the model's
+    /// last turn.
     fn on_arrival(
         &mut self,
         conversation: &str,
         request: &Request,
         edits: &mut Edits,
     ) -> Result<usize> {
-        let Some(last) = request.messages.last().filter(|m| m.role == Role::User) else {
+        // What came after the model's last turn: the new results (and the
+        // notes Claude Code adds after them as system messages).
+        let newest = request
+            .messages
+            .iter()
+            .rposition(|m| m.role == Role::Assistant)
+            .map_or(0, |i| i + 1);
+        let fresh = &request.messages[newest..];
+        if fresh.is_empty() {
             return Ok(0);
-        };
+        }
         let calls = request.tool_uses();
         let share = {
             let state = &self.conversations[conversation];
@@ -384,7 +393,11 @@ impl Gardener {
         };
         let mut made = 0;
         let mut read_input: Option<CallInput> = None;
-        for block in &last.blocks {
+        for block in fresh
+            .iter()
+            .filter(|m| m.role == Role::User)
+            .flat_map(|m| &m.blocks)
+        {
             match block {
                 Block::ToolResult(result) => {
                     let key = result.tool_use_id.clone();
