@@ -32,8 +32,18 @@ pub fn status_line(payload: &StatusLine, ctx: &HookContext) -> Result<String> {
         .as_deref()
         .or(payload.model.id.as_deref())
         .unwrap_or("claude");
+    let gateway = p
+        .gateway
+        .as_ref()
+        .map(|g| {
+            format!(
+                " · gateway −{}",
+                short_count((g.bytes_before - g.bytes_after) / 4)
+            )
+        })
+        .unwrap_or_default();
     Ok(format!(
-        "{model} · ctx {:.0}% · ghost saved {} tokens",
+        "{model} · ctx {:.0}% · ghost saved {} tokens{gateway}",
         p.context.percent,
         short_count(p.original_tokens - p.summary_tokens)
     ))

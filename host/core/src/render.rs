@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
-use ghost_store::Forgotten;
 use ghost_store::recall::RecallHit;
 use ghost_store::report::{Pressure, Stats};
+use ghost_store::{Forgotten, GatewaySavings};
 
 use crate::ingest::short_count;
 use crate::service::{ForgetOutput, GcOutput, GetOutput, RecallOutput};
@@ -144,8 +144,24 @@ pub fn pressure(p: &Pressure) -> String {
             );
         }
     }
+    if let Some(g) = &p.gateway {
+        out.push_str(&gateway_line(g));
+    }
     let _ = writeln!(out, "{}", p.recommendation);
     out
+}
+
+/// What the gateway did, on one line (estimated tokens at four bytes each).
+pub fn gateway_line(g: &GatewaySavings) -> String {
+    format!(
+        "gateway: {} requests in {} conversations · {} blocks rewritten, {} → {} tokens (est.) · {} garbage-collection steps\n",
+        g.requests,
+        g.conversations,
+        g.blocks_rewritten,
+        short_count(g.bytes_before / 4),
+        short_count(g.bytes_after / 4),
+        g.gc_steps
+    )
 }
 
 /// What `gc` did, on one line.
@@ -181,6 +197,9 @@ pub fn stats(s: &Stats) -> String {
         short_count(s.summary_tokens),
         short_count(s.saved_tokens)
     );
+    if s.gateway.requests > 0 {
+        out.push_str(&gateway_line(&s.gateway));
+    }
     if !s.per_day.is_empty() {
         let _ = writeln!(
             out,

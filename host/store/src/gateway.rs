@@ -95,7 +95,7 @@ pub struct SentRequest {
     pub window_tokens: i64,
 }
 
-/// The gateway's savings for a session.
+/// What the gateway did: for a session, or over every one.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GatewaySavings {
     /// Conversations of the session the gateway saw.
@@ -110,8 +110,8 @@ pub struct GatewaySavings {
     pub bytes_after: i64,
     /// Garbage-collection steps taken (over all its conversations).
     pub gc_steps: i64,
-    /// The context of the session's most recent conversation, as upstream
-    /// last reported it, in tokens.
+    /// The context of the most recent conversation, as upstream last
+    /// reported it, in tokens.
     pub context_tokens: Option<i64>,
 }
 
@@ -245,27 +245,42 @@ impl<'a> GatewayState<'a> {
         Ok(())
     }
 
-    /// What the gateway saved in `session`.
+    /// What the gateway did in `session`.
     pub fn savings(&self, session: &str) -> Result<GatewaySavings, StoreError> {
+        self.figures("WHERE c.session_id = ?1", Some(session))
+    }
+
+    /// What the gateway did, over every session.
+    pub fn totals(&self) -> Result<GatewaySavings, StoreError> {
+        self.figures("WHERE ?1 IS NULL", None)
+    }
+
+    fn figures(&self, filter: &str, session: Option<&str>) -> Result<GatewaySavings, StoreError> {
         let (conversations, requests, gc_steps): (i64, i64, i64) = self.conn.query_row(
-            "SELECT count(*), coalesce(sum(requests), 0), coalesce(sum(gc_step), 0)
-             FROM gateway_conversations WHERE session_id = ?1",
+            &format!(
+                "SELECT count(*), coalesce(sum(requests), 0), coalesce(sum(gc_step), 0)
+                 FROM gateway_conversations c {filter}"
+            ),
             [session],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         let (blocks_rewritten, bytes_before, bytes_after): (i64, i64, i64) = self.conn.query_row(
-            "SELECT count(*), coalesce(sum(w.original_bytes), 0),
-                coalesce(sum(length(CAST(w.replacement AS BLOB))), 0)
-             FROM gateway_rewrites w JOIN gateway_conversations c USING (conversation)
-             WHERE c.session_id = ?1",
+            &format!(
+                "SELECT count(*), coalesce(sum(w.original_bytes), 0),
+                    coalesce(sum(length(CAST(w.replacement AS BLOB))), 0)
+                 FROM gateway_rewrites w JOIN gateway_conversations c USING (conversation)
+                 {filter}"
+            ),
             [session],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         let context_tokens: Option<i64> = self
             .conn
             .query_row(
-                "SELECT input_tokens FROM gateway_conversations WHERE session_id = ?1
-                 ORDER BY last_request_at DESC LIMIT 1",
+                &format!(
+                    "SELECT input_tokens FROM gateway_conversations c {filter}
+                     ORDER BY last_request_at DESC LIMIT 1"
+                ),
                 [session],
                 |r| r.get(0),
             )
@@ -338,5 +353,6 @@ mod tests {
             (1, 5_000, 5, 2)
         );
         assert_eq!(s.context_tokens, Some(300));
+        assert_eq!(g.totals().unwrap(), s);
     }
 }

@@ -8,6 +8,7 @@ use rusqlite::params;
 use serde::Serialize;
 
 use crate::entry::{self, source_label};
+use crate::gateway::GatewaySavings;
 use crate::session::ContextReading;
 use crate::{Store, StoreError, schema};
 
@@ -30,6 +31,9 @@ pub struct Pressure {
     pub context: ContextReading,
     /// The lowest-priority entries: what can go first.
     pub eviction_candidates: Vec<EvictionCandidate>,
+    /// What ghost's gateway did for the session, when it saw it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<GatewaySavings>,
     /// One line saying what to do.
     pub recommendation: String,
 }
@@ -85,6 +89,8 @@ pub struct Stats {
     pub saved_tokens: i64,
     /// Per day (UTC), newest first, the last 30 days with activity.
     pub per_day: Vec<DayStats>,
+    /// What ghost's gateway did, over every session.
+    pub gateway: GatewaySavings,
 }
 
 /// One day of [`Stats`].
@@ -143,6 +149,10 @@ impl Store {
             .session_context()
             .reading(session.as_deref(), summary_tokens, now)?;
         let eviction_candidates = self.eviction_candidates(session.as_deref())?;
+        let gateway = match session.as_deref() {
+            Some(s) => Some(self.gateway_state().savings(s)?).filter(|g| g.requests > 0),
+            None => None,
+        };
         let recommendation = recommend(&context, entries, original_tokens, &eviction_candidates);
         Ok(Pressure {
             session,
@@ -153,6 +163,7 @@ impl Store {
             by_class,
             context,
             eviction_candidates,
+            gateway,
             recommendation,
         })
     }
@@ -219,6 +230,7 @@ impl Store {
             summary_tokens,
             saved_tokens: original_tokens - summary_tokens,
             per_day,
+            gateway: self.gateway_state().totals()?,
         })
     }
 }

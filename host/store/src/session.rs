@@ -30,8 +30,9 @@ pub struct ContextReading {
     /// `used / window`, in percent.
     pub percent: f64,
     /// Where the figure comes from: `status_line` (Claude Code's own
-    /// reading), `session_start`, or `estimate` (ghost's own: the tokens of
-    /// every summary it handed the agent).
+    /// reading), `session_start`, `gateway` (the usage the model API
+    /// reported to ghost's gateway), or `estimate` (ghost's own: the tokens
+    /// of every summary it handed the agent).
     pub source: String,
     /// Seconds since the reading, when it is one.
     pub age_seconds: Option<i64>,
@@ -95,8 +96,11 @@ impl<'a> SessionContext<'a> {
         }))
     }
 
-    /// `session`'s context reading at `now`: its latest real one, else
-    /// `estimate` tokens (ghost's own figure) of the default window.
+    /// `session`'s context reading at `now`: its latest real one (Claude
+    /// Code's status line or session start, or the usage upstream reported
+    /// to the gateway for the session's latest conversation, whichever is
+    /// newer), else `estimate` tokens (ghost's own figure) of the default
+    /// window.
     pub fn reading(
         &self,
         session: Option<&str>,
@@ -112,6 +116,26 @@ impl<'a> SessionContext<'a> {
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
+        let gateway: Option<(Option<i64>, Option<i64>, i64)> = self
+            .conn
+            .query_row(
+                "SELECT input_tokens, window_tokens, last_request_at FROM gateway_conversations
+                 WHERE session_id = ?1 ORDER BY last_request_at DESC LIMIT 1",
+                [session],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let reading = match (reading, gateway) {
+            (hook, Some((Some(used), window, at)))
+                if hook
+                    .as_ref()
+                    .and_then(|h| h.3)
+                    .is_none_or(|hook_at| at > hook_at) =>
+            {
+                Some((Some(used), window, Some("gateway".to_string()), Some(at)))
+            }
+            (hook, _) => hook,
+        };
         let (used, window, source, age) = match reading {
             Some((Some(used), window, Some(source), read_at)) => (
                 used,
