@@ -6,10 +6,13 @@
 //! - [`locomo`]: recall quality on the LoCoMo conversations;
 //! - [`store_load`]: recall latency and ingest throughput on a large store;
 //! - [`replay`]: real Claude Code transcripts through the PostToolUse hook,
-//!   as the installed matcher would send them.
+//!   as the installed matcher would send them;
+//! - [`longevity`]: real sessions' requests through the gateway: replies
+//!   before compaction and cache-aware cost, with and without ghost.
 
 pub mod corpus;
 pub mod locomo;
+pub mod longevity;
 pub mod replay;
 pub mod store_load;
 

@@ -66,6 +66,34 @@ enum Args {
         #[arg(long)]
         json: bool,
     },
+    /// Real sessions' requests through the gateway's transform: replies
+    /// before compaction and cache-aware cost, with and without ghost.
+    Longevity {
+        /// Transcript files (`.jsonl`).
+        #[arg(required = true)]
+        transcripts: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Collect when the context reaches this share of the window.
+        #[arg(long)]
+        step_share: Option<f64>,
+        /// …and has grown this share since the last step.
+        #[arg(long)]
+        step_gap_share: Option<f64>,
+        /// Collect from this share on when the cache has gone cold.
+        #[arg(long)]
+        cold_step_share: Option<f64>,
+        /// The last this many assistant turns are never collected.
+        #[arg(long)]
+        keep_turns: Option<usize>,
+        /// Blocks under this many bytes are left as they are.
+        #[arg(long)]
+        reference_min_bytes: Option<usize>,
+        /// Collection stops at summaries (no one-line references).
+        #[arg(long)]
+        no_references: bool,
+    },
     /// Ingest throughput and recall latency (p50/p95) on stores of real
     /// tool results, filled to each size.
     Store {
@@ -130,6 +158,34 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 print!("{}", ghost_bench::replay::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Args::Longevity {
+            transcripts,
+            json,
+            step_share,
+            step_gap_share,
+            cold_step_share,
+            keep_turns,
+            reference_min_bytes,
+            no_references,
+        } => {
+            let settings = ghost_core::config::GatewaySettings {
+                upstream: None,
+                step_share,
+                step_gap_share,
+                cold_step_share,
+                keep_turns,
+                reference_min_bytes,
+            };
+            let mut policy = ghost_gateway::gardener::GardenPolicy::from_settings(&settings);
+            policy.references = !no_references;
+            let report = ghost_bench::longevity::run(&transcripts, &policy, &pipeline)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost_bench::longevity::render(&report));
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -12,8 +12,8 @@
 //! - **garbage collection**: when the context crosses the policy's step (or
 //!   the prompt cache has gone cold anyway), everything before the last few
 //!   assistant turns is gardened once: results not yet shortened become
-//!   summaries, summaries become one-line references, long Write/Edit inputs
-//!   become references. One cache break per step, not per request.
+//!   summaries, summaries become one-line references, long strings of tool
+//!   calls' inputs (a Write's content, an Edit's strings) become references. One cache break per step, not per request.
 //!
 //! Never touched: the user's own words, thinking blocks, images, system and
 //! tools, anything the agent fetched back with `get` recently. Any failure
@@ -57,18 +57,22 @@ pub struct GardenPolicy {
     /// Seconds after which the prompt cache has gone cold: 5 minutes, or an
     /// hour when the request asks for the 1-hour cache.
     pub cache_ttl_secs: i64,
+    /// Whether collection turns summaries into one-line references (else
+    /// it stops at summaries).
+    pub references: bool,
 }
 
 impl Default for GardenPolicy {
     /// The defaults `ghost bench longevity` chose (see the README).
     fn default() -> Self {
         Self {
-            step_share: 0.5,
-            step_gap_share: 0.15,
+            step_share: 0.3,
+            step_gap_share: 0.1,
             cold_step_share: 0.3,
             keep_turns: 4,
-            reference_min_bytes: 1_024,
+            reference_min_bytes: 512,
             cache_ttl_secs: 300,
+            references: true,
         }
     }
 }
@@ -86,6 +90,7 @@ impl GardenPolicy {
                 .reference_min_bytes
                 .unwrap_or(d.reference_min_bytes),
             cache_ttl_secs: d.cache_ttl_secs,
+            references: d.references,
         }
     }
 }
@@ -661,7 +666,7 @@ impl Gardener {
         };
         let text = result.text();
         match recorded.filter(|_| current_is_recorded) {
-            Some(r) if r.kind == RewriteKind::Reference => Ok(false),
+            Some(r) if r.kind == RewriteKind::Reference || !self.policy.references => Ok(false),
             Some(r) => {
                 // A summary: now a reference, unless the agent asked for it back.
                 let Some(id) = r.entry_id.clone() else {
@@ -691,6 +696,9 @@ impl Gardener {
                     return Ok(false);
                 }
                 if let Some(id) = handle_id(&text) {
+                    if !self.policy.references {
+                        return Ok(false);
+                    }
                     // The hooks showed it shorter: now a reference.
                     if fetched.contains(&id) {
                         return Ok(false);
@@ -731,6 +739,9 @@ impl Gardener {
                     )?;
                     return Ok(true);
                 }
+                if !self.policy.references {
+                    return Ok(false);
+                }
                 let id = self.store_original(conversation, &key, &tool, &input, &text)?;
                 let line = reference(&tool, &input, &text, &facts_of(&text), &id);
                 let replacement = result_content(result, &line);
@@ -750,9 +761,9 @@ impl Gardener {
         }
     }
 
-    /// An old Write, Edit, MultiEdit or NotebookEdit call: each long string
-    /// of its input (a file's content, old and new strings) becomes a
-    /// reference.
+    /// An old tool call: each long string of its input (a file's content,
+    /// an Edit's old and new strings, a command with a here-document)
+    /// becomes a reference. ghost's own calls are left as they are.
     fn collect_input(
         &mut self,
         conversation: &str,
@@ -760,10 +771,7 @@ impl Gardener {
         step: u32,
         edits: &mut Edits,
     ) -> Result<bool> {
-        if !matches!(
-            call.name.as_str(),
-            "Write" | "Edit" | "MultiEdit" | "NotebookEdit"
-        ) {
+        if is_ghost_tool(&call.name) {
             return Ok(false);
         }
         let key = format!("input:{}", call.id);
@@ -787,11 +795,15 @@ impl Gardener {
         for (field, raw) in long {
             let text: String = serde_json::from_str(raw).unwrap_or_default();
             let id = self.store_input(conversation, call, &field, &file, &text)?;
+            let of_file = if file.is_empty() {
+                String::new()
+            } else {
+                format!(" of {file}")
+            };
             let line = format!(
-                "[ghost: {} lines ({} bytes) of {} given as `{field}` to {}; the text: get id={id}]",
+                "[ghost: {} lines ({} bytes){of_file}, the `{field}` of this {} call; the text: get id={id}]",
                 text.lines().count(),
                 text.len(),
-                if file.is_empty() { "a file" } else { &file },
                 call.name
             );
             let start = raw.as_ptr() as usize - base;
