@@ -315,6 +315,18 @@ fn body(session: &Session, messages: &[Value]) -> Vec<u8> {
     .into_bytes()
 }
 
+/// The request bodies Claude Code sent in the session of `file` (its main
+/// chain, one per reply), in order: what a benchmark of the gateway feeds
+/// it.
+pub fn request_bodies(file: &Path) -> Result<Vec<Vec<u8>>> {
+    let session = read_session(file)?;
+    Ok(session
+        .requests
+        .iter()
+        .map(|(_, messages)| body(&session, messages))
+        .collect())
+}
+
 /// The messages of a request body.
 fn messages_of(body: &[u8]) -> Vec<Value> {
     serde_json::from_slice::<Value>(body)
