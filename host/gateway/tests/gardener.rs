@@ -244,3 +244,108 @@ fn a_garbage_collection_step_gardens_old_turns_once_and_for_good() {
     let cut = body.len() - 40;
     assert_eq!(&next[..cut], &body[..cut]);
 }
+
+#[test]
+fn files_re_attached_after_compaction_are_shown_shorter() {
+    let home = tempfile::tempdir().unwrap();
+    let mut g = gardener(home.path(), GardenPolicy::default());
+    let source = std::fs::read_to_string(
+        workspace().join("../shared/corpus/cases/code-py-textwrap/input.txt"),
+    )
+    .unwrap();
+    let numbered: String = source
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("{}\t{l}\n", i + 1))
+        .collect();
+    // The first request after /compact, as Claude Code 2.1.329 sends it.
+    let mut c = Conversation::new("This session is being continued from a previous conversation…");
+    c.messages[0] = json!({"role": "user", "content": [
+        {"type": "text", "text": "This session is being continued from a previous conversation…"},
+        {"type": "text", "text": "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/w/textwrap.py\"}\n</system-reminder>"},
+        {"type": "text", "text": format!("<system-reminder>\nResult of calling the Read tool: {numbered}</system-reminder>")},
+    ]});
+    let out = g.garden(&c.body(), &info(1_000));
+    assert_eq!(out.new_rewrites, 1, "{out:?}");
+    let sent: Value = serde_json::from_slice(out.body.as_ref().unwrap()).unwrap();
+    let text = sent["messages"][0]["content"][2]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("<system-reminder>\nResult of calling the Read tool: 1\t"),
+        "{text}"
+    );
+    assert!(text.ends_with("</system-reminder>"), "{text}");
+    assert!(
+        text.contains("get id=") && text.len() < numbered.len() / 2,
+        "{}",
+        text.len()
+    );
+    // The summary and the call are as they were.
+    assert_eq!(
+        sent["messages"][0]["content"][1],
+        c.messages[0]["content"][1]
+    );
+    // Replayed byte for byte by the next request.
+    c.call("Bash", json!({"command": "ls"}), "a\n", false);
+    let again = g.garden(&c.body(), &info(2_000));
+    let sent2: Value = serde_json::from_slice(again.body.as_ref().unwrap()).unwrap();
+    assert_eq!(sent2["messages"][0], sent["messages"][0]);
+}
+
+#[test]
+fn results_the_hooks_replaced_are_left_alone_until_collected() {
+    let home = tempfile::tempdir().unwrap();
+    let policy = GardenPolicy {
+        step_share: 0.0,
+        step_gap_share: 0.0,
+        keep_turns: 1,
+        ..GardenPolicy::default()
+    };
+    let mut g = gardener(home.path(), policy);
+    let mut c = Conversation::new("go");
+    let hooked = format!(
+        "{}\n[ghost 4.1k→1.2k tokens · full text: get id=0123456789ab · search: recall]",
+        "BUILD FAILURE: 3 tests failed\n".repeat(60)
+    );
+    let id = c.call("Bash", json!({"command": "mvn verify"}), &hooked, false);
+    let out = g.garden(&c.body(), &info(1_000));
+    assert_eq!(out.new_rewrites, 0, "already shorter: {out:?}");
+    c.call("Bash", json!({"command": "ls"}), "a\n", false);
+    let out = g.garden(&c.body(), &info(2_000));
+    assert_eq!(out.gc_step, Some(1));
+    let shown = result_of(out.body.as_ref().unwrap(), &id);
+    let shown = shown.as_str().unwrap();
+    assert!(
+        shown.starts_with("[ghost: an earlier result, Bash `mvn verify`"),
+        "{shown}"
+    );
+    assert!(shown.contains("get id=0123456789ab"), "{shown}");
+}
+
+#[test]
+fn a_cold_cache_is_a_free_step() {
+    let home = tempfile::tempdir().unwrap();
+    let policy = GardenPolicy {
+        step_share: 0.99,
+        cold_step_share: 0.0,
+        keep_turns: 1,
+        ..GardenPolicy::default()
+    };
+    let mut g = gardener(home.path(), policy);
+    let mut c = Conversation::new("go");
+    let id = c.call("Bash", json!({"command": "mvn verify"}), &ci_log(), false);
+    g.garden(&c.body(), &info(1_000));
+    c.call("Bash", json!({"command": "ls"}), "a\n", false);
+    let warm = g.garden(&c.body(), &info(2_000));
+    assert_eq!(warm.gc_step, None, "under the step while the cache is warm");
+    c.call("Bash", json!({"command": "ls -a"}), "a\n", false);
+    // Six minutes later: the 5-minute cache has gone cold.
+    let cold = g.garden(&c.body(), &info(2_000 + 6 * 60_000));
+    assert_eq!(cold.gc_step, Some(1));
+    let shown = result_of(cold.body.as_ref().unwrap(), &id);
+    assert!(
+        shown
+            .as_str()
+            .unwrap()
+            .starts_with("[ghost: an earlier result")
+    );
+}
