@@ -49,10 +49,12 @@ impl GardenerHandle {
                 for job in inbox {
                     match job {
                         Job::Garden(body, info, reply) => {
-                            let _ = reply.send(gardener.garden(&body, &info));
+                            let _ =
+                                reply.send(guarded(body.len(), || gardener.garden(&body, &info)));
                         }
                         Job::Replay(body, info, reply) => {
-                            let _ = reply.send(gardener.replay(&body, &info));
+                            let _ =
+                                reply.send(guarded(body.len(), || gardener.replay(&body, &info)));
                         }
                         Job::Usage(conversation, tokens) => {
                             gardener.record_usage(&conversation, tokens)
@@ -92,6 +94,21 @@ impl GardenerHandle {
     pub fn usage(&self, conversation: String, tokens: i64) {
         let _ = self.jobs.send(Job::Usage(conversation, tokens));
     }
+}
+
+/// `garden()`'s answer, or, should it panic, the body untouched (a bug in
+/// ghost must never break the agent; the thread goes on with the next
+/// request).
+fn guarded(len: usize, garden: impl FnOnce() -> Gardened) -> Gardened {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(garden)).unwrap_or_else(|_| {
+        log::warn!("gateway: the gardener panicked; the request goes through untouched");
+        Gardened {
+            bytes_in: len,
+            bytes_out: len,
+            passed_through: Some("the gardener panicked".into()),
+            ..Gardened::default()
+        }
+    })
 }
 
 fn gone(len: usize) -> Gardened {
