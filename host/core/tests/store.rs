@@ -351,7 +351,9 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "DROP INDEX entries_estimated;
+            "DROP TABLE gateway_rewrites;
+             DROP TABLE gateway_conversations;
+             DROP INDEX entries_estimated;
              ALTER TABLE entries DROP COLUMN tokens_exact;
              ALTER TABLE entries DROP COLUMN agent_id;
              ALTER TABLE session_state DROP COLUMN compacted_after;
