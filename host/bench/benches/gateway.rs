@@ -2,7 +2,8 @@
 //! --bench gateway`): a real session's largest request (about 165k tokens,
 //! rebuilt from a shared transcript) through the gardener when there is
 //! nothing new to rewrite (every earlier decision replayed byte for byte),
-//! and its parse alone.
+//! the same request grown to a full 200k-token window with more turns of the
+//! session's own tool results, and the parse alone.
 
 use std::path::Path;
 use std::time::Duration;
@@ -53,6 +54,8 @@ fn bench(c: &mut Criterion) {
         gardener.garden(body, &info());
     }
     let body = &bodies[last];
+    let full = grow_to_tokens(body, 200_000);
+    gardener.garden(&full, &info());
     let rewritten = gardener.garden(body, &info());
     eprintln!(
         "largest request: {} bytes, {} blocks rewritten, {} bytes sent",
@@ -69,6 +72,13 @@ fn bench(c: &mut Criterion) {
             out
         })
     });
+    group.bench_function("replay_200k_tokens", |b| {
+        b.iter(|| {
+            let out = gardener.garden(&full, &info());
+            assert_eq!(out.new_rewrites, 0);
+            out
+        })
+    });
     group.bench_function("parse_165k_tokens", |b| {
         b.iter(|| {
             ghost_gateway::dialect::anthropic::parse(body)
@@ -78,6 +88,46 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// `body` with more tool turns appended (the session's own tool results
+/// again, under fresh ids) until the whole request is at least `tokens`
+/// o200k_base tokens.
+fn grow_to_tokens(body: &[u8], tokens: usize) -> Vec<u8> {
+    let mut request: serde_json::Value = serde_json::from_slice(body).expect("a JSON request");
+    let results: Vec<serde_json::Value> = request["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_result" && b["content"].to_string().len() > 2_000)
+        .map(|b| b["content"].clone())
+        .collect();
+    assert!(
+        !results.is_empty(),
+        "the request has tool results to repeat"
+    );
+    let mut grown = body.to_vec();
+    let mut turn = 0;
+    while ghost_core::tokens::count(&String::from_utf8_lossy(&grown)) < tokens {
+        let id = format!("toolu_bench_{turn}");
+        let messages = request["messages"].as_array_mut().expect("messages");
+        messages.push(serde_json::json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": format!("cat part{turn}")}}
+        ]}));
+        messages.push(serde_json::json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": id, "content": results[turn % results.len()]}
+        ]}));
+        turn += 1;
+        grown = serde_json::to_vec(&request).expect("serialises");
+    }
+    eprintln!(
+        "grown request: {} bytes, {} turns added, >= {tokens} o200k_base tokens",
+        grown.len(),
+        turn
+    );
+    grown
 }
 
 criterion_group!(benches, bench);

@@ -128,10 +128,11 @@ fn blocks<'a>(body: &'a str, content: &'a RawValue) -> Result<Vec<Block<'a>>, Pa
     if let Some(t) = text(body, content) {
         return Ok(vec![Block::Text(t)]);
     }
-    let list: Vec<&'a RawValue> = serde_json::from_str(content.get())?;
+    // The blocks themselves, not their raw text first: every byte of a
+    // message is scanned as few times as it can be.
+    let list: Vec<BlockRaw<'a>> = serde_json::from_str(content.get())?;
     let mut out = Vec::with_capacity(list.len());
-    for item in list {
-        let b: BlockRaw<'a> = serde_json::from_str(item.get())?;
+    for b in list {
         out.push(match b.kind.as_str() {
             "text" => match b.text.and_then(|t| text(body, t)) {
                 Some(t) => Block::Text(t),
