@@ -22,7 +22,8 @@ pub struct Hints<'a> {
 
 /// Classifies `text`, returning the class and a confidence from 0 to 1.
 ///
-/// Order: the user's prompt; the file's extension; what the tool is
+/// Order: the user's prompt; the file's extension unless it is a weak one
+/// (`.txt`, `.log`: there the content decides when it is clear); what the tool is
 /// (a shell's output is a log unless it is really JSON, a stack trace or a
 /// diff; a search is a log; a web page is prose); then the content alone.
 pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
@@ -30,8 +31,9 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
     if tool.eq_ignore_ascii_case("UserPromptSubmit") || tool.eq_ignore_ascii_case("prompt") {
         return (ContentClass::Prompt, 1.0);
     }
-    if let Some(class) = hints.source_path.and_then(ghost_types::class_of_path) {
-        return (class, 0.9);
+    let path_hint = hints.source_path.and_then(ghost_types::hint_of_path);
+    if let Some(hint) = path_hint.filter(|h| !h.weak) {
+        return (hint.class, 0.9);
     }
     let sample = head(text, 64 * 1024);
     let body = strip_read_numbers(sample);
@@ -63,8 +65,17 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
         }
         _ => {}
     }
-    by_content(text, body)
+    let (class, confidence) = by_content(text, body);
+    // A weak path hint (`.txt`, `.log`) decides only what the content leaves open.
+    match path_hint {
+        Some(hint) if confidence < WEAK_HINT_CONFIDENCE => (hint.class, WEAK_HINT_CONFIDENCE),
+        _ => (class, confidence),
+    }
 }
+
+/// The content's verdict needs at least this confidence to overrule a weak
+/// path hint; a weak hint alone is worth this much.
+const WEAK_HINT_CONFIDENCE: f32 = 0.6;
 
 /// The class from the content alone.
 fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
@@ -381,6 +392,29 @@ mod tests {
             ..none
         };
         assert_eq!(classify(search, bash).0, ContentClass::Log);
+        // A weak path hint (`.txt`, `.log`) loses to clear content and
+        // decides only what the content leaves open.
+        let txt = Hints {
+            source_path: Some("saved/input.txt"),
+            ..none
+        };
+        assert_eq!(classify("{\"a\": [1, 2]}", txt).0, ContentClass::Structured);
+        assert_eq!(
+            classify("fn main() {\n    let x = 1;\n}\nfn other() {}\n", txt).0,
+            ContentClass::Code
+        );
+        assert_eq!(classify("a\nb\nc\n", txt).0, ContentClass::Prose);
+        assert_eq!(
+            classify(
+                "2024-01-01 12:00:00 INFO start\n2024-01-01 12:00:01 INFO ok\n",
+                Hints {
+                    source_path: Some("notes.md"),
+                    ..none
+                }
+            )
+            .0,
+            ContentClass::Prose
+        );
         assert_eq!(
             classify(
                 "please fix it",

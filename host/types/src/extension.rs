@@ -77,6 +77,32 @@ pub const EXTENSIONS: &[(&str, ContentClass)] = &[
     ("output", ContentClass::Log),
 ];
 
+/// Extensions that say little about what a file holds: a `.txt` or `.log`
+/// may be a log, a listing, JSON or code saved from a terminal. Their class
+/// above is only a fallback when the content says nothing clear.
+pub const WEAK_EXTENSIONS: &[&str] = &["txt", "log", "out", "output"];
+
+/// A path's hint: the class its extension suggests, and whether that is a
+/// weak hint (see [`WEAK_EXTENSIONS`]) the content may overrule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathHint {
+    /// The class the extension suggests.
+    pub class: ContentClass,
+    /// Whether the content decides when it is clear.
+    pub weak: bool,
+}
+
+/// The hint of the file at `path` (see [`class_of_path`] and
+/// [`WEAK_EXTENSIONS`]).
+pub fn hint_of_path(path: &str) -> Option<PathHint> {
+    let class = class_of_path(path)?;
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    Some(PathHint {
+        class,
+        weak: WEAK_EXTENSIONS.iter().any(|w| w.eq_ignore_ascii_case(ext)),
+    })
+}
+
 /// The class of files with extension `ext` (without the dot, any case).
 pub fn class_of_extension(ext: &str) -> Option<ContentClass> {
     EXTENSIONS
@@ -112,6 +138,8 @@ mod tests {
         assert_eq!(class_of_path("a.d/Makefile"), None);
         assert_eq!(class_of_path(".bashrc"), None);
         assert_eq!(class_of_path("archive.tar.gz"), None);
+        assert!(hint_of_path("out/input.TXT").unwrap().weak);
+        assert!(!hint_of_path("src/lib.rs").unwrap().weak);
     }
 
     #[test]

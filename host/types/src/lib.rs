@@ -13,5 +13,7 @@ mod extension;
 mod request;
 
 pub use class::{ContentClass, UnknownClass};
-pub use extension::{EXTENSIONS, class_of_extension, class_of_path};
+pub use extension::{
+    EXTENSIONS, PathHint, WEAK_EXTENSIONS, class_of_extension, class_of_path, hint_of_path,
+};
 pub use request::{Classification, ClassifyRequest, CompressRequest, Compressed};
