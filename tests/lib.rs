@@ -36,6 +36,12 @@ pub fn corpus_cases() -> PathBuf {
     dir
 }
 
+/// `../shared/corpus/swe`: real observations of agents fixing SWE-bench
+/// issues, laid out like the cases.
+pub fn corpus_swe() -> PathBuf {
+    corpus_cases().join("../swe")
+}
+
 /// One corpus case.
 #[derive(Debug)]
 pub struct Case {
@@ -47,12 +53,21 @@ pub struct Case {
     pub input: String,
     /// Lines a faithful compression must keep.
     pub must_keep: Vec<String>,
+    /// The agent tool that produced it.
+    pub tool: Option<String>,
+    /// The command (or, for Read, the file) it came from.
+    pub command: Option<String>,
 }
 
 /// Every case of `class` in the corpus, sorted by id.
 pub fn cases_of_class(class: &str) -> Vec<Case> {
+    cases_of_class_in(&corpus_cases(), class)
+}
+
+/// Every case of `class` in the corpus folder `corpus`, sorted by id.
+pub fn cases_of_class_in(corpus: &Path, class: &str) -> Vec<Case> {
     let mut cases = Vec::new();
-    for entry in std::fs::read_dir(corpus_cases()).unwrap() {
+    for entry in std::fs::read_dir(corpus).unwrap() {
         let dir = entry.unwrap().path();
         let meta: serde_json::Value =
             serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
@@ -74,6 +89,8 @@ pub fn cases_of_class(class: &str) -> Vec<Case> {
             class: class.to_string(),
             input,
             must_keep,
+            tool: meta["tool"].as_str().map(str::to_string),
+            command: meta["command"].as_str().map(str::to_string),
         });
     }
     cases.sort_by(|a, b| a.id.cmp(&b.id));
@@ -106,6 +123,8 @@ pub struct Labelled {
     pub tool: Option<String>,
     /// The file it was read from, for Read.
     pub path: Option<String>,
+    /// The shell command that printed it, for Bash.
+    pub command: Option<String>,
     /// The class it is labelled with.
     pub label: String,
 }
@@ -116,23 +135,19 @@ pub struct Labelled {
 /// whose tool (and, for Read, file extension; for Bash, command) has a label.
 pub fn labelled_set() -> Vec<Labelled> {
     let mut set = Vec::new();
-    for class in ["log", "code", "structured", "prose", "error"] {
-        for case in cases_of_class(class) {
-            let dir = corpus_cases().join(&case.id);
-            let meta: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
-            let tool = meta["tool"].as_str().map(str::to_string);
-            let path = meta["command"]
-                .as_str()
-                .filter(|_| tool.as_deref() == Some("Read"))
-                .map(str::to_string);
-            set.push(Labelled {
-                origin: format!("case:{}", case.id),
-                text: case.input,
-                tool,
-                path,
-                label: class.into(),
-            });
+    for corpus in [corpus_cases(), corpus_swe()] {
+        for class in ["log", "code", "structured", "prose", "error"] {
+            for case in cases_of_class_in(&corpus, class) {
+                let on = |tool: &str| case.tool.as_deref() == Some(tool);
+                set.push(Labelled {
+                    origin: format!("case:{}", case.id),
+                    path: case.command.clone().filter(|_| on("Read")),
+                    command: case.command.clone().filter(|_| on("Bash")),
+                    text: case.input,
+                    tool: case.tool,
+                    label: class.into(),
+                });
+            }
         }
     }
     let transcripts = corpus_cases().join("../transcripts/claude-code");
@@ -193,6 +208,7 @@ pub fn labelled_set() -> Vec<Labelled> {
                             text,
                             tool: Some(tool.clone()),
                             path,
+                            command: input["command"].as_str().map(str::to_string),
                             label: label.into(),
                         });
                     }

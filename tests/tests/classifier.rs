@@ -19,6 +19,7 @@ fn classifier_is_right_at_least_95_percent_of_the_time() {
             text: item.text.clone(),
             tool_name: item.tool.clone(),
             source_path: item.path.clone(),
+            command: item.command.clone(),
         };
         let got = pipeline.classify(&request);
         assert!(

@@ -42,7 +42,7 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
         "Bash" | "BashOutput" | "TaskOutput" => {
             return if parses_as_json(text) {
                 (ContentClass::Structured, 0.9)
-            } else if opens_with_exception(body) {
+            } else if opens_with_exception(body) || ends_with_uncaught_exception(body) {
                 (ContentClass::Error, 0.8)
             } else if looks_like_diff(body) {
                 (ContentClass::Code, 0.8)
@@ -168,6 +168,26 @@ fn opens_with_exception(sample: &str) -> bool {
         || first.starts_with("** (")
         || first.starts_with("Uncaught ")
         || is_exception_line(first)
+}
+
+/// Whether the output ends the way a crashed program's does: its last line
+/// is an exception line (`ValueError: …`, `java.lang.X: …`) and a stack
+/// trace leads to it. The program died of it, so the report is the point,
+/// whatever it printed before.
+fn ends_with_uncaught_exception(body: &str) -> bool {
+    let mut lines = body.lines().rev().filter(|l| !l.trim().is_empty());
+    let Some(last) = lines.next() else {
+        return false;
+    };
+    if !is_exception_line(last.trim()) {
+        return false;
+    }
+    lines.take(40).any(|l| {
+        let t = l.trim_start();
+        t.starts_with("Traceback (most recent call last)")
+            || t.starts_with("File \"") && t.contains(", line ")
+            || t.starts_with("at ") && t.contains('(')
+    })
 }
 
 /// Claude Code's Read output without its `    12→` prefixes, when it has them.

@@ -3,6 +3,11 @@
 //! and `must_keep`. For each case: classify (with the case's hints) and
 //! compress (with the case's class) through the real runtime, count tokens,
 //! bytes and time, and check that every must-keep string survived.
+//!
+//! Every case belongs to a source (the package, repository or log it came
+//! from: its id without trailing numbers) and every source to one half, the
+//! tuning half or the evaluation half, by a stable hash of its name. Tune
+//! on the first; report both.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,6 +41,10 @@ pub struct CaseScore {
     pub id: String,
     /// The class the corpus gives it.
     pub class: String,
+    /// Where it came from (see [`source_of`]).
+    pub source: String,
+    /// The half its source belongs to.
+    pub half: Half,
     /// The class ghost's classifier gave it.
     pub classified_as: String,
     /// The compressor that ran, if any.
@@ -58,6 +67,46 @@ pub struct CaseScore {
     pub must_keep: usize,
     /// The first few that were lost.
     pub lost: Vec<String>,
+}
+
+/// The two halves of a corpus, split by source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Half {
+    /// Where compressors may be tuned.
+    Tuning,
+    /// Held out: only measured.
+    Evaluation,
+}
+
+impl Half {
+    /// The half `source` belongs to: FNV-1a of its name, even or odd.
+    pub fn of(source: &str) -> Half {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in source.bytes() {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        if hash.is_multiple_of(2) {
+            Half::Tuning
+        } else {
+            Half::Evaluation
+        }
+    }
+}
+
+/// A case's source: its id without trailing numbers (`swe-django-11292-39`
+/// → `swe-django`, `cidiff-guava_2087` → `cidiff-guava`).
+pub fn source_of(id: &str) -> &str {
+    let mut s = id;
+    while let Some(at) = s.rfind(['-', '_']) {
+        let tail = &s[at + 1..];
+        if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) {
+            break;
+        }
+        s = &s[..at];
+    }
+    s
 }
 
 /// Totals for one class (or for the whole corpus).
@@ -118,6 +167,8 @@ pub struct CorpusReport {
     pub by_class: BTreeMap<String, ClassTotals>,
     /// Totals over every case.
     pub overall: ClassTotals,
+    /// Totals per half, then per class (and `overall`).
+    pub by_half: BTreeMap<Half, BTreeMap<String, ClassTotals>>,
     /// Every case.
     pub cases: Vec<CaseScore>,
 }
@@ -162,6 +213,7 @@ pub fn score_with(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Re
         tokenizer: ghost_core::tokens::TOKENIZER,
         by_class: BTreeMap::new(),
         overall: ClassTotals::default(),
+        by_half: BTreeMap::new(),
         cases: Vec::new(),
     };
     for case_dir in ids {
@@ -172,6 +224,9 @@ pub fn score_with(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Re
             .or_default()
             .add(&score);
         report.overall.add(&score);
+        let half = report.by_half.entry(score.half).or_default();
+        half.entry(score.class.clone()).or_default().add(&score);
+        half.entry("overall".into()).or_default().add(&score);
         report.cases.push(score);
     }
     Ok(report)
@@ -198,6 +253,10 @@ fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result
         text: input.clone(),
         tool_name: meta.tool.clone(),
         source_path: source_path.clone(),
+        command: meta
+            .command
+            .clone()
+            .filter(|_| meta.tool.as_deref() == Some("Bash")),
     });
     let request = CompressRequest {
         text: input,
@@ -230,7 +289,10 @@ fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result
         }
     };
     let lost: Vec<String> = lost(&meta.must_keep, out).into_iter().cloned().collect();
+    let source = source_of(&id).to_string();
     Ok(CaseScore {
+        half: Half::of(&source),
+        source,
         id,
         class: meta.class,
         classified_as: classified.classification.class.to_string(),
@@ -247,8 +309,34 @@ fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result
     })
 }
 
-/// The report as a table for people.
+/// The report as tables for people: the tuning half, the evaluation half,
+/// then every case.
 pub fn render_table(report: &CorpusReport) -> String {
+    let mut s = String::new();
+    for (half, totals) in &report.by_half {
+        let sources: std::collections::BTreeSet<&str> = report
+            .cases
+            .iter()
+            .filter(|c| c.half == *half)
+            .map(|c| c.source.as_str())
+            .collect();
+        s.push_str(&format!("{half:?} half ({} sources)\n", sources.len()).to_lowercase());
+        let (overall, classes): (Vec<_>, Vec<_>) =
+            totals.iter().partition(|(name, _)| *name == "overall");
+        s.push_str(&table(classes.into_iter().chain(overall)));
+        s.push('\n');
+    }
+    s.push_str("all cases\n");
+    s.push_str(&table(
+        report
+            .by_class
+            .iter()
+            .chain([(&"overall".to_string(), &report.overall)]),
+    ));
+    s
+}
+
+fn table<'a>(rows: impl Iterator<Item = (&'a String, &'a ClassTotals)>) -> String {
     let mut s = format!(
         "{:<12} {:>5} {:>11} {:>12} {:>11} {:>7} {:>10} {:>12} {:>10}\n",
         "class",
@@ -275,9 +363,26 @@ pub fn render_table(report: &CorpusReport) -> String {
             t.bytes_out
         ));
     };
-    for (class, t) in &report.by_class {
+    for (class, t) in rows {
         row(class, t);
     }
-    row("overall", &report.overall);
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_are_ids_without_trailing_numbers() {
+        assert_eq!(source_of("swe-django-11292-39"), "swe-django");
+        assert_eq!(source_of("cidiff-guava_2087"), "cidiff-guava");
+        assert_eq!(source_of("cidiff-google_auto_12"), "cidiff-google_auto");
+        assert_eq!(source_of("code-py-textwrap"), "code-py-textwrap");
+        // Every case of a source falls in the same half.
+        assert_eq!(
+            Half::of(source_of("swe-django-1-2")),
+            Half::of(source_of("swe-django-3-4"))
+        );
+    }
 }

@@ -230,6 +230,7 @@ pub fn run(
             text: "warm up".into(),
             tool_name: None,
             source_path: None,
+            command: None,
         });
         ghost_core::tokens::count("warm up");
         let mut ingestor = Ingestor::new(

@@ -80,6 +80,7 @@ pub fn checks(
                 text: "error: test failed".into(),
                 tool_name: Some("Bash".into()),
                 source_path: None,
+                command: None,
             });
             match c.fallback_reason {
                 None => Check::ok("built-in classifier and compressors load in the sandbox"),

@@ -67,6 +67,10 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
     request.tool_name = Some(result.tool.to_string());
     request.source_path = extracted.source_path.clone();
     request.context = extracted.context.clone();
+    if extracted.slot == Slot::BashOutput {
+        // A Bash result's context is its command: a hint to the classifier.
+        request.command = Some(extracted.context.clone()).filter(|c| !c.is_empty());
+    }
     request.ttl_seconds = ctx.config.ttl_seconds();
     let min = match extracted.slot {
         Slot::ReadContent { .. } => match result.context_share {

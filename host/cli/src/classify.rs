@@ -15,6 +15,9 @@ pub struct Args {
     /// The file the text came from, as a hint.
     #[arg(long, value_name = "PATH")]
     source_path: Option<String>,
+    /// The shell command that printed the text, as a hint.
+    #[arg(long, value_name = "COMMAND")]
+    command: Option<String>,
     /// The text to classify: a file, or - (the default) for standard input.
     #[arg(value_name = "FILE|-")]
     file: Option<String>,
@@ -32,6 +35,7 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
         text,
         tool_name: args.tool,
         source_path,
+        command: args.command,
     };
     let outcome = pipeline.classify(&request);
     println!(

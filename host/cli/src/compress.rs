@@ -21,6 +21,9 @@ pub struct Args {
     /// The file the text came from, as a hint.
     #[arg(long, value_name = "PATH")]
     source_path: Option<String>,
+    /// The shell command that printed the text, as a hint.
+    #[arg(long, value_name = "COMMAND")]
+    command: Option<String>,
     /// Print bytes and tokens in/out (o200k_base) on stderr.
     #[arg(long)]
     stats: bool,
@@ -50,6 +53,7 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
                 text: text.clone(),
                 tool_name: args.tool.clone(),
                 source_path: source_path.clone(),
+                command: args.command.clone(),
             };
             let c = pipeline.classify(&request).classification;
             (

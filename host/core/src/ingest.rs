@@ -28,6 +28,9 @@ pub struct IngestRequest {
     pub tool_name: Option<String>,
     /// The file it came from.
     pub source_path: Option<String>,
+    /// The shell command that printed it, when there was one (a hint to
+    /// the classifier).
+    pub command: Option<String>,
     /// Its class, when the caller knows; else the classifier decides.
     pub class: Option<ContentClass>,
     /// Low-weight search text (the command, the neighbouring turns).
@@ -57,6 +60,7 @@ impl IngestRequest {
             tool_use_id: None,
             tool_name: None,
             source_path: None,
+            command: None,
             class: None,
             context: String::new(),
             tags: Vec::new(),
@@ -156,6 +160,7 @@ impl<'a> Ingestor<'a> {
                     text: input.clone(),
                     tool_name: request.tool_name.clone(),
                     source_path: request.source_path.clone(),
+                    command: request.command.clone(),
                 };
                 self.pipeline()?.classify(&classify).classification.class
             }

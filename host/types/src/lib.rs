@@ -6,9 +6,11 @@
 //! - [`ContentClass`]: log, code, structured, prose, error, prompt;
 //! - [`CompressRequest`], [`Compressed`], [`ClassifyRequest`],
 //!   [`Classification`]: a plugin call's input and output;
-//! - [`class_of_path`]: a file's class by its extension.
+//! - [`class_of_path`]: a file's class by its extension;
+//! - [`command::file_shown`]: the file a shell command prints.
 
 mod class;
+pub mod command;
 mod extension;
 mod request;
 

@@ -50,6 +50,8 @@ pub struct ClassifyRequest {
     pub tool_name: Option<String>,
     /// The file it came from, when known.
     pub source_path: Option<String>,
+    /// The shell command that printed it, when there was one.
+    pub command: Option<String>,
 }
 
 impl ClassifyRequest {
@@ -59,7 +61,16 @@ impl ClassifyRequest {
             text: text.into(),
             tool_name: None,
             source_path: None,
+            command: None,
         }
+    }
+
+    /// The file the text came from: the one given, else the one file the
+    /// command printed (see [`crate::command::file_shown`]).
+    pub fn file_hint(&self) -> Option<&str> {
+        self.source_path
+            .as_deref()
+            .or_else(|| self.command.as_deref().and_then(crate::command::file_shown))
     }
 }
 

@@ -86,6 +86,7 @@ pub fn smoke_test(
                     text: sample(class),
                     tool_name: None,
                     source_path: None,
+                    command: None,
                 };
                 runtime.classify(plugin, &request).map_err(|f| {
                     format!("smoke call on a small {class} text failed: {}", f.reason)

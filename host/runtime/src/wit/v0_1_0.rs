@@ -177,7 +177,8 @@ impl From<&ClassifyRequest> for wit::ClassifyRequest {
         Self {
             text: r.text.clone(),
             tool_name: r.tool_name.clone(),
-            source_path: r.source_path.clone(),
+            // 0.1.0 carries no command: the file it printed stands for it.
+            source_path: r.file_hint().map(str::to_string),
         }
     }
 }
