@@ -179,7 +179,11 @@ fn ends_with_uncaught_exception(body: &str) -> bool {
     let Some(last) = lines.next() else {
         return false;
     };
-    if !is_exception_line(last.trim()) {
+    if !(is_exception_line(last.trim()) || is_raised_name_line(last)) {
+        return false;
+    }
+    // Right before it, the innermost frame's source line (indented).
+    if !lines.next().is_some_and(|l| l.starts_with([' ', '\t'])) {
         return false;
     }
     lines.take(40).any(|l| {
@@ -188,6 +192,20 @@ fn ends_with_uncaught_exception(body: &str) -> bool {
             || t.starts_with("File \"") && t.contains(", line ")
             || t.starts_with("at ") && t.contains('(')
     })
+}
+
+/// `package.module.SomeName: message` at the start of a line: what Python
+/// prints last for an exception of any name (not all end in `Error`).
+fn is_raised_name_line(line: &str) -> bool {
+    let Some((name, _)) = line.split_once(": ") else {
+        return false;
+    };
+    let last = name.rsplit('.').next().unwrap_or(name);
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
+        && last.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// Claude Code's Read output without its `    12→` prefixes, when it has them.
