@@ -5,6 +5,19 @@
 use std::collections::HashSet;
 
 use crate::line::{self, Severity};
+use crate::{markers, template};
+
+/// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
+const FAILURE_EXIT_CONTEXT: usize = 3;
+
+/// A log whose lines are mostly indented below its shallowest ones is an
+/// outline (`pip -vv`: `Collecting x` then its detail): its shallowest
+/// lines are kept, up to this many.
+const OUTLINE_HEADERS_AT_MOST: usize = 200;
+
+/// Share of non-blank lines that must sit deeper than the shallowest for a
+/// log to be an outline.
+const OUTLINE_DEEP_SHARE: f64 = 0.7;
 
 /// Knobs of the folding.
 #[derive(Debug, Clone)]
@@ -19,6 +32,9 @@ pub struct FoldOptions {
     pub near_error: usize,
     /// A log this short keeps one line of every shape (no budget).
     pub small_log_lines: usize,
+    /// Most lines of rare templates kept beyond `novel_budget`, per
+    /// thousand lines of log (at least `novel_budget`).
+    pub rare_per_thousand: usize,
 }
 
 impl Default for FoldOptions {
@@ -29,6 +45,34 @@ impl Default for FoldOptions {
             novel_budget: 24,
             near_error: 3,
             small_log_lines: 100,
+            rare_per_thousand: 10,
+        }
+    }
+}
+
+impl FoldOptions {
+    /// Fewer ordinary lines: for a tight token budget.
+    pub fn tighter(self) -> Self {
+        Self {
+            head: 3,
+            tail: 5,
+            novel_budget: 8,
+            rare_per_thousand: 3,
+            small_log_lines: 30,
+            ..self
+        }
+    }
+
+    /// Hardly any ordinary lines: only what is always kept, the first and
+    /// last lines, and markers saying what was folded.
+    pub fn tightest(self) -> Self {
+        Self {
+            head: 2,
+            tail: 3,
+            novel_budget: 0,
+            rare_per_thousand: 0,
+            small_log_lines: 0,
+            near_error: 0,
         }
     }
 }
@@ -124,6 +168,29 @@ pub fn fold(
         let hi = (j + opts.near_error).min(n);
         near_error[lo..hi].iter_mut().for_each(|x| *x = true);
     }
+    // What a log is read for, by its structure: a runner's summary, a
+    // diagnostic, a failure exit with the lines that led to it, the
+    // headers of an outline.
+    let headers = outline_headers(contents);
+    let templates = template::mine(&masks);
+    let summaries = kept_summaries(contents, &severity, &templates);
+    for i in 0..n {
+        let c = contents[i];
+        if (summaries.contains(&i) || markers::is_diagnostic(c) || headers.contains(&i))
+            && fate[i] == Fate::Undecided
+        {
+            fate[i] = Fate::Keep;
+        }
+        if markers::is_failure_exit(c) {
+            fate[i] = Fate::Keep;
+            for j in i.saturating_sub(FAILURE_EXIT_CONTEXT)..i {
+                if fate[j] == Fate::Undecided && !contents[j].trim().is_empty() {
+                    fate[j] = Fate::Context;
+                }
+            }
+        }
+    }
+
     // The first and last lines are shown, as runs: a run that starts in the
     // head or ends in the tail is printed (once, with its count).
     let in_head_or_tail = |i: usize| i < opts.head || i + opts.tail >= n;
@@ -137,31 +204,42 @@ pub fn fold(
             continue;
         }
         let mut j = i + 1;
-        while j < n && fate[j] == Fate::Undecided && masks[j] == masks[i] {
+        while j < n
+            && fate[j] == Fate::Undecided
+            && templates.of_line[j] == templates.of_line[i]
+            && !contents[i].trim().is_empty()
+        {
             j += 1;
         }
         candidates.push((i, j - i));
         i = j;
     }
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<usize> = HashSet::new();
     for (i, f) in fate.iter().enumerate() {
         if matches!(*f, Fate::Keep | Fate::Context) {
-            seen.insert(&masks[i]);
+            seen.insert(templates.of_line[i]);
         }
     }
     let mut chosen: HashSet<usize> = HashSet::new();
     for &(start, len) in &candidates {
         if in_head_or_tail(start) || in_head_or_tail(start + len - 1) {
-            seen.insert(&masks[start]);
+            seen.insert(templates.of_line[start]);
             chosen.insert(start);
         }
     }
+    // New shapes: rare ones first (a rare line is information whatever its
+    // words), then those near an error, then phase headers.
+    let mut rare: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
     for &(start, len) in &candidates {
         if chosen.contains(&start)
             || contents[start].trim().is_empty()
-            || !seen.insert(&masks[start])
+            || !seen.insert(templates.of_line[start])
         {
+            continue;
+        }
+        if templates.is_rare(start) {
+            rare.push(start);
             continue;
         }
         let score = if near_error[start] {
@@ -174,11 +252,17 @@ pub fn fold(
         scored.push((score, start, len));
     }
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let budget = if n <= opts.small_log_lines {
-        usize::MAX
+    let (budget, rare_budget) = if n <= opts.small_log_lines {
+        (usize::MAX, usize::MAX)
     } else {
-        opts.novel_budget
+        (
+            opts.novel_budget,
+            (n * opts.rare_per_thousand / 1000).max(opts.novel_budget),
+        )
     };
+    // Rare lines near an error first, then in order.
+    rare.sort_by_key(|&i| (!near_error[i], i));
+    chosen.extend(rare.iter().take(rare_budget));
     chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
         if chosen.contains(&start) {
@@ -249,6 +333,69 @@ pub fn fold(
         out.push(gap_marker(gap));
     }
     stats
+}
+
+/// Passing summaries kept in full up to this many; beyond, they are per
+/// unit (surefire's `Tests run: … - in Class` for every class) and only
+/// the rare ones and the last of each shape stay.
+const PASSING_SUMMARIES_AT_MOST: usize = 30;
+
+/// The summary lines to keep: every one that reports a failure, and the
+/// passing ones (see [`PASSING_SUMMARIES_AT_MOST`]).
+fn kept_summaries(
+    contents: &[&str],
+    severity: &[Severity],
+    templates: &template::Templates,
+) -> HashSet<usize> {
+    let all: Vec<usize> = (0..contents.len())
+        .filter(|&i| markers::is_summary(contents[i]))
+        .collect();
+    let passing = all
+        .iter()
+        .filter(|&&i| severity[i] == Severity::Normal)
+        .count();
+    if passing <= PASSING_SUMMARIES_AT_MOST {
+        return all.into_iter().collect();
+    }
+    let mut last_of_template = std::collections::HashMap::new();
+    for &i in &all {
+        last_of_template.insert(templates.of_line[i], i);
+    }
+    all.into_iter()
+        .filter(|&i| {
+            severity[i] != Severity::Normal
+                || templates.is_rare(i)
+                || last_of_template.get(&templates.of_line[i]) == Some(&i)
+        })
+        .collect()
+}
+
+/// The shallowest lines of an outline (see [`OUTLINE_DEEP_SHARE`]), or
+/// none.
+fn outline_headers(contents: &[&str]) -> HashSet<usize> {
+    let indent = |c: &str| c.len() - c.trim_start().len();
+    let non_blank: Vec<(usize, usize)> = contents
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.trim().is_empty())
+        .map(|(i, c)| (i, indent(c)))
+        .collect();
+    let Some(min) = non_blank.iter().map(|&(_, d)| d).min() else {
+        return HashSet::new();
+    };
+    let headers: HashSet<usize> = non_blank
+        .iter()
+        .filter(|&&(_, d)| d == min)
+        .map(|&(i, _)| i)
+        .collect();
+    let deep = non_blank.len() - headers.len();
+    if non_blank.len() < 20
+        || (deep as f64) < non_blank.len() as f64 * OUTLINE_DEEP_SHARE
+        || headers.len() > OUTLINE_HEADERS_AT_MOST
+    {
+        return HashSet::new();
+    }
+    headers
 }
 
 /// The line that stands for `n` folded lines.

@@ -75,7 +75,10 @@ fn hits<'a>(lines: &[&'a str]) -> Option<Vec<Option<Hit<'a>>>> {
             out.push(None);
             continue;
         }
-        match parse(line, previous) {
+        // A compiler's or linter's diagnostic is read as it was printed,
+        // never regrouped (mypy's `path:12: error: …`).
+        let hit = parse(line, previous).filter(|_| !crate::markers::is_diagnostic(line));
+        match hit {
             Some(hit) => {
                 parsed += 1;
                 previous = Some(hit.path);

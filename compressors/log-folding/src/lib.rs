@@ -19,6 +19,8 @@
 pub mod fold;
 pub mod grep;
 pub mod line;
+pub mod markers;
+pub mod template;
 pub mod testrun;
 
 pub use fold::FoldOptions;
@@ -39,6 +41,31 @@ pub struct CompressedLog {
 /// Compresses `text` with the default options.
 pub fn compress(text: &str) -> CompressedLog {
     compress_with(text, &FoldOptions::default())
+}
+
+/// Compresses `text` to fit `target_tokens` when it can: with the default
+/// options first, then, while the result is larger than the budget (about
+/// four bytes a token), with fewer ordinary lines of context. What is
+/// always kept stays whatever the budget (errors, warnings, failing tests,
+/// diagnostics, summaries, failure exits); the gap markers say what was
+/// folded, and a note says the budget was applied.
+pub fn compress_within(text: &str, target_tokens: Option<u32>) -> CompressedLog {
+    let mut opts = FoldOptions::default();
+    let mut out = compress_with(text, &opts);
+    let Some(target) = target_tokens else {
+        return out;
+    };
+    let fits = |c: &CompressedLog| c.text.len().div_ceil(4) <= target as usize;
+    for tighter in [FoldOptions::tighter, FoldOptions::tightest] {
+        if fits(&out) {
+            break;
+        }
+        opts = tighter(opts);
+        out = compress_with(text, &opts);
+        out.notes
+            .push(format!("folded tighter for a budget of {target} tokens"));
+    }
+    out
 }
 
 /// Compresses `text` with `opts`.

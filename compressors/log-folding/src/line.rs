@@ -135,7 +135,7 @@ pub fn severity(content: &str) -> Severity {
             i += 1;
         }
     }
-    if has_level_letter(b, b'E') || has_level_letter(b, b'F') {
+    if has_level_letter(b, b'E') || has_level_letter(b, b'F') || starts_with_level_column(b, b'E') {
         return Severity::Error;
     }
     if warning || has_level_letter(b, b'W') {
@@ -183,6 +183,13 @@ fn has_level_letter(b: &[u8], letter: u8) -> bool {
     head.windows(3)
         .any(|w| w[0] == b' ' && w[1] == letter && (w[2] == b' ' || w[2] == b'/'))
         && head.iter().take(40).filter(|c| c.is_ascii_digit()).count() >= 6
+}
+
+/// A level letter in a column of its own at the start of the line, then
+/// the message indented (`E       AssertionError: …`, pytest's error
+/// detail): the letter alone, then at least two spaces.
+fn starts_with_level_column(b: &[u8], letter: u8) -> bool {
+    b.len() > 3 && b[0] == letter && b[1] == b' ' && b[2] == b' '
 }
 
 /// A shape for `content` in which numbers, hashes and paths are masked, so

@@ -1,0 +1,315 @@
+//! Lines a log is read for, recognised by their structure rather than by a
+//! list of tools: a runner's own summary (it counts outcomes), a failure
+//! exit, and a compiler's or linter's diagnostic (`file:line: message`).
+//! Every one of them is kept verbatim.
+
+/// Words that name an outcome a runner counts.
+const OUTCOMES: &[&str] = &[
+    "passed",
+    "passing",
+    "pass",
+    "failed",
+    "failing",
+    "fail",
+    "failures",
+    "failure",
+    "errors",
+    "error",
+    "errored",
+    "skipped",
+    "skip",
+    "ignored",
+    "pending",
+    "todo",
+    "tests",
+    "test",
+    "examples",
+    "example",
+    "assertions",
+    "warnings",
+    "warning",
+    "xfailed",
+    "xpassed",
+    "deselected",
+    "succeeded",
+    "successful",
+    "incomplete",
+    "risky",
+    "broken",
+    "suites",
+    "specs",
+    "checks",
+    "total",
+    "problems",
+];
+
+/// A runner's or tool's summary: it counts outcomes (`3 passed, 1 failed`,
+/// `Tests run: 5, Failures: 1`, `test result: ok.`, `Ran 16 tests`,
+/// `Found 2 errors`, `# fail 1`, `OK`, `FAILED (failures=2)`).
+pub fn is_summary(content: &str) -> bool {
+    let t = content
+        .trim()
+        .trim_matches(|c: char| c == '=' || c == '-' || c == '*' || c == '#' || c == ' ');
+    if t.is_empty() || t.len() > 240 {
+        return false;
+    }
+    if t == "OK"
+        || t.starts_with("OK (")
+        || t.starts_with("FAILED (")
+        || t.starts_with("test result:")
+    {
+        return true;
+    }
+    // One count in a short line, or several: a sentence that mentions
+    // "3 tests" is not a summary.
+    match counted_outcomes(t) {
+        0 => false,
+        1 => t.split_whitespace().count() <= SUMMARY_WORDS_AT_MOST,
+        _ => true,
+    }
+}
+
+/// A line with a single count is a summary only this short (in words).
+const SUMMARY_WORDS_AT_MOST: usize = 10;
+
+/// How many `N outcome` or `Outcome: N` pairs `t` has.
+fn counted_outcomes(t: &str) -> usize {
+    let words: Vec<&str> = t
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')' | '[' | ']'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let is_outcome = |w: &str| {
+        let w = w.trim_end_matches([':', '.', '=']).to_ascii_lowercase();
+        let w = w.split('=').next().unwrap_or("");
+        OUTCOMES.contains(&w)
+    };
+    let is_count = |w: &str| {
+        let w = w.trim_end_matches(['.', ',']);
+        !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    // TAP's `# pass 12`.
+    if let [outcome, count] = words.as_slice()
+        && is_outcome(outcome)
+        && is_count(count)
+    {
+        return 1;
+    }
+    let mut pairs = 0;
+    for (i, w) in words.iter().enumerate() {
+        // `3 passed`
+        if is_count(w) && words.get(i + 1).is_some_and(|n| is_outcome(n)) {
+            pairs += 1;
+        }
+        // `Failures: 1`, `failures=2`
+        if is_outcome(w)
+            && (w.ends_with(':') && words.get(i + 1).is_some_and(|n| is_count(n))
+                || w.split_once('=').is_some_and(|(_, n)| is_count(n)))
+        {
+            pairs += 1;
+        }
+    }
+    pairs
+}
+
+/// A line that says a command, build or job failed and how: `exit status
+/// 2`, `exited with code 1`, `make: *** [all] Error 2`, `Process completed
+/// with exit code 1`, `error: could not compile`, `FAILED`, `BUILD FAILURE`.
+/// The lines before it usually say why.
+pub fn is_failure_exit(content: &str) -> bool {
+    let t = content.trim();
+    let lower = t.to_ascii_lowercase();
+    lower.contains("exit status ")
+        || lower.contains("exit code ")
+        || lower.contains("exited with ")
+        || t.starts_with("make: ***") && t.contains("Error")
+        || t.starts_with("make[") && t.contains("***") && t.contains("Error")
+        || lower.starts_with("error: could not compile")
+        || t == "FAILED"
+        || t == "FAIL"
+        || t.contains("BUILD FAILED")
+        || t.contains("BUILD FAILURE")
+        || lower.starts_with("npm err! code ")
+}
+
+/// A diagnostic's header, as compilers and linters print it:
+/// `path:line[:col]: message` (gcc, clang, go vet, mypy, ruff, eslint's
+/// unix format), `path(line,col): error CODE: message` (tsc, MSBuild),
+/// `  --> path:line:col` (rustc, clippy) and `  line:col  level  message`
+/// under a file's path (eslint's stylish format).
+pub fn is_diagnostic(content: &str) -> bool {
+    let t = content.trim_start();
+    if let Some(rest) = t.strip_prefix("--> ") {
+        return rest
+            .split_once(':')
+            .is_some_and(|(path, place)| is_path(path) && location_then(place, |_| true));
+    }
+    if let Some((path, rest)) = t.split_once('(')
+        && is_path(path)
+        && let Some((place, message)) = rest.split_once("):")
+        && place
+            .split(',')
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return !message.trim().is_empty();
+    }
+    if content.starts_with(' ') && stylish(t) {
+        return true;
+    }
+    // ruff's full format: `F401 [*] `os` imported but unused`, then the frame.
+    if !content.starts_with(' ')
+        && t.split_once(' ')
+            .is_some_and(|(code, rest)| is_rule_code(code) && !rest.trim().is_empty())
+    {
+        return true;
+    }
+    match t.split_once(':') {
+        Some((path, rest)) if is_path(path) => location_then(rest, |message| {
+            // A message, not a search hit's source text: a column (searches
+            // rarely print one), or a level word or rule code leading it.
+            if has_column(rest) {
+                return !message.trim().is_empty();
+            }
+            let m = message.trim_start();
+            let first = m.split_whitespace().next().unwrap_or("");
+            let first = first.trim_end_matches(':');
+            matches!(
+                first.to_ascii_lowercase().as_str(),
+                "error" | "warning" | "note" | "info" | "hint" | "fatal" | "help" | "style"
+            ) || is_rule_code(first)
+        }),
+        _ => false,
+    }
+}
+
+/// `12:5: rest` or `12: rest` (after a path and its colon), with `check`
+/// applied to the rest.
+fn location_then(rest: &str, check: impl Fn(&str) -> bool) -> bool {
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return false;
+    }
+    let mut rest = &rest[digits..];
+    if let Some(col) = rest.strip_prefix(':') {
+        let d = col.bytes().take_while(u8::is_ascii_digit).count();
+        rest = if d > 0 { &col[d..] } else { rest };
+    }
+    match rest.strip_prefix(':') {
+        Some(message) => check(message),
+        // rustc's `--> src/a.rs:3:5` ends there.
+        None => rest.trim().is_empty() && check(""),
+    }
+}
+
+/// Whether `rest` (after `path:`) is `line:col:`.
+fn has_column(rest: &str) -> bool {
+    let mut parts = rest.splitn(3, ':');
+    let (Some(line), Some(col), Some(_)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    [line, col]
+        .iter()
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `F401`, `E501`, `TS2322`, `SC2086`, `W0611`, `no-unused-vars` is not
+/// one: letters then digits.
+fn is_rule_code(word: &str) -> bool {
+    let letters = word.bytes().take_while(u8::is_ascii_uppercase).count();
+    let digits = word[letters..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    (1..=4).contains(&letters) && digits >= 2 && letters + digits == word.len()
+}
+
+/// eslint's stylish line: `12:5  error  'x' is defined but never used  no-unused-vars`.
+fn stylish(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    let (Some(place), Some(level)) = (words.next(), words.next()) else {
+        return false;
+    };
+    place.split_once(':').is_some_and(|(l, c)| {
+        l.bytes().all(|b| b.is_ascii_digit())
+            && c.bytes().all(|b| b.is_ascii_digit())
+            && !l.is_empty()
+    }) && matches!(level, "error" | "warning")
+}
+
+/// A file's path: no spaces, and a `/` or an extension.
+fn is_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.len() < 512
+        && !path.contains(char::is_whitespace)
+        && (path.contains('/')
+            || path.rsplit_once('.').is_some_and(|(a, e)| {
+                !a.is_empty() && !e.is_empty() && e.bytes().all(|b| b.is_ascii_alphanumeric())
+            }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_count_outcomes() {
+        for line in [
+            "test result: ok. 312 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s",
+            "==== 1 failed, 4 passed, 2 skipped in 0.12s ====",
+            "Ran 16 tests in 0.164s",
+            "FAILED (failures=5, errors=1)",
+            "OK",
+            "Tests run: 5, Failures: 1, Errors: 0, Skipped: 0",
+            "Tests:       1 failed, 5 passed, 6 total",
+            "Found 3 errors in 2 files (checked 5 source files)",
+            "# fail 1",
+            "Tests Passed: 12, Failed: 1, Skipped: 0",
+            "12 examples, 1 failure",
+            "✖ 4 problems (3 errors, 1 warning)",
+        ] {
+            assert!(is_summary(line), "{line}");
+        }
+        for line in [
+            "Compiling serde v1.0.200",
+            "test a::b ... ok",
+            "the 3 tests below check parsing of every kind of input that the module reads from files on disk",
+        ] {
+            assert!(!is_summary(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn diagnostics_by_their_shape() {
+        for line in [
+            "src/app.py:12: error: Incompatible return value type (got \"int\", expected \"str\")  [return-value]",
+            "pkg/a.py:1:8: F401 [*] `os` imported but unused",
+            "main.c:3:5: warning: implicit declaration of function 'foo' [-Wimplicit-function-declaration]",
+            "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+            "  --> src/lib.rs:9:5",
+            "  12:5  error  'x' is assigned a value but never used  no-unused-vars",
+            "./cmd/main.go:14:2: fmt.Printf format %d has arg x of wrong type string",
+            "F401 [*] `sys` imported but unused",
+        ] {
+            assert!(is_diagnostic(line), "{line}");
+        }
+        for line in [
+            "src/a.rs:10:fn one() {}",
+            "docs/a.md:3:This sentence explains at length.",
+            "Downloading https://example.com/a.tar.gz",
+        ] {
+            assert!(!is_diagnostic(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn failure_exits() {
+        assert!(is_failure_exit("make: *** [Makefile:12: all] Error 2"));
+        assert!(is_failure_exit(
+            "##[error]Process completed with exit code 1."
+        ));
+        assert!(is_failure_exit("exit status 2"));
+        assert!(is_failure_exit(
+            "error: could not compile `ghost` (lib) due to 2 previous errors"
+        ));
+        assert!(!is_failure_exit("Compiling ghost v0.1.0"));
+    }
+}

@@ -1,0 +1,148 @@
+//! Line templates mined from the log itself (in the manner of Drain): lines
+//! of the same length in words whose words mostly agree share a template,
+//! the words where they differ becoming wildcards. `test a::b ... ok` and
+//! `test c ... ok` share one; `test d ... FAILED` gets its own. A template
+//! seen once or twice in a log is rare, and a rare line is information
+//! whatever words it uses; a template seen a hundred times is folded.
+
+use std::collections::HashMap;
+
+/// Share of word positions that must agree for a line to join a template.
+const SIMILARITY: f64 = 0.5;
+
+/// Templates compared per group before a new one is opened (bounds the
+/// work on logs with many shapes).
+const MAX_COMPARED: usize = 48;
+
+/// A template seen at most this many times is rare.
+pub const RARE_AT_MOST: usize = 2;
+
+/// The templates of a log's lines.
+#[derive(Debug, Clone, Default)]
+pub struct Templates {
+    /// Each line's template id.
+    pub of_line: Vec<usize>,
+    /// How many lines each template has.
+    pub size: Vec<usize>,
+}
+
+impl Templates {
+    /// Whether line `i`'s template is rare in the log.
+    pub fn is_rare(&self, i: usize) -> bool {
+        self.size[self.of_line[i]] <= RARE_AT_MOST
+    }
+}
+
+/// One template under construction: its words, `None` where lines differ.
+struct Template<'a> {
+    id: usize,
+    words: Vec<Option<&'a str>>,
+}
+
+/// Mines the templates of `masks` (lines with numbers, hashes and paths
+/// already masked, see [`crate::line::mask`]).
+pub fn mine(masks: &[String]) -> Templates {
+    let mut groups: HashMap<(usize, &str), Vec<Template<'_>>> = HashMap::new();
+    let mut out = Templates {
+        of_line: Vec::with_capacity(masks.len()),
+        size: Vec::new(),
+    };
+    for mask in masks {
+        let words: Vec<&str> = mask.split(' ').collect();
+        let key = (words.len(), words[0]);
+        let group = groups.entry(key).or_default();
+        let found = group
+            .iter_mut()
+            .rev()
+            .take(MAX_COMPARED)
+            .find(|t| similarity(&t.words, &words) >= SIMILARITY);
+        let id = match found {
+            Some(t) => {
+                for (slot, w) in t.words.iter_mut().zip(&words) {
+                    if slot.is_some_and(|s| s != *w) {
+                        *slot = None;
+                    }
+                }
+                t.id
+            }
+            None => {
+                let id = out.size.len();
+                out.size.push(0);
+                group.push(Template {
+                    id,
+                    words: words.iter().map(|w| Some(*w)).collect(),
+                });
+                id
+            }
+        };
+        out.size[id] += 1;
+        out.of_line.push(id);
+    }
+    out
+}
+
+/// Share of `words`' real words (with a letter or digit: `|` and `...` are
+/// layout, not content) that `template` has at the same place. A wildcard
+/// counts as no match: a line must agree with a template's constant words,
+/// not merely fit its holes (`test x ... FAILED` does not join
+/// `test * ... ok`). A line of one word, or of layout only, matches only
+/// itself.
+fn similarity(template: &[Option<&str>], words: &[&str]) -> f64 {
+    let is_word = |w: &str| w.bytes().any(|b| b.is_ascii_alphanumeric() || b >= 0x80);
+    let counted = words.iter().filter(|w| is_word(w)).count();
+    if counted <= 1 {
+        let identical = template.iter().zip(words).all(|(t, w)| *t == Some(*w));
+        return f64::from(u8::from(identical));
+    }
+    let same = template
+        .iter()
+        .zip(words)
+        .filter(|(t, w)| is_word(w) && t.is_some_and(|t| t == **w))
+        .count();
+    same as f64 / counted as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::line::mask;
+
+    fn templates(lines: &[&str]) -> Templates {
+        let masks: Vec<String> = lines.iter().map(|l| mask(l)).collect();
+        mine(&masks)
+    }
+
+    #[test]
+    fn passing_tests_share_a_template_and_a_failure_stands_out() {
+        let name = |i: usize| -> String {
+            (0..4)
+                .map(|k| char::from(b'a' + ((i * 7 + k * 3 + i / 26) % 26) as u8))
+                .collect()
+        };
+        let mut lines: Vec<String> = (0..50)
+            .map(|i| format!("test {}::{} ... ok", name(i), name(i + 1)))
+            .collect();
+        lines.push("test module::broken ... FAILED".into());
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let t = templates(&refs);
+        assert_eq!(t.size[t.of_line[0]], 50);
+        assert!(!t.is_rare(0));
+        assert!(t.is_rare(50));
+    }
+
+    #[test]
+    fn different_messages_of_the_same_length_stay_apart() {
+        let t = templates(&[
+            "flag provided but not defined: -trace2_event_file",
+            "usage of the tool follows below: -h for help",
+            "Downloading crate serde from the registry now",
+        ]);
+        assert_eq!(t.size.len(), 3);
+    }
+
+    #[test]
+    fn layout_is_not_similarity() {
+        let t = templates(&["| Old | none |", "| New | some |", "| :---: | :---: |"]);
+        assert_eq!(t.size.len(), 3);
+    }
+}

@@ -1,0 +1,225 @@
+//! The log compressor's principles on real tool output it was not written
+//! against: runner summaries, diagnostics, rare lines, failure exits and
+//! outlines survive; what repeats folds. Fixtures under `tests/fixtures/`
+//! are real output of ruff 0.17, mypy and pip 24 -vv (trimmed: every
+//! unindented line, one in fifteen of the rest) on code written for them.
+
+use ghost_log_folding::compress;
+
+fn kept(out: &str, line: &str) -> bool {
+    out.lines().any(|l| l.trim_end() == line.trim_end())
+}
+
+/// Every line of `input` that matches `pick` is in `out`, verbatim.
+fn assert_all_kept(input: &str, out: &str, pick: impl Fn(&str) -> bool) {
+    let wanted: Vec<&str> = input.lines().filter(|l| pick(l)).collect();
+    assert!(!wanted.is_empty(), "the fixture has lines to keep");
+    for line in wanted {
+        assert!(kept(out, line), "lost {line:?} in:\n{out}");
+    }
+}
+
+fn words(i: usize) -> String {
+    (0..3)
+        .map(|k| char::from(b'a' + ((i * 7 + k * 11 + i / 26) % 26) as u8))
+        .collect()
+}
+
+#[test]
+fn a_passing_cargo_test_collapses_to_its_summaries() {
+    let mut log = String::new();
+    for krate in 0..3 {
+        log.push_str(&format!(
+            "     Running unittests src/lib.rs (target/debug/deps/k{krate}-0f3a)\n\nrunning 150 tests\n"
+        ));
+        for t in 0..150 {
+            log.push_str(&format!(
+                "test {}::{} ... ok\n",
+                words(t + krate),
+                words(t * 3)
+            ));
+        }
+        log.push_str(&format!(
+            "\ntest result: ok. 150 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.0{krate}s\n\n"
+        ));
+    }
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.starts_with("test result:"));
+    let passing_lines = out.lines().filter(|l| l.ends_with("... ok")).count();
+    assert!(
+        passing_lines <= 3,
+        "{passing_lines} passing lines kept:\n{out}"
+    );
+    assert!(
+        out.len() * 10 < log.len(),
+        "{} of {} bytes",
+        out.len(),
+        log.len()
+    );
+}
+
+#[test]
+fn a_failing_test_among_hundreds_of_passing_ones_is_kept() {
+    let mut log = String::from("running 300 tests\n");
+    for t in 0..300 {
+        if t == 177 {
+            log.push_str("test parser::rejects_empty_input ... FAILED\n");
+        }
+        log.push_str(&format!("test {}::{} ... ok\n", words(t), words(t + 5)));
+    }
+    log.push_str("\ntest result: FAILED. 300 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.31s\n");
+    let out = compress(&log).text;
+    assert!(
+        kept(&out, "test parser::rejects_empty_input ... FAILED"),
+        "{out}"
+    );
+    assert!(out.contains("test result: FAILED."));
+}
+
+#[test]
+fn ruff_keeps_every_distinct_diagnostic() {
+    let input = include_str!("fixtures/ruff-full.txt");
+    let out = compress(input).text;
+    assert_all_kept(input, &out, |l| {
+        l.starts_with("F401 ") || l.starts_with("F841 ") || l.trim_start().starts_with("-->")
+    });
+    assert!(kept(&out, "Found 5 errors."));
+}
+
+#[test]
+fn mypy_diagnostics_are_not_regrouped() {
+    let input = include_str!("fixtures/mypy.txt");
+    let out = compress(input).text;
+    assert_all_kept(input, &out, |l| {
+        l.contains(": error: ") || l.starts_with("Found ")
+    });
+}
+
+#[test]
+fn pester_failures_and_their_expectations_are_kept() {
+    let mut log = String::from(
+        "Starting discovery in 1 files.\nDiscovery found 40 tests in 52ms.\nRunning tests.\n",
+    );
+    for t in 0..40 {
+        if t == 23 {
+            log.push_str(
+                "[-] Get-Config.returns the default port 15ms (13ms|2ms)\n Expected 8080, but got 80.\n at $cfg.Port | Should -Be 8080, /src/Config.Tests.ps1:31\n at <ScriptBlock>, /src/Config.Tests.ps1:31\n",
+            );
+        }
+        log.push_str(&format!(
+            "[+] Get-Config.{} {} {}ms ({}ms|1ms)\n",
+            words(t),
+            words(t + 9),
+            t % 7 + 1,
+            t % 5
+        ));
+    }
+    log.push_str("Tests completed in 1.2s\nTests Passed: 40, Failed: 1, Skipped: 0, Inconclusive: 0, NotRun: 0\n");
+    let out = compress(&log).text;
+    for line in [
+        "[-] Get-Config.returns the default port 15ms (13ms|2ms)",
+        " Expected 8080, but got 80.",
+        "Tests Passed: 40, Failed: 1, Skipped: 0, Inconclusive: 0, NotRun: 0",
+    ] {
+        assert!(kept(&out, line), "lost {line:?}:\n{out}");
+    }
+    let passing = out.lines().filter(|l| l.starts_with("[+]")).count();
+    assert!(passing <= 3, "{passing} passing tests kept:\n{out}");
+}
+
+#[test]
+fn an_unusual_line_without_an_error_word_is_kept() {
+    let mut log = String::new();
+    for i in 0..300 {
+        log.push_str(&format!(
+            "  -{} value\n    \tsets the {} of the {} (default {})\n",
+            words(i),
+            words(i + 1),
+            words(i + 2),
+            i
+        ));
+    }
+    let log = format!(
+        "go: downloading golang.org/x/sys v0.20.0\nflag provided but not defined: -trace2_event_file\nUsage of /tmp/go-build1/b001/exe/tool:\n{log}"
+    );
+    let out = compress(&log).text;
+    assert!(
+        kept(&out, "flag provided but not defined: -trace2_event_file"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_outline_keeps_its_headers() {
+    let input = include_str!("fixtures/pip-install-vv.txt");
+    let out = compress(input).text;
+    assert_all_kept(input, &out, |l| l.starts_with("Collecting "));
+    assert!(
+        out.len() * 5 < input.len(),
+        "{} of {} bytes",
+        out.len(),
+        input.len()
+    );
+}
+
+#[test]
+fn the_lines_before_a_failure_exit_are_kept() {
+    let mut log = String::new();
+    for i in 0..200 {
+        log.push_str(&format!(
+            "cc -O2 -c src/{}.c -o build/{}.o\n",
+            words(i),
+            words(i)
+        ));
+    }
+    log.push_str("ld: symbol(s) not found for architecture x86_64\nclang: note: use -v to see invocation\nmake: *** [Makefile:31: app] Error 1\n");
+    let out = compress(&log).text;
+    for line in [
+        "ld: symbol(s) not found for architecture x86_64",
+        "clang: note: use -v to see invocation",
+        "make: *** [Makefile:31: app] Error 1",
+    ] {
+        assert!(kept(&out, line), "lost {line:?}:\n{out}");
+    }
+}
+
+#[test]
+fn a_smaller_budget_keeps_the_failures_and_says_so() {
+    let mut log = String::new();
+    for i in 0..400 {
+        log.push_str(&format!(
+            "[{}] step {} of the {} pipeline finished for {}\n",
+            words(i),
+            i,
+            words(i + 3),
+            words(i * 5)
+        ));
+        if i % 97 == 50 {
+            log.push_str(&format!(
+                "error: stage {} failed: disk quota exceeded\n",
+                words(i)
+            ));
+        }
+    }
+    log.push_str("Process completed with exit code 1.\n");
+    let roomy = ghost_log_folding::compress_within(&log, None);
+    let tight = ghost_log_folding::compress_within(&log, Some(200));
+    assert!(
+        tight.text.len() < roomy.text.len(),
+        "{} vs {}",
+        tight.text.len(),
+        roomy.text.len()
+    );
+    assert_all_kept(&log, &tight.text, |l| {
+        l.starts_with("error: ") || l.starts_with("Process completed")
+    });
+    assert!(tight.text.contains("lines folded"));
+    assert!(
+        tight
+            .notes
+            .iter()
+            .any(|n| n.contains("budget of 200 tokens")),
+        "{:?}",
+        tight.notes
+    );
+}
