@@ -8,7 +8,7 @@ struct LogCompressor;
 
 impl Guest for LogCompressor {
     fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
-        let out = ghost_log_folding::compress(&request.text);
+        let out = ghost_log_folding::compress_within(&request.text, request.target_tokens);
         Ok(Compressed {
             text: out.text,
             notes: out.notes,

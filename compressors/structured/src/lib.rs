@@ -32,6 +32,33 @@ pub struct CompressedData {
 
 /// Compresses `text`; `source_path`, when known, helps pick the format.
 pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
+    compress_within(text, source_path, None)
+}
+
+/// Tokens a table row takes, about: how many rows a budget affords.
+const TOKENS_PER_ROW: u32 = 12;
+
+/// Fewest rows of a table of records shown, whatever the budget.
+const MIN_TABLE_ROWS: usize = 20;
+
+/// Compresses `text` to fit `target_tokens` when it can: tables of records
+/// show as many rows as the budget affords (never fewer than
+/// [`MIN_TABLE_ROWS`]) and say how many more there are.
+pub fn compress_within(
+    text: &str,
+    source_path: Option<&str>,
+    target_tokens: Option<u32>,
+) -> CompressedData {
+    let outline = match target_tokens {
+        Some(t) => {
+            let base = Outline::default();
+            Outline {
+                table_rows: ((t / TOKENS_PER_ROW) as usize).clamp(MIN_TABLE_ROWS, base.table_rows),
+                ..base
+            }
+        }
+        None => Outline::default(),
+    };
     let body = strip_line_numbers(text);
     let ext = source_path
         .and_then(|p| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()))
@@ -43,13 +70,12 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
         if let Some(text) = npm_lockfile(&value) {
             return done(text, "npm lockfile: names and versions");
         }
-        return done(Outline::default().render(&value), "JSON outline");
+        return done(outline.render(&value), "JSON outline");
     }
     if let Some(text) = jsonl::records(text) {
         return done(text, "JSON Lines: a line per record, long values cut");
     }
     if let Some(values) = json_stream(&body) {
-        let outline = Outline::default();
         let text: String = values.iter().map(|v| outline.render(v)).collect();
         return done(
             text,
@@ -63,16 +89,16 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
         if let Some(text) = cargo_lockfile(&value) {
             return done(text, "Cargo.lock: names and versions");
         }
-        return done(Outline::default().render(&value), "TOML outline");
+        return done(outline.render(&value), "TOML outline");
     }
     if ext == "yaml" || ext == "yml" || ext.is_empty() && formats::looks_like_yaml(&body) {
         if let Some(value) = formats::yaml(&body) {
-            return done(Outline::default().render(&value), "YAML outline");
+            return done(outline.render(&value), "YAML outline");
         }
         // YAML this parser refuses (GitHub accepts laxer indentation): keep
         // the key lines down to the outline's depth, by indentation.
         return done(
-            formats::yaml_by_indentation(&body, Outline::default().max_depth),
+            formats::yaml_by_indentation(&body, outline.max_depth),
             "YAML outline by indentation",
         );
     }
@@ -81,12 +107,12 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
         || trimmed.starts_with('<'))
         && let Some(value) = formats::xml(&body)
     {
-        return done(Outline::default().render(&value), "XML outline");
+        return done(outline.render(&value), "XML outline");
     }
     if let Some(text) = tabular::summarise(&body, &ext) {
         return done(text, "table: header, first rows, row count");
     }
-    let folded = ghost_log_folding::compress(&body);
+    let folded = ghost_log_folding::compress_within(&body, target_tokens);
     CompressedData {
         text: folded.text,
         notes: vec!["not parsed: folded as lines".to_string()],

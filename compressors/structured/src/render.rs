@@ -1,7 +1,10 @@
 //! Rendering a parsed document as a short outline: every key path down to a
-//! depth, the first items of long arrays (and the first entries of long maps
-//! whose values share a shape) plus `… and N more items of the same shape`,
-//! long strings cut with their length.
+//! depth, long strings cut with their length. Records (an array of objects
+//! of one shape, or a map from names to such objects) become a table: one
+//! header, one row per record with its identifying fields, up to
+//! [`Outline::table_rows`] rows; only beyond that are they sampled, with
+//! counts. Other long arrays show their first items plus `… and N more
+//! items of the same shape`.
 
 use serde_json::{Map, Value};
 
@@ -16,6 +19,10 @@ pub struct Outline {
     pub map_entries: usize,
     /// Strings longer than this are cut.
     pub max_string: usize,
+    /// Rows of a table of records shown before the rest is sampled.
+    pub table_rows: usize,
+    /// Columns of a table of records.
+    pub table_columns: usize,
 }
 
 impl Default for Outline {
@@ -25,6 +32,8 @@ impl Default for Outline {
             array_items: 2,
             map_entries: 12,
             max_string: 80,
+            table_rows: 400,
+            table_columns: 6,
         }
     }
 }
@@ -69,6 +78,13 @@ impl Outline {
             return;
         }
         let pad = "  ".repeat(depth + 1);
+        if depth > 0
+            && map.len() > self.map_entries
+            && let Some(records) = records_of(map.iter().map(|(k, v)| (Some(k.as_str()), v)))
+        {
+            self.table(&records, depth, out);
+            return;
+        }
         out.push_str("{\n");
         // A long map whose values all share one shape (versions → dates,
         // packages → entries) is sampled like an array, except at the top.
@@ -124,6 +140,12 @@ impl Outline {
             return;
         }
         let pad = "  ".repeat(depth + 1);
+        if items.len() > self.array_items + 1
+            && let Some(records) = records_of(items.iter().map(|v| (None, v)))
+        {
+            self.table(&records, depth, out);
+            return;
+        }
         out.push_str("[\n");
         let shown = items.len().min(self.array_items);
         for v in &items[..shown] {
@@ -153,6 +175,218 @@ impl Outline {
         out.push_str(&"  ".repeat(depth));
         out.push(']');
     }
+}
+
+/// One record of a table: its key in a map (`None` in an array) and its fields.
+type Record<'a> = (Option<&'a str>, &'a Map<String, Value>);
+
+/// Field names that identify a record, most telling first. A field whose
+/// name ends in one of these (`package_name`, `file_path`) counts too.
+const IDENTIFYING: &[&str] = &[
+    "name", "id", "key", "path", "file", "version", "title", "type", "kind", "status", "url",
+];
+
+/// `entries` as records, when every one is an object and they share a shape.
+fn records_of<'a>(
+    entries: impl Iterator<Item = (Option<&'a str>, &'a Value)>,
+) -> Option<Vec<Record<'a>>> {
+    let records: Vec<Record<'a>> = entries
+        .map(|(k, v)| v.as_object().map(|m| (k, m)))
+        .collect::<Option<_>>()?;
+    let first = records.first()?.1;
+    let one_shape = records.iter().all(|(_, m)| {
+        let shared = first.keys().filter(|k| m.contains_key(*k)).count();
+        shared * 2 >= first.len().max(m.len()) && !m.is_empty()
+    });
+    one_shape.then_some(records)
+}
+
+/// How telling a field's name is: its place in [`IDENTIFYING`]; a name
+/// ending in one of them (`package_name`) after every exact one; any other
+/// field last.
+fn identifying_rank(field: &str) -> usize {
+    let lower = field.to_ascii_lowercase();
+    let n = IDENTIFYING.len();
+    IDENTIFYING
+        .iter()
+        .position(|w| lower == *w)
+        .or_else(|| {
+            IDENTIFYING
+                .iter()
+                .position(|w| lower.ends_with(w))
+                .map(|i| n + i)
+        })
+        .unwrap_or(2 * n)
+}
+
+/// Cells longer than this on average make a column not worth its width,
+/// unless it is one of the first identifying fields (name, id, key, path).
+const WIDE_COLUMN_CHARS: usize = 48;
+
+impl Outline {
+    /// `records` as a table: a header naming the columns (the identifying
+    /// scalar fields first), a row per record, `key` first for a map.
+    fn table(&self, records: &[Record<'_>], depth: usize, out: &mut String) {
+        let pad = "  ".repeat(depth + 1);
+        // Columns: fields that are scalars in most records.
+        let mut fields: Vec<&str> = Vec::new();
+        for (_, m) in records.iter().take(200) {
+            for k in m.keys() {
+                if !fields.contains(&k.as_str()) {
+                    fields.push(k);
+                }
+            }
+        }
+        // Fields that are scalars (not null) in most records, and not too
+        // wide unless they identify.
+        let sample = &records[..records.len().min(200)];
+        let useful = |f: &str| {
+            let values: Vec<&Value> = sample
+                .iter()
+                .filter_map(|(_, m)| m.get(f))
+                .filter(|v| !v.is_object() && !v.is_array() && !v.is_null())
+                .collect();
+            let chars: usize = values.iter().map(|v| self.cell(v).chars().count()).sum();
+            values.len() * 2 >= sample.len()
+                && (identifying_rank(f) < 4 || chars <= WIDE_COLUMN_CHARS * values.len())
+        };
+        let mut columns: Vec<&str> = fields.iter().copied().filter(|f| useful(f)).collect();
+        columns.sort_by_key(|f| identifying_rank(f));
+        columns.truncate(self.table_columns);
+        let omitted: Vec<&str> = fields
+            .iter()
+            .copied()
+            .filter(|f| !columns.contains(f))
+            .collect();
+        let keyed = records[0].0.is_some();
+        let mut header: Vec<&str> = Vec::new();
+        if keyed {
+            header.push("(key)");
+        }
+        header.extend(&columns);
+        out.push_str(&format!("[table: {} records", records.len()));
+        if !omitted.is_empty() {
+            out.push_str(&format!("; not shown: {}", list_cut(&omitted, 8)));
+        }
+        out.push_str("]\n");
+        out.push_str(&pad);
+        out.push_str(&header.join(" | "));
+        out.push('\n');
+        let row = |(key, m): &Record<'_>| {
+            let mut cells: Vec<String> = Vec::new();
+            if let Some(k) = key {
+                cells.push(self.cell(&Value::String((*k).to_string())));
+            }
+            for c in &columns {
+                cells.push(m.get(*c).map_or(String::new(), |v| self.cell(v)));
+            }
+            format!("{pad}{}\n", cells.join(" | "))
+        };
+        // A tree of records (`npm ls --all`: each package's `dependencies`
+        // maps names to packages): every record a row, children indented
+        // under their parent with its columns.
+        if keyed && records.iter().any(|(_, m)| !children(m).is_empty()) {
+            let total = count_tree(records);
+            let mut budget = self.table_rows;
+            self.tree_rows(records, &columns, &pad, &mut budget, out);
+            if total > self.table_rows {
+                out.push_str(&format!(
+                    "{pad}… {} more records of the tree not shown\n",
+                    total - self.table_rows
+                ));
+            }
+            out.push_str(&"  ".repeat(depth));
+            return;
+        }
+        if records.len() <= self.table_rows {
+            records.iter().for_each(|r| out.push_str(&row(r)));
+        } else {
+            let head = self.table_rows * 3 / 4;
+            let tail = self.table_rows - head;
+            records[..head].iter().for_each(|r| out.push_str(&row(r)));
+            out.push_str(&format!(
+                "{pad}… {} more records of the same shape\n",
+                records.len() - head - tail
+            ));
+            records[records.len() - tail..]
+                .iter()
+                .for_each(|r| out.push_str(&row(r)));
+        }
+        out.push_str(&"  ".repeat(depth));
+    }
+
+    /// The rows of a tree of records, depth first, while `budget` lasts.
+    fn tree_rows(
+        &self,
+        records: &[Record<'_>],
+        columns: &[&str],
+        pad: &str,
+        budget: &mut usize,
+        out: &mut String,
+    ) {
+        for (key, m) in records {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            let mut cells = vec![self.cell(&Value::String(key.unwrap_or("").to_string()))];
+            cells.extend(
+                columns
+                    .iter()
+                    .map(|c| m.get(*c).map_or(String::new(), |v| self.cell(v))),
+            );
+            out.push_str(&format!("{pad}{}\n", cells.join(" | ")));
+            for nested in children(m) {
+                self.tree_rows(&nested, columns, &format!("{pad}  "), budget, out);
+            }
+        }
+    }
+
+    /// A table cell: a scalar as it is (strings unquoted unless they hold
+    /// the separator), cut like any long string.
+    fn cell(&self, v: &Value) -> String {
+        match v {
+            Value::String(s)
+                if s.chars().count() <= self.max_string
+                    && !s.contains(" | ")
+                    && !s.contains('\n') =>
+            {
+                s.clone()
+            }
+            Value::String(s) => self.string(s),
+            Value::Null => String::new(),
+            Value::Object(m) => format!("{{… {} keys}}", m.len()),
+            Value::Array(a) => format!("[… {}]", a.len()),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The maps of records inside a record (its `dependencies`).
+fn children<'a>(record: &'a Map<String, Value>) -> Vec<Vec<Record<'a>>> {
+    record
+        .values()
+        .filter_map(|v| v.as_object())
+        .filter(|m| !m.is_empty())
+        .filter_map(|m| records_of(m.iter().map(|(k, v)| (Some(k.as_str()), v))))
+        .collect()
+}
+
+/// Records in a tree of them, children included.
+fn count_tree(records: &[Record<'_>]) -> usize {
+    records
+        .iter()
+        .map(|(_, m)| 1 + children(m).iter().map(|c| count_tree(c)).sum::<usize>())
+        .sum()
+}
+
+/// `items` joined with commas, at most `n` of them and how many more.
+fn list_cut(items: &[&str], n: usize) -> String {
+    let mut s = items.iter().take(n).copied().collect::<Vec<_>>().join(", ");
+    if items.len() > n {
+        s.push_str(&format!(" +{}", items.len() - n));
+    }
+    s
 }
 
 /// The first `n` keys of `map`, quoted, and how many more.
@@ -231,13 +465,35 @@ mod tests {
         let doc = serde_json::json!({"items": items, "note": "x".repeat(300), "ok": true});
         let out = Outline::default().render(&doc);
         assert!(out.contains("\"items\": ["));
-        assert!(
-            out.contains(
-                "… and 47 more items of the same shape {\"id\": number, \"name\": string}"
-            ),
-            "{out}"
-        );
+        // Records: a table with a row each, names and ids included.
+        assert!(out.contains("[table: 50 records]"), "{out}");
+        assert!(out.contains("name | id"), "{out}");
+        for i in 0..50 {
+            assert!(out.contains(&format!("n{i} | {i}\n")), "{out}");
+        }
         assert!(out.contains("… (300 chars)"), "{out}");
         assert!(out.contains("\"ok\": true"));
+    }
+
+    #[test]
+    fn a_tree_of_packages_lists_every_name_and_version() {
+        let mut deps = serde_json::Map::new();
+        for i in 0..20 {
+            let mut nested = serde_json::Map::new();
+            nested.insert(
+                format!("inner-{i}"),
+                serde_json::json!({"version": format!("0.{i}.1"), "resolved": "https://registry.example/x.tgz"}),
+            );
+            deps.insert(
+                format!("pkg-{i}"),
+                serde_json::json!({"version": format!("1.{i}.0"), "overridden": false, "dependencies": nested}),
+            );
+        }
+        let doc = serde_json::json!({"name": "app", "version": "1.0.0", "dependencies": deps});
+        let out = Outline::default().render(&doc);
+        for i in 0..20 {
+            assert!(out.contains(&format!("pkg-{i} | 1.{i}.0")), "{out}");
+            assert!(out.contains(&format!("inner-{i} | 0.{i}.1")), "{out}");
+        }
     }
 }

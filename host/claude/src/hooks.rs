@@ -223,16 +223,16 @@ fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
         Err(Skip::UnknownShape(t)) => bail!("unknown tool_response shape for {t}"),
         Err(_) => return Ok(String::new()),
     };
-    // The status line's reading is the main agent's context; only a Read's
-    // policy depends on it.
-    let read = matches!(extracted.slot, response::Slot::ReadContent { .. });
-    let context_share = if read && payload.agent().is_empty() {
-        open_store(ctx)?
-            .session_context()
-            .share(&payload.session_id)?
-    } else {
-        None
-    };
+    // The status line's reading is the main agent's context: a Read's fold
+    // size and every compressor's token budget depend on it.
+    let context_share =
+        if payload.agent().is_empty() && extracted.text.len() >= crate::policy::SEEN_MIN_BYTES {
+            open_store(ctx)?
+                .session_context()
+                .share(&payload.session_id)?
+        } else {
+            None
+        };
     let result = ResultToShow {
         session: &payload.session_id,
         agent: payload.agent(),

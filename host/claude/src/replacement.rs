@@ -19,7 +19,7 @@ use crate::file_list;
 use crate::hooks::{HookContext, open_store};
 use crate::policy::{
     FILE_LIST_LINES, MAX_KEPT_SHARE, MAX_REPLACEMENT_BYTES, MIN_RESULT_BYTES,
-    PERSISTED_DIGEST_BYTES, READ_MIN_BYTES, SEEN_MIN_BYTES, read_fold_bytes,
+    PERSISTED_DIGEST_BYTES, READ_MIN_BYTES, SEEN_MIN_BYTES, read_fold_bytes, target_tokens,
 };
 use crate::response::{self, Extracted, Slot};
 use crate::seen;
@@ -67,6 +67,7 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
     request.tool_name = Some(result.tool.to_string());
     request.source_path = extracted.source_path.clone();
     request.context = extracted.context.clone();
+    request.target_tokens = target_tokens(result.context_share);
     if extracted.slot == Slot::BashOutput {
         // A Bash result's context is its command: a hint to the classifier.
         request.command = Some(extracted.context.clone()).filter(|c| !c.is_empty());

@@ -24,6 +24,10 @@ pub struct Args {
     /// The shell command that printed the text, as a hint.
     #[arg(long, value_name = "COMMAND")]
     command: Option<String>,
+    /// Ask the compressor to fit the result in about this many tokens
+    /// (what must be kept stays whatever the budget).
+    #[arg(long, value_name = "N")]
+    target_tokens: Option<u32>,
     /// Print bytes and tokens in/out (o200k_base) on stderr.
     #[arg(long)]
     stats: bool,
@@ -67,7 +71,7 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
         class,
         tool_name: args.tool,
         source_path,
-        target_tokens: None,
+        target_tokens: args.target_tokens,
     };
     let result = pipeline.compress(&request);
     let elapsed = started.elapsed();

@@ -31,6 +31,10 @@ pub struct IngestRequest {
     /// The shell command that printed it, when there was one (a hint to
     /// the classifier).
     pub command: Option<String>,
+    /// The size, in tokens, the caller would like the compressed text to
+    /// stay under (from context pressure); compressors keep what matters
+    /// and fold more.
+    pub target_tokens: Option<u32>,
     /// Its class, when the caller knows; else the classifier decides.
     pub class: Option<ContentClass>,
     /// Low-weight search text (the command, the neighbouring turns).
@@ -61,6 +65,7 @@ impl IngestRequest {
             tool_name: None,
             source_path: None,
             command: None,
+            target_tokens: None,
             class: None,
             context: String::new(),
             tags: Vec::new(),
@@ -176,7 +181,7 @@ impl<'a> Ingestor<'a> {
                 class,
                 tool_name: request.tool_name.clone(),
                 source_path: request.source_path.clone(),
-                target_tokens: None,
+                target_tokens: request.target_tokens,
             };
             let out = self.pipeline()?.compress(&compress).outcome;
             // Not compressed: the agent gets the original as it was.
