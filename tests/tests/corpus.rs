@@ -212,6 +212,32 @@ fn the_whole_corpus_scores_within_target() {
     );
 }
 
+/// Real output of tools this corpus never saw (ruff, mypy, pytest,
+/// unittest, gcc, javac, node's test runner, cargo test, pip, npm), built
+/// on this machine by `host/bench/corpus/make-local.py`: every log keeps
+/// every must-keep line, and the classifier, given the command, is right.
+#[test]
+fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
+    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let dir = ghost_tests::workspace().join("host/bench/corpus/local");
+    let report = ghost_bench::corpus::score(&pipeline, &dir).unwrap();
+    let log = &report.by_class["log"];
+    assert!(log.cases >= 10, "{} log cases", log.cases);
+    let lost: Vec<_> = report
+        .cases
+        .iter()
+        .filter(|c| c.class == "log" && !c.lost.is_empty())
+        .map(|c| format!("{}: {:?}", c.id, c.lost))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "logs lost must-keep lines:\n{}",
+        lost.join("\n")
+    );
+    let right = report.overall.classified_right as f64 / report.overall.cases as f64;
+    assert!(right >= 0.95, "classifier {right:.3} on the local outputs");
+}
+
 #[test]
 fn read_output_keeps_its_line_numbers_and_says_what_to_read() {
     let pipeline = Pipeline::with_dirs(None).unwrap();

@@ -146,11 +146,38 @@ fn prose_share(body: &str) -> f32 {
         return 0.0;
     }
     let sentences = lines.iter().filter(|l| is_sentence_line(l)).count() as f32;
-    let headings = lines
+    (sentences + 2.0 * markdown_headings(&lines) as f32) / lines.len() as f32
+}
+
+/// Lines that read as Markdown headings (`# `, `## `). When most of them
+/// open with the same word they are a tool's markers, not a document's
+/// headings (TAP's `# Subtest: …`, a script's `# step`): none count.
+fn markdown_headings(lines: &[&str]) -> usize {
+    let headings: Vec<&str> = lines
         .iter()
+        .copied()
         .filter(|l| l.starts_with("## ") || l.starts_with("# "))
-        .count() as f32;
-    (sentences + 2.0 * headings) / lines.len() as f32
+        .collect();
+    fn first_word(h: &str) -> &str {
+        h.trim_start_matches('#')
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+    }
+    let most_common = headings
+        .iter()
+        .map(|h| {
+            headings
+                .iter()
+                .filter(|o| first_word(o) == first_word(h))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    if headings.len() >= 4 && most_common * 2 > headings.len() {
+        return 0;
+    }
+    headings.len()
 }
 
 /// Whether the text's first line is an exception header (a shell's output is

@@ -176,8 +176,10 @@ pub fn fold(
     let summaries = kept_summaries(contents, &severity, &templates);
     for i in 0..n {
         let c = contents[i];
+        // (A line after an error was marked as its context, which folds
+        // when its shape was printed: a diagnostic or summary never folds.)
         if (summaries.contains(&i) || markers::is_diagnostic(c) || headers.contains(&i))
-            && fate[i] == Fate::Undecided
+            && matches!(fate[i], Fate::Undecided | Fate::Context)
         {
             fate[i] = Fate::Keep;
         }

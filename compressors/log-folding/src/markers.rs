@@ -47,9 +47,11 @@ const OUTCOMES: &[&str] = &[
 /// `Tests run: 5, Failures: 1`, `test result: ok.`, `Ran 16 tests`,
 /// `Found 2 errors`, `# fail 1`, `OK`, `FAILED (failures=2)`).
 pub fn is_summary(content: &str) -> bool {
+    // Frames and bullets around it (`==== … ====`, `# `, `ℹ `, `✔ `) are not
+    // part of it.
     let t = content
         .trim()
-        .trim_matches(|c: char| c == '=' || c == '-' || c == '*' || c == '#' || c == ' ');
+        .trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '(' && c != ')');
     if t.is_empty() || t.len() > 240 {
         return false;
     }
@@ -262,6 +264,7 @@ mod tests {
             "Tests:       1 failed, 5 passed, 6 total",
             "Found 3 errors in 2 files (checked 5 source files)",
             "# fail 1",
+            "ℹ tests 51",
             "Tests Passed: 12, Failed: 1, Skipped: 0",
             "12 examples, 1 failure",
             "✖ 4 problems (3 errors, 1 warning)",
