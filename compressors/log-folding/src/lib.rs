@@ -3,9 +3,16 @@
 //! Shrinks build, test and server logs while keeping what an agent acts on:
 //! - every error, warning, failure and panic line verbatim, with the block
 //!   around it (the line before, stack frames and detail lines after);
+//! - by structure, not keywords ([`markers`]): every runner summary (a line
+//!   that counts outcomes), every compiler or linter diagnostic, never
+//!   regrouped, and the lines before a failure exit; an outline's headers;
+//! - lines whose template ([`template`], mined from the log itself) is rare:
+//!   an unusual line is information whatever its words;
 //! - the first and last lines for context, and a few lines of each new shape;
-//! - runs of similar lines (numbers, hashes, timestamps, paths masked when
-//!   comparing) as one line plus `[×N similar]`, the rest as `[… N lines folded]`;
+//! - runs of lines of one template (numbers, hashes, timestamps, paths
+//!   masked, varying words as wildcards) as one line plus `[×N similar]`,
+//!   the rest as `[… N lines folded]`; tighter under a token budget
+//!   ([`compress_within`]);
 //! - for test runner output (cargo test, pytest, jest/vitest, go test, mix
 //!   test, maven surefire) the pass/fail/skip counts and every failing test by
 //!   name with its assertion message;
