@@ -55,6 +55,10 @@ pub fn is_summary(content: &str) -> bool {
     if t.is_empty() || t.len() > 240 {
         return false;
     }
+    // Every summary but a bare verdict has a count: most lines are out here.
+    if !t.bytes().any(|b| b.is_ascii_digit()) {
+        return t == "OK";
+    }
     if t == "OK"
         || t.starts_with("OK (")
         || t.starts_with("FAILED (")
@@ -81,9 +85,11 @@ fn counted_outcomes(t: &str) -> usize {
         .filter(|w| !w.is_empty())
         .collect();
     let is_outcome = |w: &str| {
-        let w = w.trim_end_matches([':', '.', '=']).to_ascii_lowercase();
+        let w = w.trim_end_matches([':', '.', '=']);
         let w = w.split('=').next().unwrap_or("");
-        OUTCOMES.contains(&w)
+        (4..=11).contains(&w.len())
+            && w.as_bytes()[0].is_ascii_alphabetic()
+            && OUTCOMES.iter().any(|o| o.eq_ignore_ascii_case(w))
     };
     let is_count = |w: &str| {
         let w = w.trim_end_matches(['.', ',']);
@@ -119,18 +125,24 @@ fn counted_outcomes(t: &str) -> usize {
 /// The lines before it usually say why.
 pub fn is_failure_exit(content: &str) -> bool {
     let t = content.trim();
-    let lower = t.to_ascii_lowercase();
-    lower.contains("exit status ")
-        || lower.contains("exit code ")
-        || lower.contains("exited with ")
+    let has = |needle: &str| {
+        t.as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
+    // `exit` in any case: most lines have no `xit` at all.
+    let exits = (t.contains("xit") || t.contains("XIT"))
+        && (has("exit status ") || has("exit code ") || has("exited with "));
+    exits
         || t.starts_with("make: ***") && t.contains("Error")
         || t.starts_with("make[") && t.contains("***") && t.contains("Error")
-        || lower.starts_with("error: could not compile")
+        || t.starts_with("error: could not compile")
         || t == "FAILED"
         || t == "FAIL"
         || t.contains("BUILD FAILED")
         || t.contains("BUILD FAILURE")
-        || lower.starts_with("npm err! code ")
+        || t.starts_with("npm ERR! code ")
+        || t.starts_with("npm error code ")
 }
 
 /// A diagnostic's header, as compilers and linters print it:
