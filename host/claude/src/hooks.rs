@@ -223,23 +223,15 @@ fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
         Err(Skip::UnknownShape(t)) => bail!("unknown tool_response shape for {t}"),
         Err(_) => return Ok(String::new()),
     };
-    // The status line's reading is the main agent's context: a Read's fold
-    // size and every compressor's token budget depend on it.
-    let context_share =
-        if payload.agent().is_empty() && extracted.text.len() >= crate::policy::SEEN_MIN_BYTES {
-            open_store(ctx)?
-                .session_context()
-                .share(&payload.session_id)?
-        } else {
-            None
-        };
     let result = ResultToShow {
         session: &payload.session_id,
         agent: payload.agent(),
         tool,
         tool_use_id: &payload.tool_use_id,
         extracted: &extracted,
-        context_share,
+        // The context reading is looked up by `shorter_text`, in the store
+        // it opens anyway.
+        context_share: None,
     };
     let Some(text) = replacement::shorter_text(ctx, &result)?.text else {
         return Ok(String::new());

@@ -38,8 +38,10 @@ pub struct ResultToShow<'a> {
     pub tool_use_id: &'a str,
     /// Its text, where it goes back, its file and search context.
     pub extracted: &'a Extracted,
-    /// The share of the agent's context window in use, when known: Reads
-    /// fold from smaller sizes as it fills.
+    /// The share of the agent's context window in use, when the caller
+    /// knows it (the gateway); else the status line's reading in the store
+    /// is used for the session's main agent. Reads fold from smaller sizes
+    /// and compressors get a token budget as it fills.
     pub context_share: Option<f64>,
 }
 
@@ -61,20 +63,26 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
         return Ok(Shown::default());
     }
     let mut store = open_store(ctx)?;
+    // The status line's reading is the main agent's context, not a subagent's.
+    let context_share = match result.context_share {
+        Some(share) => Some(share),
+        None if result.agent.is_empty() => store.session_context().share(result.session)?,
+        None => None,
+    };
     let mut request = IngestRequest::new(extracted.text.clone(), result.session);
     request.agent_id = result.agent.to_string();
     request.tool_use_id = Some(result.tool_use_id.to_string());
     request.tool_name = Some(result.tool.to_string());
     request.source_path = extracted.source_path.clone();
     request.context = extracted.context.clone();
-    request.target_tokens = target_tokens(result.context_share);
+    request.target_tokens = target_tokens(context_share);
     if extracted.slot == Slot::BashOutput {
         // A Bash result's context is its command: a hint to the classifier.
         request.command = Some(extracted.context.clone()).filter(|c| !c.is_empty());
     }
     request.ttl_seconds = ctx.config.ttl_seconds();
     let min = match extracted.slot {
-        Slot::ReadContent { .. } => match result.context_share {
+        Slot::ReadContent { .. } => match context_share {
             Some(share) => read_fold_bytes(Some(share)),
             None => READ_MIN_BYTES,
         },
