@@ -27,6 +27,7 @@ pub mod fold;
 pub mod grep;
 pub mod line;
 pub mod markers;
+mod runners;
 pub mod template;
 pub mod testrun;
 

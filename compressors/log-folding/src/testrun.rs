@@ -1,6 +1,6 @@
 //! Test-runner output: pass/fail/skip counts and every failing test by name
 //! with its assertion message, for cargo test, pytest, jest/vitest, go test,
-//! mix test and maven surefire.
+//! mix test and maven surefire (more runners in [`crate::runners`]).
 
 /// What the log says about a test run.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -32,13 +32,15 @@ impl TestReport {
         self.runners.is_empty()
     }
 
-    fn saw(&mut self, runner: &'static str) {
+    /// Notes that `runner`'s output was recognised.
+    pub(crate) fn saw(&mut self, runner: &'static str) {
         if !self.runners.contains(&runner) {
             self.runners.push(runner);
         }
     }
 
-    fn add_failure(&mut self, name: &str, message: Option<String>) {
+    /// Adds a failing test (once; a later message fills a missing one).
+    pub(crate) fn add_failure(&mut self, name: &str, message: Option<String>) {
         let name = name.trim().to_string();
         if name.is_empty() {
             return;
@@ -121,7 +123,10 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.skipped += count_before(t, " skipped").unwrap_or(0);
         }
         // jest
-        else if let Some(rest) = t.strip_prefix("Tests:") {
+        else if let Some(rest) = t
+            .strip_prefix("Tests:")
+            .filter(|rest| !rest.contains("Assertions:"))
+        {
             r.saw("jest");
             r.passed += count_before(rest, " passed").unwrap_or(0);
             r.failed += count_before(rest, " failed").unwrap_or(0);
@@ -249,6 +254,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
         r.failed += go_counts.1;
         r.skipped += go_counts.2;
     }
+    crate::runners::read(lines, &mut r);
     r
 }
 

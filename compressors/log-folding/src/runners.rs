@@ -1,0 +1,313 @@
+//! More test runners for [`crate::testrun`]: TAP (node --test, prove),
+//! Python's unittest and Django's runner, RSpec, PHPUnit, Pester, dotnet
+//! test and cargo-nextest. Each adds its counts and names its failing
+//! tests with their first message line; the runner's own summary lines are
+//! kept verbatim by [`crate::markers`] whatever this module reads.
+
+use crate::testrun::TestReport;
+
+/// Reads the runners of this module out of `lines` into `r`.
+pub fn read(lines: &[&str], r: &mut TestReport) {
+    let mut tap = Tally::default();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        let next = |n: usize| next_message(&lines[i + 1..], n);
+        if let Some(rest) = t.strip_prefix("not ok ") {
+            // TAP: `not ok 3 - name # comment`
+            r.saw("TAP");
+            tap.failed += 1;
+            r.add_failure(tap_name(rest), next(8).filter(|m| !m.starts_with("---")));
+        } else if t.starts_with("ok ") && t[3..].starts_with(|c: char| c.is_ascii_digit()) {
+            r.saw("TAP");
+            if t.contains("# SKIP") || t.contains("# skip") {
+                tap.skipped += 1;
+            } else {
+                tap.passed += 1;
+            }
+        } else if let Some(n) = t.strip_prefix("# pass ").and_then(number) {
+            tap.summary_passed = Some(n);
+        } else if let Some(n) = t.strip_prefix("# fail ").and_then(number) {
+            tap.summary_failed = Some(n);
+        } else if let Some(name) = t
+            .strip_prefix("FAIL: ")
+            .or_else(|| t.strip_prefix("ERROR: "))
+            .filter(|n| n.ends_with(')') && n.contains(" ("))
+        {
+            // unittest / Django: `FAIL: test_x (module.Class)`, the
+            // assertion after the traceback.
+            r.saw("unittest");
+            let message = lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("======"))
+                .map(|l| l.trim())
+                .find(|l| is_exception_line(l))
+                .map(str::to_string);
+            r.add_failure(name, message);
+        } else if let Some(n) = t.strip_prefix("Ran ").and_then(|s| s.strip_suffix_tests()) {
+            r.saw("unittest");
+            let verdict = lines[i + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty());
+            let (failed, skipped) = verdict.map_or((0, 0), unittest_verdict);
+            r.failed += failed;
+            r.skipped += skipped;
+            r.passed += n.saturating_sub(failed + skipped);
+        } else if let Some(rest) = t.strip_prefix("rspec ") {
+            // RSpec's list of failures: `rspec ./spec/calc_spec.rb:4 # Calc adds`
+            if let Some((place, name)) = rest.split_once(" # ") {
+                r.saw("RSpec");
+                r.add_failure(name, Some(place.to_string()));
+            }
+        } else if t.contains(" examples, ") || t.contains(" example, ") {
+            if let Some(total) = count_before(t, " example") {
+                r.saw("RSpec");
+                let failed = count_before(t, " failure").unwrap_or(0);
+                let pending = count_before(t, " pending").unwrap_or(0);
+                r.failed += failed;
+                r.skipped += pending;
+                r.passed += total.saturating_sub(failed + pending);
+            }
+        } else if let Some(name) = phpunit_failure(t) {
+            r.saw("PHPUnit");
+            r.add_failure(name, next(4));
+        } else if t.starts_with("Tests: ") && t.contains("Assertions: ") {
+            r.saw("PHPUnit");
+            let total = count_after(t, "Tests: ").unwrap_or(0);
+            let failed =
+                count_after(t, "Failures: ").unwrap_or(0) + count_after(t, "Errors: ").unwrap_or(0);
+            let skipped = count_after(t, "Skipped: ").unwrap_or(0)
+                + count_after(t, "Incomplete: ").unwrap_or(0);
+            r.failed += failed;
+            r.skipped += skipped;
+            r.passed += total.saturating_sub(failed + skipped);
+        } else if let Some(rest) = t.strip_prefix("OK (").filter(|s| s.contains(" assertion")) {
+            r.saw("PHPUnit");
+            r.passed += count_before(rest, " test").unwrap_or(0);
+        } else if let Some(rest) = t.strip_prefix("[-] ") {
+            // Pester: `[-] Describe.It 15ms (13ms|2ms)`, the message next.
+            r.saw("Pester");
+            r.add_failure(strip_timing(rest), next(3));
+        } else if let Some(rest) = t.strip_prefix("Tests Passed: ") {
+            r.saw("Pester");
+            r.passed += number(rest).unwrap_or(0);
+            r.failed += count_after(t, "Failed: ").unwrap_or(0);
+            r.skipped += count_after(t, "Skipped: ").unwrap_or(0);
+        } else if let Some(rest) = t.strip_prefix("Failed ").filter(|_| line.starts_with("  ")) {
+            // dotnet test: `  Failed Ns.Class.Test [12 ms]`, then `Error Message:`.
+            if let Some((name, _)) = rest.rsplit_once(" [") {
+                r.saw("dotnet test");
+                let message = lines[i + 1..]
+                    .iter()
+                    .take(4)
+                    .map(|l| l.trim())
+                    .skip_while(|l| *l != "Error Message:")
+                    .nth(1)
+                    .map(str::to_string);
+                r.add_failure(name, message);
+            }
+        } else if (t.starts_with("Failed!") || t.starts_with("Passed!")) && t.contains("Total:") {
+            r.saw("dotnet test");
+            r.failed += count_after(t, "Failed:").unwrap_or(0);
+            r.passed += count_after(t, "Passed:").unwrap_or(0);
+            r.skipped += count_after(t, "Skipped:").unwrap_or(0);
+        } else if let Some(rest) = t.strip_prefix("FAIL [") {
+            // cargo-nextest: `FAIL [   0.003s] crate::tests::name`
+            if let Some((_, name)) = rest.split_once("] ") {
+                r.saw("cargo nextest");
+                r.add_failure(name, None);
+            }
+        } else if t.starts_with("Summary [") && t.contains(" tests run: ") {
+            r.saw("cargo nextest");
+            r.passed += count_before(t, " passed").unwrap_or(0);
+            r.failed += count_before(t, " failed").unwrap_or(0);
+            r.skipped += count_before(t, " skipped").unwrap_or(0);
+        }
+    }
+    if tap != Tally::default() {
+        r.passed += tap.summary_passed.unwrap_or(tap.passed);
+        r.failed += tap.summary_failed.unwrap_or(tap.failed);
+        r.skipped += tap.skipped;
+    }
+}
+
+/// TAP's counts: from its `ok`/`not ok` lines, or its own `# pass`/`# fail`.
+#[derive(Debug, Default, PartialEq)]
+struct Tally {
+    passed: u64,
+    failed: u64,
+    skipped: u64,
+    summary_passed: Option<u64>,
+    summary_failed: Option<u64>,
+}
+
+trait StripTests {
+    fn strip_suffix_tests(&self) -> Option<u64>;
+}
+
+impl StripTests for str {
+    /// `16 tests in 0.164s` → 16.
+    fn strip_suffix_tests(&self) -> Option<u64> {
+        let (n, rest) = self.split_once(' ')?;
+        (rest.starts_with("test ")
+            || rest.starts_with("tests ")
+            || rest.starts_with("test") && rest.len() <= 5)
+            .then(|| n.parse().ok())
+            .flatten()
+    }
+}
+
+/// `FAILED (failures=2, errors=1, skipped=3)` / `OK (skipped=1)`.
+fn unittest_verdict(line: &str) -> (u64, u64) {
+    let count = |key: &str| count_after(line, key).unwrap_or(0);
+    (count("failures=") + count("errors="), count("skipped="))
+}
+
+/// `3 - adds two # time=1ms` → `adds two`.
+fn tap_name(rest: &str) -> &str {
+    let rest = rest
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start();
+    let rest = rest.strip_prefix("- ").unwrap_or(rest);
+    rest.split(" # ").next().unwrap_or(rest).trim()
+}
+
+/// `1) CalcTest::testAdd` → `CalcTest::testAdd`.
+fn phpunit_failure(t: &str) -> Option<&str> {
+    let (n, rest) = t.split_once(") ")?;
+    (!n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && rest.contains("::")
+        && !rest.contains(' '))
+    .then_some(rest)
+}
+
+/// `Describe.It 15ms (13ms|2ms)` → `Describe.It`.
+fn strip_timing(rest: &str) -> &str {
+    match rest.rsplit_once(' ') {
+        Some((head, tail)) if tail.starts_with('(') && tail.ends_with(')') => {
+            head.rsplit_once(' ').map_or(head, |(name, t)| {
+                if t.ends_with("ms") || t.ends_with('s') {
+                    name
+                } else {
+                    head
+                }
+            })
+        }
+        _ => rest,
+    }
+}
+
+/// `ValueError: …`, `AssertionError: …`, `django.db.utils.Error: …`.
+fn is_exception_line(l: &str) -> bool {
+    let Some((name, _)) = l.split_once(": ") else {
+        return false;
+    };
+    let last = name.rsplit('.').next().unwrap_or(name);
+    !name.contains(' ')
+        && (last.ends_with("Error") || last.ends_with("Exception") || last == "Failure")
+}
+
+/// The first non-empty line of `rest`, within `n` lines.
+fn next_message(rest: &[&str], n: usize) -> Option<String> {
+    rest.iter()
+        .take(n)
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty())
+        .map(str::to_string)
+}
+
+fn number(s: &str) -> Option<u64> {
+    s.trim()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn count_before(s: &str, word: &str) -> Option<u64> {
+    let i = s.find(word)?;
+    s[..i]
+        .split(|c: char| !c.is_ascii_digit())
+        .rfind(|t| !t.is_empty())?
+        .parse()
+        .ok()
+}
+
+fn count_after(s: &str, label: &str) -> Option<u64> {
+    let i = s.find(label)? + label.len();
+    number(&s[i..])
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testrun::parse;
+
+    fn report(log: &str) -> crate::testrun::TestReport {
+        parse(&log.lines().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn tap() {
+        let r = report(
+            "TAP version 13\nok 1 - adds\nnot ok 2 - parses dates\n  ---\n  error: 'Expected values to be strictly equal'\n  ...\nok 3 - skipped one # SKIP\n1..3\n# tests 3\n# pass 1\n# fail 1\n",
+        );
+        assert_eq!((r.passed, r.failed, r.skipped), (1, 1, 1));
+        assert_eq!(r.failures[0].name, "parses dates");
+    }
+
+    #[test]
+    fn unittest() {
+        let r = report(
+            "..F\n======================================================================\nFAIL: test_bad (test_u.T.test_bad)\n----------------------------------------------------------------------\nTraceback (most recent call last):\n  File \"/tmp/test_u.py\", line 5, in test_bad\n    self.assertIn('x', 'abc')\nAssertionError: 'x' not found in 'abc'\n\n----------------------------------------------------------------------\nRan 41 tests in 0.002s\n\nFAILED (failures=1, skipped=2)\n",
+        );
+        assert_eq!((r.passed, r.failed, r.skipped), (38, 1, 2));
+        assert_eq!(r.failures[0].name, "test_bad (test_u.T.test_bad)");
+        assert_eq!(
+            r.failures[0].message.as_deref(),
+            Some("AssertionError: 'x' not found in 'abc'")
+        );
+    }
+
+    #[test]
+    fn rspec_phpunit_pester_dotnet_nextest() {
+        let rspec = report(
+            "Failures:\n\n  1) Calc adds\n     Failure/Error: expect(add(1, 1)).to eq(3)\n\n3 examples, 1 failure, 1 pending\n\nFailed examples:\n\nrspec ./spec/calc_spec.rb:4 # Calc adds\n",
+        );
+        assert_eq!((rspec.passed, rspec.failed, rspec.skipped), (1, 1, 1));
+        assert_eq!(rspec.failures[0].name, "Calc adds");
+        let php = report(
+            "There was 1 failure:\n\n1) CalcTest::testAdd\nFailed asserting that 2 matches expected 3.\n\n/app/tests/CalcTest.php:9\n\nFAILURES!\nTests: 3, Assertions: 3, Failures: 1.\n",
+        );
+        assert_eq!((php.passed, php.failed), (2, 1));
+        assert_eq!(
+            php.failures[0].message.as_deref(),
+            Some("Failed asserting that 2 matches expected 3.")
+        );
+        let pester = report(
+            "[+] Get-Config.reads 3ms (2ms|1ms)\n[-] Get-Config.returns the default port 15ms (13ms|2ms)\n Expected 8080, but got 80.\nTests Passed: 1, Failed: 1, Skipped: 0, Inconclusive: 0, NotRun: 0\n",
+        );
+        assert_eq!((pester.passed, pester.failed), (1, 1));
+        assert_eq!(
+            pester.failures[0].name,
+            "Get-Config.returns the default port"
+        );
+        assert_eq!(
+            pester.failures[0].message.as_deref(),
+            Some("Expected 8080, but got 80.")
+        );
+        let dotnet = report(
+            "  Failed Calc.Tests.AddsNumbers [12 ms]\n  Error Message:\n   Assert.Equal() Failure: Values differ\n\nFailed!  - Failed:     1, Passed:    10, Skipped:     0, Total:    11, Duration: 1 s\n",
+        );
+        assert_eq!((dotnet.passed, dotnet.failed), (10, 1));
+        assert_eq!(
+            dotnet.failures[0].message.as_deref(),
+            Some("Assert.Equal() Failure: Values differ")
+        );
+        let nextest = report(
+            "        PASS [   0.003s] k::a\n        FAIL [   0.004s] k::b\n     Summary [   0.013s] 2 tests run: 1 passed, 1 failed, 0 skipped\n",
+        );
+        assert_eq!((nextest.passed, nextest.failed), (1, 1));
+        assert_eq!(nextest.failures[0].name, "k::b");
+    }
+}
