@@ -14,6 +14,9 @@ pub struct Frame {
     pub extra_lines: usize,
     /// A key identifying the frame's location, to spot recursion.
     pub key: String,
+    /// Whether its trace lists the innermost call last (Python) rather
+    /// than first (the JVM, Node, Rust, Go).
+    pub innermost_last: bool,
 }
 
 /// Java/Kotlin/Scala package prefixes that are libraries or the runtime.
@@ -88,6 +91,9 @@ fn python(lines: &[&str], i: usize, t: &str) -> Option<Frame> {
     let library = path.contains("/site-packages/")
         || path.contains("/dist-packages/")
         || path.starts_with("<frozen")
+        // Code a library compiled at run time (`six.raise_from`'s
+        // `<string>`); the user's own is `<stdin>` or a file.
+        || path == "<string>"
         || is_python_stdlib(path);
     let package = if library {
         path.rsplit_once("-packages/")
@@ -120,6 +126,7 @@ fn python(lines: &[&str], i: usize, t: &str) -> Option<Frame> {
         library,
         extra_lines: extra,
         key: format!("{path}:{line_no}:{func}"),
+        innermost_last: true,
     })
 }
 
@@ -161,6 +168,7 @@ fn jvm_or_js(t: &str) -> Option<Frame> {
             library,
             extra_lines: 0,
             key: rest.to_string(),
+            innermost_last: false,
         });
     }
     // JVM: qualified.name.method(Source:line) — possibly "at a.b.C.m (C.java:3)".
@@ -175,6 +183,7 @@ fn jvm_or_js(t: &str) -> Option<Frame> {
         library,
         extra_lines: 0,
         key: rest.to_string(),
+        innermost_last: false,
     })
 }
 
@@ -217,6 +226,7 @@ fn rust(lines: &[&str], i: usize, t: &str) -> Option<Frame> {
         library,
         extra_lines: usize::from(location.is_some()),
         key: symbol.to_string(),
+        innermost_last: false,
     })
 }
 
@@ -241,6 +251,7 @@ fn go(lines: &[&str], i: usize, line: &str) -> Option<Frame> {
         library,
         extra_lines: 1,
         key: format!("{func} {path}"),
+        innermost_last: false,
     })
 }
 
@@ -258,6 +269,7 @@ fn elixir(t: &str) -> Option<Frame> {
         library,
         extra_lines: 0,
         key: rest.trim().to_string(),
+        innermost_last: false,
     })
 }
 

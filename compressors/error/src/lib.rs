@@ -28,6 +28,15 @@ pub struct CompressedError {
 /// Longest repeating group of frames looked for (recursion through N functions).
 const MAX_PERIOD: usize = 8;
 
+/// A trace longer than this folds its middle frames, the project's own
+/// included: what a fix reads is where it started (the first frame), where
+/// it was raised (the last [`INNERMOST_KEPT`]) and the innermost frame of
+/// the project's own code.
+const LONG_TRACE: usize = 8;
+
+/// Frames kept at the raising end of a long trace.
+const INNERMOST_KEPT: usize = 3;
+
 /// Compresses `text`; `None` when there is nothing to fold (no frames, or
 /// every frame is worth keeping).
 pub fn compress(text: &str) -> Option<CompressedError> {
@@ -75,6 +84,10 @@ pub fn compress(text: &str) -> Option<CompressedError> {
 fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -> usize {
     let keys: Vec<&str> = trace.iter().map(|(f, _)| f.key.as_str()).collect();
     let last = trace.len() - 1;
+    // Python lists the innermost call last: there the middle of a long
+    // trace folds, the project's own frames included.
+    let long = trace.len() > LONG_TRACE && trace[0].0.innermost_last;
+    let innermost_own = trace.iter().rposition(|(f, _)| !f.library);
     let mut printed = 0;
     let mut folded: Vec<&str> = Vec::new();
     let flush = |folded: &mut Vec<&str>, out: &mut Vec<String>| {
@@ -121,12 +134,23 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
             continue;
         }
         let (f, start) = &trace[k];
-        if k == 0 || k == last || !f.library {
+        let kept = k == 0
+            || k == last
+            || long && (k + INNERMOST_KEPT > last || Some(k) == innermost_own)
+            || !f.library && !long;
+        if kept {
             flush(&mut folded, out);
             print_frame(lines, f, *start, out);
             printed += 1;
-        } else {
+        } else if f.library {
             folded.push(&f.package);
+        } else {
+            // The project's own frame: named by its folder.
+            folded.push(
+                f.package
+                    .rsplit_once('/')
+                    .map_or(f.package.as_str(), |(dir, _)| dir),
+            );
         }
         k += 1;
     }
@@ -199,5 +223,25 @@ mod tests {
     #[test]
     fn nothing_to_fold_is_none() {
         assert!(compress("KeyError: 'b'\n").is_none());
+    }
+
+    #[test]
+    fn a_long_python_trace_folds_its_middle_even_in_the_project() {
+        let mut t = String::from(
+            "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\n    main()\n",
+        );
+        for i in 0..12 {
+            t.push_str(&format!(
+                "  File \"/app/pkg/layer{i}.py\", line {i}, in step{i}\n    return step{}()\n",
+                i + 1
+            ));
+        }
+        t.push_str("ValueError: bad input\n");
+        let out = compress(&t).unwrap().text;
+        assert!(out.contains("File \"repro.py\", line 3"), "{out}");
+        assert!(out.contains("layer11.py\", line 11"), "{out}");
+        assert!(out.contains("layer9.py\", line 9"), "{out}");
+        assert!(out.contains("    … 9 frames in /app/pkg"), "{out}");
+        assert!(out.contains("ValueError: bad input"));
     }
 }
