@@ -40,11 +40,17 @@ pub fn lines(text: &str) -> (Vec<Line<'_>>, bool) {
     (lines, numbered)
 }
 
-/// `"    12→fn main() {"` → `(12, "fn main() {")`.
+/// `"    12→fn main() {"` (Claude Code's Read) or `"    12\tfn main() {"`
+/// (`nl -ba`, `cat -n`) → `(12, "fn main() {")`.
 fn read_prefix(line: &str) -> Option<(usize, &str)> {
     let t = line.trim_start();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = t[digits..].strip_prefix('→')?;
+    if digits == 0 {
+        return None;
+    }
+    let rest = t[digits..]
+        .strip_prefix('→')
+        .or_else(|| t[digits..].strip_prefix('\t'))?;
     Some((t[..digits].parse().ok()?, rest))
 }
 
@@ -65,6 +71,9 @@ mod tests {
         let (ls, numbered) = lines("    40→fn a() {\n    41→}\n");
         assert!(numbered);
         assert_eq!((ls[0].number, ls[0].code), (40, "fn a() {"));
+        let (ls, numbered) = lines("   224\tclass A:\n   225\t\n   226\t    x = 1\n");
+        assert!(numbered);
+        assert_eq!((ls[2].number, ls[2].code), (226, "    x = 1"));
         let (ls, numbered) = lines("fn a() {}\n");
         assert!(!numbered);
         assert_eq!(ls[0].number, 1);
