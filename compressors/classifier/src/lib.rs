@@ -18,6 +18,17 @@ pub struct Hints<'a> {
     pub tool_name: Option<&'a str>,
     /// The file it came from.
     pub source_path: Option<&'a str>,
+    /// The shell command that printed it.
+    pub command: Option<&'a str>,
+}
+
+impl<'a> Hints<'a> {
+    /// The file the text came from: the one given, else the one file the
+    /// command printed (`cat -n src/lib.rs`, `sed -n '1,80p' a.py`).
+    pub fn file(&self) -> Option<&'a str> {
+        self.source_path
+            .or_else(|| self.command.and_then(ghost_types::command::file_shown))
+    }
 }
 
 /// Classifies `text`, returning the class and a confidence from 0 to 1.
@@ -31,7 +42,7 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
     if tool.eq_ignore_ascii_case("UserPromptSubmit") || tool.eq_ignore_ascii_case("prompt") {
         return (ContentClass::Prompt, 1.0);
     }
-    let path_hint = hints.source_path.and_then(ghost_types::hint_of_path);
+    let path_hint = hints.file().and_then(ghost_types::hint_of_path);
     if let Some(hint) = path_hint.filter(|h| !h.weak) {
         return (hint.class, 0.9);
     }
@@ -491,5 +502,26 @@ mod tests {
             .0,
             ContentClass::Prompt
         );
+    }
+
+    /// The command a shell ran names the file it printed, and that file's
+    /// extension decides like a Read's path does.
+    #[test]
+    fn a_command_that_prints_one_file_hints_like_its_path() {
+        let text = "     1\timport os\n     2\t\n     3\tx = os.getcwd()\n     4\tprint(x)\n";
+        let bash = |command| Hints {
+            tool_name: Some("Bash"),
+            command,
+            ..Hints::default()
+        };
+        assert_eq!(
+            classify(text, bash(Some("nl -ba tools/run.py | sed -n '1,4p'"))).0,
+            ContentClass::Code
+        );
+        assert_eq!(
+            classify(text, bash(Some("python tools/run.py"))).0,
+            ContentClass::Log
+        );
+        assert_eq!(classify(text, bash(None)).0, ContentClass::Log);
     }
 }

@@ -132,7 +132,7 @@ fn a_plugin_is_added_serves_its_class_and_is_disabled_enabled_and_removed() {
     assert_eq!(p["status"], "enabled");
     assert_eq!(p["serves"], json!(["log"]));
     assert_eq!(p["world"], "compressor");
-    assert_eq!(p["wit"], "0.1.0");
+    assert_eq!(p["wit"], "0.2.0");
     let table = ok(ghost(home, &["plugin", "list"]));
     assert!(
         table.contains("guest-short-lines") && table.contains(" log "),
@@ -339,12 +339,19 @@ fn a_third_party_classifier_replaces_the_built_in_one() {
     let classify = |home: &Path| ok(run_ghost(home, &["classify"], log.as_bytes()));
     assert!(classify(home).starts_with("log"), "{}", classify(home));
     let out = ok(add(home, &guest("guest-classify-all"), &[]));
-    assert!(out.contains("(classifier, ghost:plugin@0.1.0"), "{out}");
+    assert!(out.contains("(classifier, ghost:plugin@0.2.0"), "{out}");
     assert_eq!(
         plugin(&list(home), "guest-classify-all")["serves"],
         json!(["classifier"])
     );
     assert!(classify(home).starts_with("prose"), "{}", classify(home));
+    // It targets 0.2.0, so it is told the command that printed the text.
+    let with_command = ok(run_ghost(
+        home,
+        &["classify", "--command", "make check"],
+        log.as_bytes(),
+    ));
+    assert!(with_command.starts_with("code"), "{with_command}");
     ok(ghost(home, &["plugin", "disable", "guest-classify-all"]));
     assert!(classify(home).starts_with("log"));
     // A classifier claims no classes.

@@ -105,7 +105,7 @@ mod tests {
             "compressors/terminal-text/src/lib.rs",
             "host/types/src/extension.rs",
             "plugins/sdk/src/lib.rs",
-            "wit/v0.1.0/plugin.wit",
+            "wit/v0.2.0/plugin.wit",
             "Cargo.lock",
         ] {
             assert!(

@@ -14,10 +14,12 @@
 //! ```
 //!
 //! A classifier is the same with `classifier!` and a function
-//! `fn(ClassifyRequest) -> Classification`. (The generated traits,
-//! `compressor::Guest` and `export_compressor!`, remain available.)
+//! `fn(ClassifyRequest) -> Classification`, or, to see the shell command that
+//! printed the text (since 0.2.0), `classifier!(in_context: f)` with
+//! `fn(ClassifyRequest, ClassifyContext) -> Classification`. (The generated
+//! traits, `compressor::Guest` and `export_compressor!`, remain available.)
 //!
-//! The bindings come from the WIT contract in `wit/v0.1.0/`, the same file the
+//! The bindings come from the WIT contract in `wit/v0.2.0/`, the same file the
 //! host is generated from, so a plugin built with this crate always targets a
 //! version the host speaks. This crate must never add capabilities of its own:
 //! a plugin's only way out of its sandbox is the bounded `log` import.
@@ -44,33 +46,53 @@ macro_rules! compressor {
     };
 }
 
-/// Exports `$function`, a `fn(ClassifyRequest) -> Classification`, as this
-/// component's `ghost:plugin/classify`.
+/// Exports a classifier as this component's `ghost:plugin/classify`:
+/// `classifier!(f)` with `f: fn(ClassifyRequest) -> Classification`, which
+/// never sees the context, or `classifier!(in_context: f)` with
+/// `f: fn(ClassifyRequest, ClassifyContext) -> Classification`, which is
+/// given an empty context when the host calls the context-free `classify`.
 #[macro_export]
 macro_rules! classifier {
-    ($function:path) => {
+    (in_context: $function:path) => {
         const _: () = {
             struct GhostClassifier;
             impl $crate::classifier::Guest for GhostClassifier {
                 fn classify(
                     request: $crate::classifier::ClassifyRequest,
                 ) -> $crate::classifier::Classification {
-                    $function(request)
+                    $function(request, $crate::classifier::ClassifyContext { command: None })
+                }
+                fn classify_in_context(
+                    request: $crate::classifier::ClassifyRequest,
+                    context: $crate::classifier::ClassifyContext,
+                ) -> $crate::classifier::Classification {
+                    $function(request, context)
                 }
             }
             $crate::classifier::export_classifier!(GhostClassifier with_types_in $crate::classifier);
+        };
+    };
+    ($function:path) => {
+        const _: () = {
+            fn ignoring_context(
+                request: $crate::classifier::ClassifyRequest,
+                _context: $crate::classifier::ClassifyContext,
+            ) -> $crate::classifier::Classification {
+                $function(request)
+            }
+            $crate::classifier!(in_context: ignoring_context);
         };
     };
 }
 
 /// Bindings for the `compressor` world: export `compress`, import `log`.
 // The generated items carry the WIT contract's own comments where it has
-// them; the rest (variants, aliases) are documented in `wit/v0.1.0/`.
+// them; the rest (variants, aliases) are documented in `wit/v0.2.0/`.
 #[allow(missing_docs)]
 pub mod compressor {
     wit_bindgen::generate!({
         world: "compressor",
-        path: "../../wit/v0.1.0",
+        path: "../../wit/v0.2.0",
         default_bindings_module: "ghost_plugin_sdk::compressor",
         pub_export_macro: true,
         export_macro_name: "export_compressor",
@@ -83,12 +105,12 @@ pub mod compressor {
 
 /// Bindings for the `classifier` world: export `classify`, import `log`.
 // The generated items carry the WIT contract's own comments where it has
-// them; the rest (variants, aliases) are documented in `wit/v0.1.0/`.
+// them; the rest (variants, aliases) are documented in `wit/v0.2.0/`.
 #[allow(missing_docs)]
 pub mod classifier {
     wit_bindgen::generate!({
         world: "classifier",
-        path: "../../wit/v0.1.0",
+        path: "../../wit/v0.2.0",
         default_bindings_module: "ghost_plugin_sdk::classifier",
         pub_export_macro: true,
         export_macro_name: "export_classifier",
@@ -96,5 +118,7 @@ pub mod classifier {
 
     pub use exports::ghost::plugin::classify::Guest;
     pub use ghost::plugin::log::{Level, log};
-    pub use ghost::plugin::types::{Classification, ClassifyRequest, ContentClass};
+    pub use ghost::plugin::types::{
+        Classification, ClassifyContext, ClassifyRequest, ContentClass,
+    };
 }

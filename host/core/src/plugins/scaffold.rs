@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 /// The WIT contract the project builds against.
-const WIT: &str = include_str!("../../../../wit/v0.1.0/plugin.wit");
+const WIT: &str = include_str!("../../../../wit/v0.2.0/plugin.wit");
 /// The guest SDK, copied into the project.
 const SDK: &str = include_str!("../../../../plugins/sdk/src/lib.rs");
 /// ghost's pinned toolchain, with the wasm32-wasip2 target.
 const TOOLCHAIN: &str = include_str!("../../../../rust-toolchain.toml");
 /// The SDK's path to the WIT inside ghost's repository.
-const SDK_WIT_PATH: &str = "../../wit/v0.1.0";
+const SDK_WIT_PATH: &str = "../../wit/v0.2.0";
 
 /// Languages `ghost plugin new` can scaffold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,14 +2,18 @@
 //!
 //! Each `ghost:plugin` version ghost speaks has one module here that owns
 //! its generated bindings, its host imports and its pre-instantiated worlds
-//! (today only [`v0_1_0`]). This module holds what does not depend on a
+//! ([`v0_1_0`], [`v0_2_0`]; what they share is written once in [`common`]). This module holds what does not depend on a
 //! version: which versions there are, reading from a component's own exports
 //! which world and version it targets, which imports a plugin may have, and
 //! [`VersionedPre`], the one place that dispatches a call to its version's
 //! module. Adding a version is a module beside `v0_1_0` and one arm in each
 //! `match` below; the rest of ghost only sees `ghost_types`.
 
+mod common;
 mod v0_1_0;
+mod v0_2_0;
+
+use common::version_module_common;
 
 use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, InstancePre, Linker};
@@ -20,7 +24,7 @@ use ghost_types::{Classification, ClassifyRequest, CompressRequest, Compressed};
 use crate::sandbox::PluginState;
 
 /// The WIT package versions of `ghost:plugin` this host can run.
-pub const SUPPORTED_WIT_VERSIONS: &[&str] = &[v0_1_0::VERSION];
+pub const SUPPORTED_WIT_VERSIONS: &[&str] = &[v0_1_0::VERSION, v0_2_0::VERSION];
 
 /// A plugin's answer: its result, or the error it returned (`unsupported`,
 /// `invalid-input`, `internal`), described for people.
@@ -154,13 +158,16 @@ pub fn detect_target(
 
 /// Adds every supported version's host imports to `linker`.
 pub(crate) fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
-    v0_1_0::add_to_linker(linker)
+    v0_1_0::add_to_linker(linker)?;
+    v0_2_0::add_to_linker(linker)
 }
 
 /// A pre-instantiated component of one of the supported versions.
 pub(crate) enum VersionedPre {
     /// `ghost:plugin@0.1.0`.
     V0_1_0(v0_1_0::Pre),
+    /// `ghost:plugin@0.2.0`.
+    V0_2_0(v0_2_0::Pre),
 }
 
 impl VersionedPre {
@@ -173,6 +180,7 @@ impl VersionedPre {
     ) -> wasmtime::Result<Self> {
         match version {
             v0_1_0::VERSION => Ok(Self::V0_1_0(v0_1_0::Pre::new(kind, pre)?)),
+            v0_2_0::VERSION => Ok(Self::V0_2_0(v0_2_0::Pre::new(kind, pre)?)),
             other => Err(wasmtime::Error::msg(format!(
                 "ghost:plugin@{other} is not a version this host speaks"
             ))),
@@ -187,6 +195,7 @@ impl VersionedPre {
     ) -> Option<wasmtime::Result<Answer<Compressed>>> {
         match self {
             Self::V0_1_0(pre) => pre.compress(store, request),
+            Self::V0_2_0(pre) => pre.compress(store, request),
         }
     }
 
@@ -198,6 +207,7 @@ impl VersionedPre {
     ) -> Option<wasmtime::Result<Classification>> {
         match self {
             Self::V0_1_0(pre) => pre.classify(store, request),
+            Self::V0_2_0(pre) => pre.classify(store, request),
         }
     }
 }
