@@ -5,7 +5,8 @@
 use std::collections::HashSet;
 
 use crate::line::{self, Severity};
-use crate::{markers, template};
+use crate::pytest_tb::{self, Role};
+use crate::{markers, passing, template};
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
 const FAILURE_EXIT_CONTEXT: usize = 3;
@@ -115,7 +116,23 @@ pub fn fold(
     out: &mut Vec<String>,
 ) -> FoldStats {
     let n = lines.len();
-    let severity: Vec<Severity> = contents.iter().map(|c| line::severity(c)).collect();
+    // A passing test's own line is never an error (whatever its name says)
+    // and folds with its count: a passing run is read for its summaries.
+    let passing: Vec<bool> = contents
+        .iter()
+        .map(|c| passing::is_passing_test(c))
+        .collect();
+    // A traceback's source listing is code, not messages (see [`pytest_tb`]).
+    let roles = pytest_tb::roles(contents);
+    let severity: Vec<Severity> = (0..n)
+        .map(|i| {
+            if passing[i] || roles[i] != Role::Other {
+                Severity::Normal
+            } else {
+                line::severity(contents[i])
+            }
+        })
+        .collect();
     let masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
@@ -190,6 +207,17 @@ pub fn fold(
                     fate[j] = Fate::Context;
                 }
             }
+        }
+    }
+
+    for i in 0..n {
+        if passing[i] && fate[i] == Fate::Undecided {
+            fate[i] = Fate::Folded;
+        }
+        match roles[i] {
+            Role::Kept => fate[i] = Fate::Keep,
+            Role::Folded => fate[i] = Fate::Folded,
+            Role::Other => {}
         }
     }
 
@@ -287,25 +315,22 @@ pub fn fold(
     // line is folded when a line of its shape was printed already.
     let mut printed: HashSet<&str> = HashSet::new();
     let mut printed_masks: HashSet<&str> = HashSet::new();
-    let mut gap = 0usize;
+    let mut gap = Gap::default();
     let mut k = 0;
     while k < n {
         match fate[k] {
-            Fate::Folded => gap += 1,
+            Fate::Folded => gap.add(k, passing[k]),
             Fate::InRun => {}
             Fate::Keep if printed.contains(lines[k]) => {
-                gap += 1;
+                gap.add(k, false);
                 stats.folded += 1;
             }
             Fate::Context if printed_masks.contains(masks[k].as_str()) => {
-                gap += 1;
+                gap.add(k, false);
                 stats.folded += 1;
             }
             Fate::Keep | Fate::Context | Fate::RunHead(_) | Fate::Undecided => {
-                if gap > 0 {
-                    out.push(gap_marker(gap));
-                    gap = 0;
-                }
+                gap.flush(lines, out);
                 printed.insert(lines[k]);
                 printed_masks.insert(&masks[k]);
                 if let Fate::RunHead(len @ 2..) = fate[k] {
@@ -331,10 +356,50 @@ pub fn fold(
         }
         k += 1;
     }
-    if gap > 0 {
-        out.push(gap_marker(gap));
-    }
+    gap.flush(lines, out);
     stats
+}
+
+/// A folded line this short is printed instead of a marker: the marker
+/// would take as much room.
+const SHORTER_THAN_A_MARKER: usize = 24;
+
+/// Consecutive folded lines, written as one marker.
+#[derive(Debug, Default)]
+struct Gap {
+    /// Lines in the gap.
+    lines: usize,
+    /// How many of them are passing tests' lines.
+    passing: usize,
+    /// The first one's index.
+    first: usize,
+}
+
+impl Gap {
+    fn add(&mut self, index: usize, passing: bool) {
+        if self.lines == 0 {
+            self.first = index;
+        }
+        self.lines += 1;
+        self.passing += usize::from(passing);
+    }
+
+    /// Writes the marker (or the one short line itself) and empties the gap.
+    fn flush(&mut self, lines: &[&str], out: &mut Vec<String>) {
+        match self.lines {
+            0 => {}
+            1 if lines[self.first].trim_end().len() < SHORTER_THAN_A_MARKER => {
+                out.push(lines[self.first].trim_end().to_string());
+            }
+            n if self.passing == n => out.push(format!(
+                "[… {} passing test line{} folded]",
+                thousands(n),
+                if n == 1 { "" } else { "s" }
+            )),
+            n => out.push(gap_marker(n)),
+        }
+        *self = Gap::default();
+    }
 }
 
 /// Passing summaries kept in full up to this many; beyond, they are per

@@ -15,7 +15,9 @@
 //!   ([`compress_within`]);
 //! - for test runner output (cargo test, pytest, jest/vitest, go test, mix
 //!   test, maven surefire) the pass/fail/skip counts and every failing test by
-//!   name with its assertion message;
+//!   name with its assertion message; each passing test's own line folds
+//!   ([`passing`]), so a passing run collapses to its summaries; pytest's
+//!   long tracebacks fold library frames' listings ([`pytest_tb`]);
 //! - search output (`path:line:text`) grouped by file, each path once;
 //! - a one-line summary at the end (lines in → out, errors, warnings).
 //!
@@ -27,6 +29,8 @@ pub mod fold;
 pub mod grep;
 pub mod line;
 pub mod markers;
+pub mod passing;
+pub mod pytest_tb;
 mod runners;
 pub mod template;
 pub mod testrun;
@@ -106,6 +110,8 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
     let contents: Vec<&str> = lines.iter().map(|l| line::without_timestamp(l)).collect();
     let report = testrun::parse(&contents);
 
+    let mut body = Vec::new();
+    let stats = fold::fold(&lines, &contents, opts, &mut body);
     let mut out = Vec::new();
     if !report.is_empty() {
         out.push(format!(
@@ -115,14 +121,20 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
             report.passed,
             report.skipped
         ));
+        // A failing test the folded log shows by name (and message) already
+        // is not named again.
+        let shown = |s: &str| body.iter().any(|l| l.contains(s));
         for f in &report.failures {
+            if shown(&f.name) && f.message.as_deref().is_none_or(shown) {
+                continue;
+            }
             match &f.message {
                 Some(m) => out.push(format!("[failed: {} — {}]", f.name, m)),
                 None => out.push(format!("[failed: {}]", f.name)),
             }
         }
     }
-    let stats = fold::fold(&lines, &contents, opts, &mut out);
+    out.append(&mut body);
     let summary = format!(
         "{} lines → {}, {} errors, {} warnings kept",
         fold::thousands(lines.len()),

@@ -1,0 +1,135 @@
+//! A passing test's own line, in the shapes test runners print one per test
+//! (`test a::b ... ok`, `PASSED`, `--- PASS:`, `✓ adds`, `ok 3 - adds`,
+//! `[+] Adds`, `Passed Adds [3 ms]`). A passing run is read for its summary
+//! and its failures, not for a list of what passed: these lines fold (with
+//! their count) whatever words a test's name has, and a test named
+//! `test_error_message` is not an error.
+
+/// Whether `content` (timestamp removed) is one passing test's result line.
+pub fn is_passing_test(content: &str) -> bool {
+    let t = content.trim();
+    if t.is_empty() || t.len() > 400 {
+        return false;
+    }
+    cargo_or_unittest(t)
+        || pytest(t)
+        || go(t)
+        || checkmark(t)
+        || tap(t)
+        || pester(t)
+        || dotnet_or_nextest(t)
+}
+
+/// `test a::b ... ok` (cargo, libtest) and `test_x (m.C.test_x) ... ok`
+/// (unittest, Django).
+fn cargo_or_unittest(t: &str) -> bool {
+    t.ends_with(" ... ok") && !t.starts_with("...")
+}
+
+/// `tests/a.py::test_b PASSED  [ 10%]`.
+fn pytest(t: &str) -> bool {
+    let Some((name, rest)) = t.split_once(" PASSED") else {
+        return false;
+    };
+    name.contains("::")
+        && !name.contains(' ')
+        && rest
+            .trim()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .trim()
+            .trim_end_matches('%')
+            .trim()
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+}
+
+/// `--- PASS: TestAdd (0.00s)` and the `=== RUN`/`PAUSE`/`CONT` lines that
+/// announce each test.
+fn go(t: &str) -> bool {
+    [
+        "--- PASS: ",
+        "=== RUN ",
+        "=== PAUSE ",
+        "=== CONT ",
+        "=== NAME ",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// `✓ adds (3 ms)`, `✔ adds`, `√ adds` (jest, vitest, mocha, node --test,
+/// PHPUnit --testdox): a check mark, then the name.
+fn checkmark(t: &str) -> bool {
+    ["✓ ", "✔ ", "√ "].iter().any(|p| t.starts_with(p))
+}
+
+/// TAP: `ok 3 - adds` (not `not ok`, not a `# SKIP` or `# TODO`).
+fn tap(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix("ok ") else {
+        return false;
+    };
+    let upper = rest.to_ascii_uppercase();
+    rest.starts_with(|c: char| c.is_ascii_digit())
+        && !upper.contains("# SKIP")
+        && !upper.contains("# TODO")
+}
+
+/// Pester: `[+] Adds numbers 12ms (10ms|2ms)`.
+fn pester(t: &str) -> bool {
+    t.starts_with("[+] ")
+}
+
+/// `dotnet test -v n`: `Passed Adds [3 ms]`; cargo-nextest:
+/// `PASS [   0.003s] crate tests::adds`.
+fn dotnet_or_nextest(t: &str) -> bool {
+    if let Some(rest) = t.strip_prefix("Passed ") {
+        return rest.trim_end().ends_with(']') && rest.contains(" [");
+    }
+    t.strip_prefix("PASS [")
+        .is_some_and(|rest| rest.contains("s] "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_passing_test;
+
+    #[test]
+    fn each_runners_passing_line() {
+        for line in [
+            "test markers::tests::failure_exits ... ok",
+            "test_parse (tests.test_http.ParseTest.test_parse) ... ok",
+            "tests/test_x.py::test_error_message PASSED                      [ 10%]",
+            "--- PASS: TestAdd (0.00s)",
+            "=== RUN   TestAdd",
+            "  ✓ adds numbers (3 ms)",
+            "✔ parses an empty file (0.52ms)",
+            "ok 3 - adds numbers",
+            "  [+] Adds numbers 12ms (10ms|2ms)",
+            "  Passed Adds_numbers [3 ms]",
+            "        PASS [   0.003s] ghost-types tests::round_trip",
+        ] {
+            assert!(is_passing_test(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn failures_skips_and_summaries_are_not_passing_lines() {
+        for line in [
+            "test a::b ... FAILED",
+            "test a::b ... ignored",
+            "tests/test_x.py::test_y FAILED                                 [ 20%]",
+            "--- FAIL: TestAdd (0.00s)",
+            "✕ adds numbers (3 ms)",
+            "not ok 4 - subtracts",
+            "ok 5 - later # SKIP no network",
+            "[-] Subtracts 3ms",
+            "Failed Subtracts [3 ms]",
+            "test result: ok. 14 passed; 0 failed; 0 ignored",
+            "ok      example.com/pkg     0.003s",
+            "PASSED",
+        ] {
+            assert!(!is_passing_test(line), "{line}");
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! pytest's long tracebacks (the default `--tb=long`), read by their
+//! structure: a `FAILURES`/`ERRORS` section is cut into frames by the
+//! `_ _ _ _` separators and the `____ test name ____` headers; each frame
+//! lists its function's source (indented), marks the failing line with `>`,
+//! gives the exception as `E   ` lines and ends with its location
+//! (`path.py:171: ImportError`, `path.py:3222: in to_xarray`).
+//!
+//! The location, the `>` line and the `E` lines always stay. A frame in
+//! library code (site-packages, the standard library, `<frozen …>`) folds
+//! its source listing and its arguments: a docstring of pandas says nothing
+//! about the failure. A frame of the project's own code keeps its arguments
+//! and the few source lines around `>`. Source lines are code, not
+//! messages: `raise ImportError(msg)` in a listing is not an error line.
+
+/// Source lines kept before the `>` line in the project's own frames.
+const OWN_LINES_BEFORE: usize = 4;
+/// Source lines kept after the `>` line in the project's own frames.
+const OWN_LINES_AFTER: usize = 2;
+
+/// What a line of a pytest traceback is to the folding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Not inside a traceback frame's listing: folded by the usual rules.
+    Other,
+    /// Kept as it is: the `>` line and the source around it.
+    Kept,
+    /// Folded: a listing line or argument line that says nothing about the failure.
+    Folded,
+}
+
+/// The role of every line of `contents` (timestamps removed).
+pub fn roles(contents: &[&str]) -> Vec<Role> {
+    let mut roles = vec![Role::Other; contents.len()];
+    let mut i = 0;
+    while i < contents.len() {
+        if !is_section_start(contents[i]) {
+            i += 1;
+            continue;
+        }
+        let end = (i + 1..contents.len())
+            .find(|&j| is_section_rule(contents[j]))
+            .unwrap_or(contents.len());
+        let mut start = i + 1;
+        for j in i + 1..=end {
+            if j == end || is_frame_boundary(contents[j]) {
+                read_frame(contents, start, j, &mut roles);
+                start = j + 1;
+            }
+        }
+        i = end;
+    }
+    roles
+}
+
+/// `===== FAILURES =====`, `===== ERRORS =====`.
+fn is_section_start(line: &str) -> bool {
+    let t = line.trim();
+    is_section_rule(t) && (t.contains(" FAILURES ") || t.contains(" ERRORS "))
+}
+
+/// A `=====  … =====` section rule.
+fn is_section_rule(line: &str) -> bool {
+    let t = line.trim();
+    t.len() > 10 && t.starts_with("===") && t.ends_with("===")
+}
+
+/// `_ _ _ _` between frames, `____ TestX.test_y ____` before a test.
+fn is_frame_boundary(line: &str) -> bool {
+    let t = line.trim();
+    (t.starts_with("_ _ _") && t.chars().all(|c| c == '_' || c == ' '))
+        || (t.starts_with("___") && t.ends_with("___"))
+}
+
+/// Marks the lines of the frame `contents[start..end]`.
+fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
+    let frame = &contents[start..end];
+    let Some(location) = frame.iter().rposition(|l| location_path(l).is_some()) else {
+        return;
+    };
+    let Some(failing) = frame[..location].iter().rposition(|l| l.starts_with('>')) else {
+        return;
+    };
+    let library = location_path(frame[location]).is_some_and(is_library_path);
+    for (k, line) in frame[..location].iter().enumerate() {
+        let role = if k == failing {
+            Role::Kept
+        } else if line.starts_with("E ") || line.trim().is_empty() {
+            Role::Other
+        } else if library {
+            Role::Folded
+        } else if !line.starts_with(' ') {
+            // The frame's arguments (`self = <…>`, `name = 'xarray'`).
+            Role::Kept
+        } else if k + OWN_LINES_BEFORE >= failing && k <= failing + OWN_LINES_AFTER {
+            Role::Kept
+        } else {
+            Role::Folded
+        };
+        roles[start + k] = role;
+    }
+}
+
+/// The path of a frame's location line (`path.py:171: ImportError`,
+/// `path.py:3222: in to_xarray`, `path.py:3670:`).
+fn location_path(line: &str) -> Option<&str> {
+    if line.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let line = line.trim_end();
+    let mut search = 0;
+    while let Some(colon) = line[search..].find(':').map(|c| c + search) {
+        let rest = &line[colon + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0
+            && rest[digits..].starts_with(':')
+            && (rest.len() == digits + 1 || rest[digits + 1..].starts_with(' '))
+        {
+            let path = &line[..colon];
+            let frozen = path.starts_with('<') && path.ends_with('>');
+            return (frozen || !path.contains(' ')).then_some(path);
+        }
+        search = colon + 1;
+    }
+    None
+}
+
+/// Code that is not the project's: installed packages, the standard library,
+/// the interpreter's frozen modules.
+fn is_library_path(path: &str) -> bool {
+    path.contains("site-packages/")
+        || path.contains("dist-packages/")
+        || path.contains("/lib/python")
+        || path.starts_with('<')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str =
+        "=================================== FAILURES ===================================
+__________________ TestDataArray.test_from_series_multiindex ___________________
+
+self = <xarray.tests.test_dataarray.TestDataArray object at 0x7aa9835defb0>
+
+    def test_from_series_multiindex(self):
+        # GH:3951
+        df = pd.DataFrame({\"B\": [1, 2, 3], \"A\": [4, 5, 6]})
+        df = df.rename_axis(\"num\").rename_axis(\"alpha\", axis=1)
+        x = 1
+        y = 2
+>       actual = df.stack(\"alpha\").to_xarray()
+
+/testbed/xarray/tests/test_dataarray.py:3670: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
+
+name = 'xarray', extra = '', errors = 'raise', min_version = None
+
+    def import_optional_dependency(name):
+        \"\"\"
+        Import an optional dependency.
+        \"\"\"
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+>           raise ImportError(msg)
+E           ImportError: Missing optional dependency 'xarray'.
+
+/opt/conda/lib/python3.10/site-packages/pandas/compat/_optional.py:171: ImportError
+=============================== warnings summary ===============================
+xarray/__init__.py:1
+";
+
+    #[test]
+    fn library_listings_fold_own_frames_keep_the_lines_near_the_failure() {
+        let lines: Vec<&str> = LOG.lines().collect();
+        let roles = roles(&lines);
+        let role = |needle: &str| roles[lines.iter().position(|l| l.contains(needle)).unwrap()];
+        assert_eq!(role("def test_from_series_multiindex"), Role::Folded);
+        assert_eq!(role("x = 1"), Role::Kept);
+        assert_eq!(role(">       actual"), Role::Kept);
+        assert_eq!(role("self = <xarray"), Role::Kept);
+        assert_eq!(role("name = 'xarray'"), Role::Folded);
+        assert_eq!(role("Import an optional dependency."), Role::Folded);
+        assert_eq!(role("except ImportError:"), Role::Folded);
+        assert_eq!(role(">           raise ImportError"), Role::Kept);
+        assert_eq!(role("E           ImportError"), Role::Other);
+        assert_eq!(role("_optional.py:171: ImportError"), Role::Other);
+        assert_eq!(role("xarray/__init__.py:1"), Role::Other);
+    }
+
+    #[test]
+    fn locations() {
+        assert_eq!(location_path("/a/b.py:171: ImportError"), Some("/a/b.py"));
+        assert_eq!(location_path("/a/b.py:3670: "), Some("/a/b.py"));
+        assert_eq!(location_path("a/b.py:3222: in to_xarray"), Some("a/b.py"));
+        assert_eq!(
+            location_path("<frozen importlib._bootstrap>:1050: in _gcd_import"),
+            Some("<frozen importlib._bootstrap>")
+        );
+        assert_eq!(location_path("Ran 3 tests: in 0.1s"), None);
+        assert_eq!(location_path("    x = a:1:"), None);
+        assert_eq!(location_path("E   assert 1 == 2"), None);
+    }
+}
