@@ -253,10 +253,24 @@ impl Outline {
         let mut columns: Vec<&str> = fields.iter().copied().filter(|f| useful(f)).collect();
         columns.sort_by_key(|f| identifying_rank(f));
         columns.truncate(self.table_columns);
+        // A column that says the same in every row it has a value in is
+        // said once, above the table (`overridden=false`).
+        let mut constant: Vec<String> = Vec::new();
+        if records.len() >= CONSTANT_COLUMN_ROWS {
+            columns.retain(|c| match constant_value(records, c) {
+                Some(v) if identifying_rank(c) >= IDENTIFYING.len() => {
+                    constant.push(format!("{c}={}", self.cell(v)));
+                    false
+                }
+                _ => true,
+            });
+        }
         let omitted: Vec<&str> = fields
             .iter()
             .copied()
-            .filter(|f| !columns.contains(f))
+            .filter(|f| {
+                !columns.contains(f) && !constant.iter().any(|c| c.starts_with(&format!("{f}=")))
+            })
             .collect();
         let keyed = records[0].0.is_some();
         let mut header: Vec<&str> = Vec::new();
@@ -265,6 +279,9 @@ impl Outline {
         }
         header.extend(&columns);
         out.push_str(&format!("[table: {} records", records.len()));
+        if !constant.is_empty() {
+            out.push_str(&format!("; in every row: {}", constant.join(", ")));
+        }
         if !omitted.is_empty() {
             out.push_str(&format!("; not shown: {}", list_cut(&omitted, 8)));
         }
@@ -272,7 +289,7 @@ impl Outline {
         out.push_str(&pad);
         out.push_str(&header.join(" | "));
         out.push('\n');
-        let row = |(key, m): &Record<'_>| {
+        let row_cells = |(key, m): &Record<'_>| {
             let mut cells: Vec<String> = Vec::new();
             if let Some(k) = key {
                 cells.push(self.cell(&Value::String((*k).to_string())));
@@ -280,8 +297,9 @@ impl Outline {
             for c in &columns {
                 cells.push(m.get(*c).map_or(String::new(), |v| self.cell(v)));
             }
-            format!("{pad}{}\n", cells.join(" | "))
+            cells
         };
+        let row = |r: &Record<'_>| format!("{pad}{}\n", row_cells(r).join(" | "));
         // A tree of records (`npm ls --all`: each package's `dependencies`
         // maps names to packages): every record a row, children indented
         // under their parent with its columns.
@@ -299,7 +317,12 @@ impl Outline {
             return;
         }
         if records.len() <= self.table_rows {
-            records.iter().for_each(|r| out.push_str(&row(r)));
+            let cells: Vec<Vec<String>> = records.iter().map(row_cells).collect();
+            if header.len() <= GROUPED_COLUMNS && cells.iter().all(|c| groupable(c)) {
+                push_grouped(&pad, &cells, out);
+            } else {
+                records.iter().for_each(|r| out.push_str(&row(r)));
+            }
         } else {
             let head = self.table_rows * 3 / 4;
             let tail = self.table_rows - head;
@@ -324,9 +347,12 @@ impl Outline {
         budget: &mut usize,
         out: &mut String,
     ) {
+        // Leaves (records without children) next to each other share lines
+        // when their cells are short words (`bytes 3.1.2, unpipe 1.0.0`).
+        let mut leaves: Vec<Vec<String>> = Vec::new();
         for (key, m) in records {
             if *budget == 0 {
-                return;
+                break;
             }
             *budget -= 1;
             let mut cells = vec![self.cell(&Value::String(key.unwrap_or("").to_string()))];
@@ -335,11 +361,18 @@ impl Outline {
                     .iter()
                     .map(|c| m.get(*c).map_or(String::new(), |v| self.cell(v))),
             );
+            let nested = children(m);
+            if nested.is_empty() && columns.len() < GROUPED_COLUMNS && groupable(&cells) {
+                leaves.push(cells);
+                continue;
+            }
+            push_grouped(pad, &std::mem::take(&mut leaves), out);
             out.push_str(&format!("{pad}{}\n", cells.join(" | ")));
-            for nested in children(m) {
+            for nested in nested {
                 self.tree_rows(&nested, columns, &format!("{pad}  "), budget, out);
             }
         }
+        push_grouped(pad, &leaves, out);
     }
 
     /// A table cell: a scalar as it is (strings unquoted unless they hold
@@ -362,14 +395,71 @@ impl Outline {
     }
 }
 
-/// The maps of records inside a record (its `dependencies`).
+/// The maps of records inside a record (its `dependencies`): every
+/// non-empty map whose values are all objects, whatever their shapes (a
+/// deduplicated package in `npm ls --all` has only its `version`).
 fn children<'a>(record: &'a Map<String, Value>) -> Vec<Vec<Record<'a>>> {
     record
         .values()
         .filter_map(|v| v.as_object())
         .filter(|m| !m.is_empty())
-        .filter_map(|m| records_of(m.iter().map(|(k, v)| (Some(k.as_str()), v))))
+        .filter_map(|m| {
+            m.iter()
+                .map(|(k, v)| v.as_object().map(|r| (Some(k.as_str()), r)))
+                .collect::<Option<Vec<_>>>()
+        })
         .collect()
+}
+
+/// Rows of at most this many cells (a name and a version) may share lines.
+const GROUPED_COLUMNS: usize = 2;
+/// Rows on one shared line.
+const ROWS_PER_LINE: usize = 8;
+
+/// Whether a row's cells are single short words, so that `a 1, b 2` reads
+/// back unambiguously.
+fn groupable(cells: &[String]) -> bool {
+    cells
+        .iter()
+        .all(|c| !c.is_empty() && c.len() <= 40 && !c.contains([' ', ',', '|', '"']))
+}
+
+/// Rows written [`ROWS_PER_LINE`] to a line: cells joined by a space, rows
+/// by `, `.
+fn push_grouped(pad: &str, rows: &[Vec<String>], out: &mut String) {
+    for line in rows.chunks(ROWS_PER_LINE) {
+        let items: Vec<String> = line.iter().map(|cells| cells.join(" ")).collect();
+        out.push_str(&format!("{pad}{}\n", items.join(", ")));
+    }
+}
+
+/// A table this long says a column that never changes once, above it.
+const CONSTANT_COLUMN_ROWS: usize = 4;
+
+/// The one value `column` has in every record (of the tree) that has it.
+fn constant_value<'a>(records: &[Record<'a>], column: &str) -> Option<&'a Value> {
+    let mut seen: Option<&'a Value> = None;
+    let mut all_same = true;
+    visit(records, &mut |m| {
+        if let Some(v) = m.get(column) {
+            match seen {
+                None => seen = Some(v),
+                Some(s) if s == v => {}
+                Some(_) => all_same = false,
+            }
+        }
+    });
+    seen.filter(|_| all_same)
+}
+
+/// Calls `f` on every record of a tree of records, children included.
+fn visit<'a>(records: &[Record<'a>], f: &mut impl FnMut(&'a Map<String, Value>)) {
+    for (_, m) in records {
+        f(m);
+        for nested in children(m) {
+            visit(&nested, f);
+        }
+    }
 }
 
 /// Records in a tree of them, children included.
@@ -468,9 +558,19 @@ mod tests {
         // Records: a table with a row each, names and ids included.
         assert!(out.contains("[table: 50 records]"), "{out}");
         assert!(out.contains("name | id"), "{out}");
+        // Two short cells a row: rows share lines, eight to a line.
         for i in 0..50 {
-            assert!(out.contains(&format!("n{i} | {i}\n")), "{out}");
+            let row = format!("n{i} {i}");
+            assert!(
+                out.lines().any(|l| l.trim().split(", ").any(|r| r == row)),
+                "{row}: {out}"
+            );
         }
+        assert_eq!(
+            out.lines().filter(|l| l.contains(", n")).count(),
+            7,
+            "{out}"
+        );
         assert!(out.contains("… (300 chars)"), "{out}");
         assert!(out.contains("\"ok\": true"));
     }
@@ -493,7 +593,10 @@ mod tests {
         let out = Outline::default().render(&doc);
         for i in 0..20 {
             assert!(out.contains(&format!("pkg-{i} | 1.{i}.0")), "{out}");
-            assert!(out.contains(&format!("inner-{i} | 0.{i}.1")), "{out}");
+            assert!(out.contains(&format!("inner-{i} 0.{i}.1")), "{out}");
         }
+        // The column no row changes is said once.
+        assert!(out.contains("in every row: overridden=false"), "{out}");
+        assert!(!out.contains("| false"), "{out}");
     }
 }
