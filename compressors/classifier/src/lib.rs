@@ -26,8 +26,7 @@ impl<'a> Hints<'a> {
     /// The file the text came from: the one given, else the one file the
     /// command printed (`cat -n src/lib.rs`, `sed -n '1,80p' a.py`).
     pub fn file(&self) -> Option<&'a str> {
-        self.source_path
-            .or_else(|| self.command.and_then(ghost_types::command::file_shown))
+        ghost_types::command::file_hint(self.source_path, self.command)
     }
 }
 

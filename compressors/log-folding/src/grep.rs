@@ -21,7 +21,7 @@ struct Hit<'a> {
 }
 
 /// Whether `path` looks like a file's path: no spaces, a `/` or an extension.
-fn is_path(path: &str) -> bool {
+pub(crate) fn is_path(path: &str) -> bool {
     !path.is_empty()
         && path.len() < 512
         && !path.contains(char::is_whitespace)

@@ -3,6 +3,8 @@
 //! exit, and a compiler's or linter's diagnostic (`file:line: message`).
 //! Every one of them is kept verbatim.
 
+use crate::grep::is_path;
+
 /// Words that name an outcome a runner counts.
 const OUTCOMES: &[&str] = &[
     "passed",
@@ -247,17 +249,6 @@ fn stylish(t: &str) -> bool {
             && c.bytes().all(|b| b.is_ascii_digit())
             && !l.is_empty()
     }) && matches!(level, "error" | "warning")
-}
-
-/// A file's path: no spaces, and a `/` or an extension.
-fn is_path(path: &str) -> bool {
-    !path.is_empty()
-        && path.len() < 512
-        && !path.contains(char::is_whitespace)
-        && (path.contains('/')
-            || path.rsplit_once('.').is_some_and(|(a, e)| {
-                !a.is_empty() && !e.is_empty() && e.bytes().all(|b| b.is_ascii_alphanumeric())
-            }))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! tests with their first message line; the runner's own summary lines are
 //! kept verbatim by [`crate::markers`] whatever this module reads.
 
-use crate::testrun::TestReport;
+use crate::testrun::{TestReport, count_after, count_before, number};
 
 /// Reads the runners of this module out of `lines` into `r`.
 pub fn read(lines: &[&str], r: &mut TestReport) {
@@ -215,28 +215,6 @@ fn next_message(rest: &[&str], n: usize) -> Option<String> {
         .map(|l| l.trim())
         .find(|l| !l.is_empty())
         .map(str::to_string)
-}
-
-fn number(s: &str) -> Option<u64> {
-    s.trim()
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()
-}
-
-fn count_before(s: &str, word: &str) -> Option<u64> {
-    let i = s.find(word)?;
-    s[..i]
-        .split(|c: char| !c.is_ascii_digit())
-        .rfind(|t| !t.is_empty())?
-        .parse()
-        .ok()
-}
-
-fn count_after(s: &str, label: &str) -> Option<u64> {
-    let i = s.find(label)? + label.len();
-    number(&s[i..])
 }
 
 #[cfg(test)]

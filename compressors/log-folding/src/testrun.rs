@@ -56,7 +56,7 @@ impl TestReport {
 }
 
 /// The first number in `s` before `word` (e.g. `3` in "3 passed").
-fn count_before(s: &str, word: &str) -> Option<u64> {
+pub(crate) fn count_before(s: &str, word: &str) -> Option<u64> {
     let i = s.find(word)?;
     s[..i]
         .split(|c: char| !c.is_ascii_digit())
@@ -66,10 +66,14 @@ fn count_before(s: &str, word: &str) -> Option<u64> {
 }
 
 /// The number after `label` (e.g. `1` in "Failures: 1").
-fn count_after(s: &str, label: &str) -> Option<u64> {
+pub(crate) fn count_after(s: &str, label: &str) -> Option<u64> {
     let i = s.find(label)? + label.len();
-    s[i..]
-        .trim_start()
+    number(&s[i..])
+}
+
+/// The number `s` starts with, spaces before it ignored.
+pub(crate) fn number(s: &str) -> Option<u64> {
+    s.trim()
         .split(|c: char| !c.is_ascii_digit())
         .next()?
         .parse()

@@ -19,6 +19,12 @@ fn takes_value(program: &str, opt: &str) -> bool {
     }
 }
 
+/// The file a text came from: `source_path` when given, else the one file
+/// `command` printed (see [`file_shown`]).
+pub fn file_hint<'a>(source_path: Option<&'a str>, command: Option<&'a str>) -> Option<&'a str> {
+    source_path.or_else(|| command.and_then(file_shown))
+}
+
 /// The one file `command` prints, when it is a viewer of exactly one file
 /// (piped only through other viewers). `None` for anything else: a search,
 /// a run, several files, a file edited in place.

@@ -66,11 +66,9 @@ impl ClassifyRequest {
     }
 
     /// The file the text came from: the one given, else the one file the
-    /// command printed (see [`crate::command::file_shown`]).
+    /// command printed (see [`crate::command::file_hint`]).
     pub fn file_hint(&self) -> Option<&str> {
-        self.source_path
-            .as_deref()
-            .or_else(|| self.command.as_deref().and_then(crate::command::file_shown))
+        crate::command::file_hint(self.source_path.as_deref(), self.command.as_deref())
     }
 }
 
