@@ -52,7 +52,10 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
         "Bash" | "BashOutput" | "TaskOutput" => {
             return if parses_as_json(text) {
                 (ContentClass::Structured, 0.9)
-            } else if opens_with_exception(body) || ends_with_uncaught_exception(body) {
+            } else if opens_with_exception(body)
+                || ends_with_uncaught_exception(body)
+                || mostly_a_trace(body)
+            {
                 (ContentClass::Error, 0.8)
             } else if looks_like_diff(body) {
                 (ContentClass::Code, 0.8)
@@ -223,12 +226,58 @@ fn ends_with_uncaught_exception(body: &str) -> bool {
     if !lines.next().is_some_and(|l| l.starts_with([' ', '\t'])) {
         return false;
     }
-    lines.take(40).any(|l| {
+    lines.take(40).any(|l| is_trace_line(l.trim_start()))
+}
+
+/// Nonblank lines a crashed program may print before its trace (warnings,
+/// a line of progress) and still be an error report rather than a log.
+const TRACE_PREAMBLE_LINES: usize = 10;
+
+/// Whether the output is a crash report with a little around it: its trace
+/// starts within [`TRACE_PREAMBLE_LINES`], trace lines (frames, their source
+/// lines, `Traceback` headers, chain links, the exception) are most of it, and no test
+/// runner reports on it (a test run's tracebacks belong to its log).
+fn mostly_a_trace(body: &str) -> bool {
+    let lines: Vec<&str> = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(400)
+        .collect();
+    let Some(first) = lines.iter().position(|l| is_trace_line(l.trim_start())) else {
+        return false;
+    };
+    if first > TRACE_PREAMBLE_LINES {
+        return false;
+    }
+    let mut in_frame = false;
+    let mut trace_lines = 0;
+    for l in &lines {
         let t = l.trim_start();
-        t.starts_with("Traceback (most recent call last)")
-            || t.starts_with("File \"") && t.contains(", line ")
-            || t.starts_with("at ") && t.contains('(')
-    })
+        if is_trace_line(t) {
+            trace_lines += 1;
+            in_frame = t.starts_with("File \"");
+        } else if in_frame && l.starts_with([' ', '\t']) {
+            // A Python frame's source line and its `^^^` marker.
+            trace_lines += 1;
+        } else {
+            // The exception the trace ends with is part of it.
+            if in_frame && (is_exception_line(t) || is_raised_name_line(t)) {
+                trace_lines += 1;
+            }
+            in_frame = false;
+        }
+    }
+    trace_lines * 5 >= lines.len() * 3 && ghost_log_folding::testrun::parse(&lines).is_empty()
+}
+
+/// A frame or the header or chain link of a stack trace.
+fn is_trace_line(t: &str) -> bool {
+    t.starts_with("Traceback (most recent call last)")
+        || t.starts_with("File \"") && t.contains(", line ")
+        || t.starts_with("at ") && t.contains('(')
+        || t.starts_with("Caused by: ")
+        || t.starts_with("The above exception was the direct cause")
+        || t.starts_with("During handling of the above exception")
 }
 
 /// `package.module.SomeName: message` at the start of a line: what Python
@@ -325,9 +374,7 @@ fn looks_like_error(sample: &str) -> bool {
         .iter()
         .filter(|l| {
             let t = l.trim_start();
-            t.starts_with("at ") && t.contains('(')
-                || t.starts_with("File \"") && t.contains(", line ")
-                || t.starts_with('(') && t.contains(") ") && t.contains(".ex")
+            is_trace_line(t) || t.starts_with('(') && t.contains(") ") && t.contains(".ex")
         })
         .count();
     opens_with_exception(sample) || frames * 2 >= lines.len() && frames >= 3
@@ -505,6 +552,30 @@ mod tests {
 
     /// The command a shell ran names the file it printed, and that file's
     /// extension decides like a Read's path does.
+    #[test]
+    fn a_crash_after_a_few_lines_is_an_error_and_a_test_run_stays_a_log() {
+        let bash = Hints {
+            tool_name: Some("Bash"),
+            ..Hints::default()
+        };
+        let trace = "Traceback (most recent call last):\n  File \"/app/run.py\", line 9, in <module>\n    main()\n  File \"/app/run.py\", line 5, in main\n    load()\n  File \"/app/db.py\", line 40, in load\n    cursor.execute(sql)\nsqlite3.OperationalError: no such table: item\n";
+        let crash = format!(
+            "/app/run.py:2: DeprecationWarning: old API\n  import imp\nMigrating...\n{trace}Done: 0 rows\nExiting.\n"
+        );
+        assert_eq!(classify(&crash, bash).0, ContentClass::Error);
+        let test_run = format!(
+            "test_load (t.T) ... ERROR\n\n{trace}\n----\nRan 1 test in 0.003s\n\nFAILED (errors=1)\n"
+        );
+        assert_eq!(classify(&test_run, bash).0, ContentClass::Log);
+        let build: String = (0..30)
+            .map(|i| format!("[step {i}] fetching module {i}\n"))
+            .collect();
+        assert_eq!(
+            classify(&format!("{build}{trace}Finished: FAILURE\n"), bash).0,
+            ContentClass::Log
+        );
+    }
+
     #[test]
     fn a_command_that_prints_one_file_hints_like_its_path() {
         let text = "     1\timport os\n     2\t\n     3\tx = os.getcwd()\n     4\tprint(x)\n";
