@@ -39,6 +39,24 @@ pub struct Config {
     /// The gateway's settings.
     #[serde(default)]
     pub gateway: GatewaySettings,
+    /// Continuity across compaction: memory files, checkpoints, the flush.
+    #[serde(default)]
+    pub memory: MemorySettings,
+}
+
+/// Share of the context window at which the agent is asked, once per
+/// compaction cycle, to save what it knows before compaction takes it.
+pub const DEFAULT_FLUSH_SHARE: f64 = 0.65;
+
+/// The `[memory]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemorySettings {
+    /// Where each project's memory files and checkpoints live (default:
+    /// `projects/` beside the store).
+    pub dir: Option<PathBuf>,
+    /// The flush nudge comes when the context reaches this share (0–1).
+    pub flush_share: Option<f64>,
 }
 
 /// The `[gateway]` table: where the gateway forwards, and its collection
@@ -88,6 +106,25 @@ impl Config {
         }
         dirs.map(GhostDirs::store_file)
             .context("no place for the store: set GHOST_HOME (or HOME), or pass --store PATH")
+    }
+
+    /// The folder of every project's memory files and checkpoints: the
+    /// configured one, else `projects/` beside the store at `store_path`.
+    pub fn projects_dir(&self, store_path: &Path) -> PathBuf {
+        self.memory.dir.clone().unwrap_or_else(|| {
+            store_path
+                .parent()
+                .unwrap_or_else(|| Path::new("."))
+                .join("projects")
+        })
+    }
+
+    /// The share of the context window that brings the flush nudge.
+    pub fn flush_share(&self) -> f64 {
+        self.memory
+            .flush_share
+            .filter(|s| (0.0..=1.0).contains(s))
+            .unwrap_or(DEFAULT_FLUSH_SHARE)
     }
 
     /// Inputs under this many bytes are not compressed.

@@ -10,6 +10,8 @@
 //!   line the agent sees;
 //! - [`service`]: the typed API over the store: recall, get, pressure,
 //!   forget, stats, gc, maintenance;
+//! - [`memory`]: per-project memory files (MEMORY.md, daily logs) and
+//!   their search index;
 //! - [`render`]: the service's answers as text for people and agents;
 //! - [`excerpt`]: numbered line ranges of an original;
 //! - [`tokens`]: token counting (o200k_base) and its cheap estimate;
@@ -22,6 +24,7 @@ pub mod builtin;
 pub mod config;
 pub mod excerpt;
 pub mod ingest;
+pub mod memory;
 pub mod paths;
 pub mod pipeline;
 pub mod plugins;

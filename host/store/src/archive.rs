@@ -491,6 +491,11 @@ impl Store {
         GatewayState::new(&self.conn)
     }
 
+    /// The index of memory files and past sessions' turns.
+    pub fn memory_index(&self) -> crate::memory::MemoryIndex<'_> {
+        crate::memory::MemoryIndex::new(&self.conn)
+    }
+
     /// The per-session context state kept beside the archive.
     pub fn session_context(&self) -> SessionContext<'_> {
         SessionContext::new(&self.conn)

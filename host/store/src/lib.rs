@@ -8,6 +8,8 @@
 //! - [`gateway`]: what the gateway decided per conversation (the blocks it
 //!   rewrote, so every later request gets the same bytes; context figures
 //!   and garbage-collection steps);
+//! - [`memory`]: the index of memory files (MEMORY.md, daily logs, past
+//!   sessions' turns), chunked for FTS5 search;
 //! - [`schema`]: tables, the FTS5 index and its triggers, migrations;
 //! - [`entry`]: what an entry is and how its id is derived;
 //! - [`query`]: user text → a safe FTS5 query;
@@ -24,6 +26,7 @@
 pub mod archive;
 pub mod entry;
 pub mod gateway;
+pub mod memory;
 pub mod priority;
 pub mod query;
 pub mod recall;
@@ -38,6 +41,7 @@ use std::time::Duration;
 pub use archive::{Collected, Maintenance, Store};
 pub use entry::{Entry, Forgotten, IdempotencyKey, InContext, Listed, NewEntry, SeenBy, Stored};
 pub use gateway::{Conversation, GatewaySavings, GatewayState, Rewrite, RewriteKind, SentRequest};
+pub use memory::{MemoryChunk, MemoryFile, MemoryHit, MemoryIndex};
 pub use session::{ContextReading, DEFAULT_CONTEXT_WINDOW, SessionContext};
 
 /// How long a writer waits for another one before giving up.

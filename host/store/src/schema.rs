@@ -131,6 +131,42 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (conversation, block_key)
     ) WITHOUT ROWID;
     "#,
+    // 5: continuity across compaction. A session remembers when it was
+    // nudged to save its memories (once per compaction cycle) and when it
+    // was last compacted; memory files (MEMORY.md, daily logs) and past
+    // sessions' turns are indexed by chunk for `memory_search`, the
+    // Markdown files staying the source of truth.
+    r#"
+    ALTER TABLE session_state ADD COLUMN flush_nudged_at INTEGER;
+    ALTER TABLE session_state ADD COLUMN compacted_at INTEGER;
+    CREATE TABLE memory_files (
+        path          TEXT    PRIMARY KEY,
+        project       TEXT    NOT NULL,
+        source        TEXT    NOT NULL,
+        modified_ms   INTEGER NOT NULL,
+        size          INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE memory_chunks (
+        rowid         INTEGER PRIMARY KEY,
+        path          TEXT    NOT NULL,
+        project       TEXT    NOT NULL,
+        source        TEXT    NOT NULL,
+        start_line    INTEGER NOT NULL,
+        end_line      INTEGER NOT NULL,
+        text          TEXT    NOT NULL
+    );
+    CREATE INDEX memory_chunks_by_path ON memory_chunks(path);
+    CREATE VIRTUAL TABLE memory_fts USING fts5(
+        text, content = 'memory_chunks', content_rowid = 'rowid',
+        tokenize = "porter unicode61 tokenchars '_'"
+    );
+    CREATE TRIGGER memory_fts_insert AFTER INSERT ON memory_chunks BEGIN
+        INSERT INTO memory_fts(rowid, text) VALUES (new.rowid, new.text);
+    END;
+    CREATE TRIGGER memory_fts_delete AFTER DELETE ON memory_chunks BEGIN
+        INSERT INTO memory_fts(memory_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    END;
+    "#,
 ];
 
 /// The schema version this binary writes.

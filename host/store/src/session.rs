@@ -53,7 +53,9 @@ impl<'a> SessionContext<'a> {
     }
 
     /// Records a context-window reading for `session`: `used` tokens of a
-    /// `window`, as reported by `source` (`status_line`, `session_start`).
+    /// `window`, as reported by `source` (`status_line`, `session_start`,
+    /// `transcript`) at `now` (when the figure was true). An older reading
+    /// than the one kept is ignored: the newest one wins.
     pub fn record_reading(
         &self,
         session: &str,
@@ -68,10 +70,14 @@ impl<'a> SessionContext<'a> {
              VALUES (?1, ?5, ?5, ?2, ?3, ?4, ?5)
              ON CONFLICT(session_id) DO UPDATE SET
                 last_seen = max(last_seen, excluded.last_seen),
-                context_used = excluded.context_used,
-                context_window = coalesce(excluded.context_window, context_window),
-                context_source = excluded.context_source,
-                context_read_at = excluded.context_read_at",
+                context_used = CASE WHEN (context_read_at IS NULL OR excluded.context_read_at >= context_read_at) THEN excluded.context_used ELSE context_used END,
+                context_window = CASE WHEN (context_read_at IS NULL OR excluded.context_read_at >= context_read_at)
+                    THEN coalesce(excluded.context_window, context_window)
+                    ELSE context_window END,
+                context_source = CASE WHEN (context_read_at IS NULL OR excluded.context_read_at >= context_read_at)
+                    THEN excluded.context_source ELSE context_source END,
+                context_read_at = CASE WHEN (context_read_at IS NULL OR excluded.context_read_at >= context_read_at)
+                    THEN excluded.context_read_at ELSE context_read_at END",
             params![session, used, window, source, now],
         )?;
         Ok(())
@@ -162,18 +168,53 @@ impl<'a> SessionContext<'a> {
 
     /// Marks a compaction of `session`: whatever was stored so far has left
     /// the agent's context (only the compaction summary remains), and so
-    /// has the context reading, which described the context before it.
+    /// has the context reading, which described the context before it; a
+    /// new compaction cycle begins (the flush nudge may come again).
     pub fn mark_compaction(&self, session: &str, now: i64) -> Result<(), StoreError> {
         self.conn.execute(
-            "INSERT INTO session_state (session_id, first_seen, last_seen, compacted_after)
-             VALUES (?1, ?2, ?2, (SELECT coalesce(max(rowid), 0) FROM entries))
+            "INSERT INTO session_state (session_id, first_seen, last_seen, compacted_after,
+                compacted_at)
+             VALUES (?1, ?2, ?2, (SELECT coalesce(max(rowid), 0) FROM entries), ?2)
              ON CONFLICT(session_id) DO UPDATE SET
                 last_seen = max(last_seen, excluded.last_seen),
                 compacted_after = excluded.compacted_after,
+                compacted_at = excluded.compacted_at,
+                flush_nudged_at = NULL,
                 context_used = NULL, context_source = NULL, context_read_at = NULL",
             params![session, now],
         )?;
         Ok(())
+    }
+
+    /// Claims the one flush nudge of `session`'s current compaction cycle:
+    /// `true` for the first caller since the last compaction, `false` for
+    /// every later one. One SQL statement, so of hooks running in parallel
+    /// exactly one wins.
+    pub fn claim_flush_nudge(&self, session: &str, now: i64) -> Result<bool, StoreError> {
+        self.conn.execute(
+            "INSERT INTO session_state (session_id, first_seen, last_seen)
+             VALUES (?1, ?2, ?2) ON CONFLICT(session_id) DO NOTHING",
+            params![session, now],
+        )?;
+        let claimed = self.conn.execute(
+            "UPDATE session_state SET flush_nudged_at = ?2
+             WHERE session_id = ?1 AND flush_nudged_at IS NULL",
+            params![session, now],
+        )?;
+        Ok(claimed == 1)
+    }
+
+    /// When `session` was last compacted (ms since the epoch), if ever.
+    pub fn compacted_at(&self, session: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT compacted_at FROM session_state WHERE session_id = ?1",
+                [session],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
     }
 
     /// The latest result of `tool` that `agent` of `session` saw since the
@@ -214,5 +255,39 @@ impl<'a> SessionContext<'a> {
                 },
             )
             .optional()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Store;
+
+    #[test]
+    fn one_flush_nudge_per_compaction_cycle_and_the_newest_reading_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.sqlite3")).unwrap();
+        let sessions = store.session_context();
+        assert!(sessions.claim_flush_nudge("s", 10).unwrap());
+        assert!(!sessions.claim_flush_nudge("s", 11).unwrap());
+        assert!(sessions.claim_flush_nudge("other", 11).unwrap());
+        sessions.mark_compaction("s", 20).unwrap();
+        assert_eq!(sessions.compacted_at("s").unwrap(), Some(20));
+        assert!(sessions.claim_flush_nudge("s", 21).unwrap());
+        assert!(!sessions.claim_flush_nudge("s", 22).unwrap());
+
+        sessions
+            .record_reading("s", 1000, Some(200_000), "transcript", 100)
+            .unwrap();
+        // An older figure (a statusLine call that raced) does not win.
+        sessions
+            .record_reading("s", 500, None, "status_line", 90)
+            .unwrap();
+        let r = sessions.reading(Some("s"), 0, 100).unwrap();
+        assert_eq!((r.used_tokens, r.source.as_str()), (1000, "transcript"));
+        sessions
+            .record_reading("s", 1500, None, "status_line", 110)
+            .unwrap();
+        let r = sessions.reading(Some("s"), 0, 110).unwrap();
+        assert_eq!((r.used_tokens, r.source.as_str()), (1500, "status_line"));
     }
 }
