@@ -12,7 +12,7 @@ use ghost_core::pipeline::Pipeline;
 use ghost_runtime::PluginLimits;
 use ghost_store::Store;
 
-use crate::{bench, classify, compress, gateway, ingest, install, logging, plugin, store};
+use crate::{bench, classify, compress, gateway, ingest, install, logging, memory, plugin, store};
 
 /// ghost: a context gardener for AI coding agents.
 ///
@@ -75,6 +75,10 @@ enum Command {
     Stats(store::JsonOnly),
     /// Expire entries past their TTL, purge forgotten ones, compact the store.
     Gc(store::JsonOnly),
+    /// Memories that survive compaction (the MCP `memory_save`,
+    /// `memory_search` and `memory_get` tools).
+    #[command(subcommand)]
+    Memory(memory::Args),
     /// Run the MCP server on stdin/stdout.
     Serve,
     /// Run ghost on the model API's request path: a local gateway that
@@ -134,8 +138,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Forget(args) => store::forget(args, open_store()?),
         Command::Stats(args) => store::stats(args, open_store()?),
         Command::Gc(args) => store::gc(args, open_store()?),
+        Command::Memory(args) => {
+            let config = config()?;
+            let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
+            memory::run(args, open_store()?, &config.projects_dir(&store_path))
+        }
         Command::Serve => {
-            ghost_mcp::serve_stdio(open_store()?)?;
+            let config = config()?;
+            let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
+            let memory = ghost_core::memory::ProjectMemory::new(
+                &config.projects_dir(&store_path),
+                &ghost_core::memory::current_project(),
+            );
+            ghost_mcp::serve_stdio(open_store()?, memory)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => bench::run(args),

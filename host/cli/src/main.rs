@@ -11,6 +11,7 @@ mod ingest;
 mod input;
 mod install;
 mod logging;
+mod memory;
 mod plugin;
 mod store;
 

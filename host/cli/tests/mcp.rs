@@ -134,7 +134,16 @@ async fn a_real_client_lists_and_calls_every_tool() {
     names.sort();
     assert_eq!(
         names,
-        ["context_pressure", "forget", "get", "recall", "stats"]
+        [
+            "context_pressure",
+            "forget",
+            "get",
+            "memory_get",
+            "memory_save",
+            "memory_search",
+            "recall",
+            "stats"
+        ]
     );
     for t in &tools {
         assert_eq!(
@@ -146,9 +155,15 @@ async fn a_real_client_lists_and_calls_every_tool() {
         let out = t.output_schema.as_ref().expect("output schema");
         assert_eq!(out.get("type"), Some(&json!("object")), "{}", t.name);
         let a = t.annotations.as_ref().expect("annotations");
-        assert_eq!(a.read_only_hint, Some(t.name != "forget"), "{}", t.name);
+        let writes = t.name == "forget" || t.name == "memory_save";
+        assert_eq!(a.read_only_hint, Some(!writes), "{}", t.name);
         assert_eq!(a.destructive_hint, Some(t.name == "forget"), "{}", t.name);
-        assert_eq!(a.idempotent_hint, Some(true), "{}", t.name);
+        assert_eq!(
+            a.idempotent_hint,
+            Some(t.name != "memory_save"),
+            "{}",
+            t.name
+        );
     }
     let recall_schema = &tools
         .iter()
@@ -285,6 +300,85 @@ async fn a_real_client_lists_and_calls_every_tool() {
 
     // Bad arguments are a tool error the agent can read, not a crash.
     let r = call(&client, "get", json!({"idd": "x"})).await;
+    assert_eq!(r.is_error, Some(true));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn memories_are_saved_found_and_read_through_a_real_client() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let mut cmd = tokio::process::Command::new(GHOST);
+    cmd.arg("serve")
+        .env("GHOST_HOME", home.path())
+        .env("CLAUDE_PROJECT_DIR", project.path());
+    let (transport, _stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = Client {
+        version: ProtocolVersion::V_2025_11_25,
+    }
+    .serve(transport)
+    .await
+    .expect("MCP handshake");
+
+    let r = call(
+        &client,
+        "memory_save",
+        json!({"text": "The user prefers rebase over merge", "tags": ["git"]}),
+    )
+    .await;
+    let path = structured(&r)["path"].as_str().unwrap().to_string();
+    assert!(path.ends_with("MEMORY.md"), "{path}");
+    assert!(path.starts_with(home.path().to_str().unwrap()), "{path}");
+    let r = call(
+        &client,
+        "memory_save",
+        json!({"text": "bisected the slowdown to the JSON parser", "target": "log"}),
+    )
+    .await;
+    assert!(
+        structured(&r)["path"]
+            .as_str()
+            .unwrap()
+            .contains("/memory/")
+    );
+
+    let r = call(&client, "memory_search", json!({"query": "rebase merge"})).await;
+    let hits = structured(&r)["hits"].as_array().unwrap().clone();
+    assert_eq!(hits[0]["source"], json!("memory"));
+    assert_eq!(hits[0]["path"], json!(path));
+    let r = call(
+        &client,
+        "memory_search",
+        json!({"query": "slowdown parser", "source": "log"}),
+    )
+    .await;
+    assert_eq!(structured(&r)["hits"].as_array().unwrap().len(), 1);
+
+    let line = hits[0]["start_line"].clone();
+    let r = call(
+        &client,
+        "memory_get",
+        json!({"path": "MEMORY.md", "start_line": line, "end_line": line}),
+    )
+    .await;
+    assert_eq!(
+        structured(&r)["text"],
+        json!("- The user prefers rebase over merge #git\n")
+    );
+    // A file not written yet is empty text, not an error.
+    let r = call(
+        &client,
+        "memory_get",
+        json!({"path": "memory/1999-01-01.md"}),
+    )
+    .await;
+    assert_ne!(r.is_error, Some(true));
+    assert_eq!(r.structured_content.as_ref().unwrap()["text"], json!(""));
+    // Outside the memory folder: a tool error that says where memories live.
+    let r = call(&client, "memory_get", json!({"path": "/etc/passwd"})).await;
     assert_eq!(r.is_error, Some(true));
     client.cancel().await.unwrap();
 }

@@ -140,6 +140,17 @@ pub struct MemoryText {
     pub path: String,
 }
 
+/// The project this process works for: `CLAUDE_PROJECT_DIR` (set by Claude
+/// Code for hooks and MCP servers), else the working directory.
+pub fn current_project() -> String {
+    std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "default".to_string())
+}
+
 /// One project's memory folder.
 #[derive(Debug, Clone)]
 pub struct ProjectMemory {

@@ -229,3 +229,33 @@ mod tests {
         assert_eq!(age(172_800), "2d");
     }
 }
+
+/// `memory_save`'s answer.
+pub fn memory_saved(out: &crate::memory::MemorySaved) -> String {
+    format!("saved to {} (line {})", out.path, out.line)
+}
+
+/// `memory_search`'s hits, one block each.
+pub fn memory_search(out: &crate::memory::MemorySearchOutput) -> String {
+    if out.hits.is_empty() {
+        return "no memory matches; memory_save stores one".to_string();
+    }
+    let mut text = String::new();
+    for h in &out.hits {
+        text.push_str(&format!(
+            "{} · {}:{}-{}\n{}\n\n",
+            h.source, h.path, h.start_line, h.end_line, h.text
+        ));
+    }
+    text.push_str("memory_get(path, start_line, end_line) reads more around a hit");
+    text
+}
+
+/// `memory_get`'s answer: the text, or a note that the file is empty.
+pub fn memory_text(out: &crate::memory::MemoryText) -> String {
+    if out.text.is_empty() {
+        format!("{} is empty or does not exist yet", out.path)
+    } else {
+        out.text.clone()
+    }
+}

@@ -17,10 +17,14 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
+use ghost_core::memory::{
+    MemoryGetRequest, MemorySaveRequest, MemorySaved, MemorySearchOutput, MemorySearchRequest,
+    MemoryText, ProjectMemory,
+};
 use ghost_core::render;
 use ghost_core::service::{
     ForgetRequest, GetRequest, MAINTENANCE_EVERY, PressureRequest, RecallRequest, Service,
-    ServiceError, StatsRequest,
+    StatsRequest,
 };
 use ghost_store::{Store, now_ms};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -60,15 +64,17 @@ fn output<T: JsonSchema + 'static>() -> Arc<JsonObject> {
 #[derive(Clone)]
 pub struct GhostServer {
     service: Arc<Mutex<Service>>,
+    memory: Arc<ProjectMemory>,
     tool_router: ToolRouter<GhostServer>,
 }
 
 #[tool_router]
 impl GhostServer {
-    /// A server on `store`.
-    pub fn new(store: Store) -> Self {
+    /// A server on `store`, with the memory of the project it serves.
+    pub fn new(store: Store, memory: ProjectMemory) -> Self {
         Self {
             service: Arc::new(Mutex::new(Service::new(store))),
+            memory: Arc::new(memory),
             tool_router: Self::tool_router(),
         }
     }
@@ -77,11 +83,11 @@ impl GhostServer {
     /// answers with the structured result and `text`'s rendering of it; a
     /// failure (bad arguments, no such entry) is a tool error with a message
     /// the agent can act on.
-    fn answer<Req: DeserializeOwned, Out: Serialize>(
+    fn answer<Req: DeserializeOwned, Out: Serialize, E: std::fmt::Display>(
         &self,
         tool: &str,
         args: JsonObject,
-        call: impl FnOnce(&mut Service, &Req) -> Result<Out, ServiceError>,
+        call: impl FnOnce(&mut Service, &Req) -> Result<Out, E>,
         text: impl FnOnce(&Out) -> String,
     ) -> Result<CallToolResult, ErrorData> {
         let outcome = serde_json::from_value::<Req>(serde_json::Value::Object(args))
@@ -203,6 +209,67 @@ impl GhostServer {
         )
     }
 
+    /// Save durable knowledge so it survives compaction and later sessions:
+    /// a decision and its reason, a user preference, a debugging insight, a
+    /// project fact. `target` `memory` (default) appends to the project's
+    /// MEMORY.md, read at every session start; `log` to today's daily log.
+    #[tool(
+        name = "memory_save",
+        title = "Save a memory",
+        input_schema = input::<MemorySaveRequest>(),
+        output_schema = output::<MemorySaved>(),
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn memory_save(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        let memory = self.memory.clone();
+        self.answer(
+            "memory_save",
+            args,
+            |s, r: &MemorySaveRequest| memory.save(s.store(), r, chrono::Local::now()),
+            render::memory_saved,
+        )
+    }
+
+    /// Search this project's memories (MEMORY.md), daily logs and past
+    /// sessions' turns by words; `source` narrows to `memory`, `log` or
+    /// `session`. Hits give a path and lines for `memory_get`.
+    #[tool(
+        name = "memory_search",
+        title = "Search memories",
+        input_schema = input::<MemorySearchRequest>(),
+        output_schema = output::<MemorySearchOutput>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn memory_search(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        let memory = self.memory.clone();
+        self.answer(
+            "memory_search",
+            args,
+            |s, r: &MemorySearchRequest| memory.search(s.store(), r),
+            render::memory_search,
+        )
+    }
+
+    /// Read a memory file (MEMORY.md, memory/YYYY-MM-DD.md, a checkpoint, a
+    /// path a search hit gave), optionally lines start_line..end_line. A
+    /// file that does not exist yet reads as empty text.
+    #[tool(
+        name = "memory_get",
+        title = "Read a memory file",
+        input_schema = input::<MemoryGetRequest>(),
+        output_schema = output::<MemoryText>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn memory_get(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        let memory = self.memory.clone();
+        self.answer(
+            "memory_get",
+            args,
+            |s, r: &MemoryGetRequest| memory.get(s.store(), r),
+            render::memory_text,
+        )
+    }
+
     fn with_service<T>(&self, f: impl FnOnce(&mut Service) -> T) -> Result<T, ErrorData> {
         let mut service = self
             .service
@@ -299,15 +366,16 @@ impl ServerHandler for GhostServer {
     }
 }
 
-/// Serves `store` over stdin/stdout until the client goes away, running the
-/// store's maintenance pass at start and every [`MAINTENANCE_EVERY`].
-pub fn serve_stdio(store: Store) -> Result<()> {
+/// Serves `store` and the project's `memory` over stdin/stdout until the
+/// client goes away, running the store's maintenance pass at start and every
+/// [`MAINTENANCE_EVERY`].
+pub fn serve_stdio(store: Store, memory: ProjectMemory) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async move {
-        let server = GhostServer::new(store);
+        let server = GhostServer::new(store, memory);
         let _ = server.with_service(Service::maintain);
         let maintainer = server.clone();
         tokio::spawn(async move {
