@@ -217,19 +217,6 @@ pub fn stats(s: &Stats) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::age;
-
-    #[test]
-    fn ages_are_short() {
-        assert_eq!(age(5), "5s");
-        assert_eq!(age(300), "5m");
-        assert_eq!(age(7_200), "2h");
-        assert_eq!(age(172_800), "2d");
-    }
-}
-
 /// `memory_save`'s answer.
 pub fn memory_saved(out: &crate::memory::MemorySaved) -> String {
     format!("saved to {} (line {})", out.path, out.line)
@@ -257,5 +244,18 @@ pub fn memory_text(out: &crate::memory::MemoryText) -> String {
         format!("{} is empty or does not exist yet", out.path)
     } else {
         out.text.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::age;
+
+    #[test]
+    fn ages_are_short() {
+        assert_eq!(age(5), "5s");
+        assert_eq!(age(300), "5m");
+        assert_eq!(age(7_200), "2h");
+        assert_eq!(age(172_800), "2d");
     }
 }
