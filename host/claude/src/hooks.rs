@@ -20,18 +20,20 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::payload::{
-    PostCompact, PostToolUse, PostToolUseFailure, PreCompact, SessionStart, StatusLine,
+    PostCompact, PostToolUse, PostToolUseFailure, PreCompact, PreToolUse, SessionStart, StatusLine,
     UserPromptSubmit,
 };
 use crate::policy::MAX_STDIN_BYTES;
 use crate::replacement::{self, ResultToShow};
 use crate::response::{self, Skip};
-use crate::state;
+use crate::{flush, state};
 
 /// The events ghost handles: Claude Code's hook events, and its statusLine
 /// command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HookEvent {
+    /// A tool is about to run: the memory flush nudge, when it is due.
+    PreToolUse,
     /// A tool succeeded: compress and replace its result.
     PostToolUse,
     /// A tool failed: store the error, point at it.
@@ -50,7 +52,8 @@ pub enum HookEvent {
 
 impl HookEvent {
     /// Every event, with its `ghost hook` argument.
-    pub const ALL: [(HookEvent, &'static str); 7] = [
+    pub const ALL: [(HookEvent, &'static str); 8] = [
+        (HookEvent::PreToolUse, "pre-tool-use"),
         (HookEvent::PostToolUse, "post-tool-use"),
         (HookEvent::PostToolUseFailure, "post-tool-use-failure"),
         (HookEvent::UserPromptSubmit, "user-prompt-submit"),
@@ -154,6 +157,15 @@ fn parse<T: DeserializeOwned>(event: HookEvent, bytes: &[u8]) -> Result<T> {
 
 fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String> {
     match event {
+        HookEvent::PreToolUse => {
+            let p: PreToolUse = parse(event, bytes)?;
+            // A subagent's context is its own; the flush is the main agent's.
+            if p.agent_id.is_some() {
+                return Ok(String::new());
+            }
+            let nudge = flush::nudge(&p.session_id, p.transcript_path.as_deref(), ctx)?;
+            Ok(nudge.map_or_else(String::new, |text| additional_context("PreToolUse", &text)))
+        }
         HookEvent::PostToolUse => post_tool_use(&parse(event, bytes)?, ctx),
         HookEvent::PostToolUseFailure => post_tool_use_failure(&parse(event, bytes)?, ctx),
         HookEvent::UserPromptSubmit => {
@@ -167,7 +179,10 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
                 key,
                 "prompt",
             )?;
-            Ok(String::new())
+            let nudge = flush::nudge(&p.session_id, p.transcript_path.as_deref(), ctx)?;
+            Ok(nudge.map_or_else(String::new, |text| {
+                additional_context("UserPromptSubmit", &text)
+            }))
         }
         HookEvent::StatusLine => state::status_line(&parse::<StatusLine>(event, bytes)?, ctx),
         HookEvent::PreCompact => {
@@ -188,6 +203,17 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
         }
         HookEvent::SessionStart => state::session_start(&parse::<SessionStart>(event, bytes)?, ctx),
     }
+}
+
+/// A hook answer that adds `text` to the agent's context.
+fn additional_context(event: &str, text: &str) -> String {
+    json!({
+        "hookSpecificOutput": {
+            "hookEventName": event,
+            "additionalContext": text,
+        }
+    })
+    .to_string()
 }
 
 /// The store at the context's path.
@@ -216,6 +242,22 @@ fn store_text(
 }
 
 fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
+    // The newest context reading, for the replacement policy and every
+    // other consumer (the main agent's only: a subagent's context is its own).
+    if payload.agent_id.is_none()
+        && let Some(usage) = payload
+            .transcript_path
+            .as_deref()
+            .and_then(|p| crate::transcript::tail_usage(std::path::Path::new(p)))
+    {
+        let store = open_store(ctx)?;
+        flush::record_transcript_reading(
+            &store,
+            &payload.session_id,
+            &usage,
+            ghost_store::now_ms(),
+        )?;
+    }
     let tool = payload.tool_name.as_str();
     let response = &payload.tool_response;
     let extracted = match response::extract(tool, &payload.tool_input, response) {

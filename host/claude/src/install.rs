@@ -60,6 +60,13 @@ pub fn registrations() -> Vec<Registration> {
         timeout_secs,
     };
     vec![
+        // Before any tool: the memory flush nudge when the context is full.
+        hook(
+            "PreToolUse",
+            None,
+            HookEvent::PreToolUse,
+            QUICK_HOOK_TIMEOUT_SECS,
+        ),
         Registration {
             matcher: Some(tools::post_tool_use_matcher()),
             ..hook(
@@ -94,10 +101,11 @@ pub fn registrations() -> Vec<Registration> {
             HookEvent::PostCompact,
             QUICK_HOOK_TIMEOUT_SECS,
         ),
-        // A fresh start has nothing of ghost's to restore.
+        // After compaction, on resume, and at a fresh start in a project
+        // worked on within a day: the checkpoint and memories come back.
         hook(
             "SessionStart",
-            Some("compact|resume"),
+            Some("startup|resume|compact"),
             HookEvent::SessionStart,
             QUICK_HOOK_TIMEOUT_SECS,
         ),

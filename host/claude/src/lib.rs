@@ -10,9 +10,13 @@
 //! - [`replacement`]: what the model sees in place of a result, decided on
 //!   its text (the hook and the gateway share it);
 //! - [`seen`]: what the agent already has in its context (re-reads, repeats);
+//! - [`flush`]: the one nudge per compaction cycle to save memories when
+//!   the context is nearly full;
 //! - [`file_list`]: the digest of long file lists;
 //! - [`state`]: the status line, the state block before compaction and the
 //!   context after it;
+//! - [`transcript`]: the session's transcript: the latest context size
+//!   from its tail, its items for checkpoints and inspection;
 //! - [`policy`]: every threshold, with its reason;
 //! - [`install`], [`doctor`]: ghost in Claude Code's settings (and the
 //!   plugin's generated files), and checking it.
@@ -23,6 +27,7 @@
 
 pub mod doctor;
 pub mod file_list;
+pub mod flush;
 pub mod hooks;
 pub mod install;
 pub mod payload;
@@ -32,3 +37,4 @@ pub mod response;
 pub mod seen;
 pub mod state;
 pub mod tools;
+pub mod transcript;

@@ -16,6 +16,9 @@ use serde_json::Value;
 pub struct PostToolUse {
     /// The session.
     pub session_id: String,
+    /// The session's transcript (JSON lines).
+    #[serde(default)]
+    pub transcript_path: Option<String>,
     /// The subagent that ran the tool (absent for the main agent).
     #[serde(default)]
     pub agent_id: Option<String>,
@@ -60,6 +63,9 @@ pub struct PostToolUseFailure {
 pub struct UserPromptSubmit {
     /// The session.
     pub session_id: String,
+    /// The session's transcript (JSON lines).
+    #[serde(default)]
+    pub transcript_path: Option<String>,
     /// The prompt's id.
     #[serde(default)]
     pub prompt_id: Option<String>,
@@ -72,6 +78,28 @@ pub struct UserPromptSubmit {
 pub struct PreCompact {
     /// The session.
     pub session_id: String,
+    /// The session's transcript (JSON lines).
+    #[serde(default)]
+    pub transcript_path: Option<String>,
+    /// The session's working directory: its project.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// `manual` (`/compact`) or `auto`.
+    #[serde(default)]
+    pub trigger: Option<String>,
+}
+
+/// `PreToolUse`: a tool is about to run.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PreToolUse {
+    /// The session.
+    pub session_id: String,
+    /// The session's transcript (JSON lines).
+    #[serde(default)]
+    pub transcript_path: Option<String>,
+    /// The subagent about to run the tool (absent for the main agent).
+    #[serde(default)]
+    pub agent_id: Option<String>,
 }
 
 /// `PostCompact`: compaction ran.
@@ -91,6 +119,12 @@ pub struct PostCompact {
 pub struct SessionStart {
     /// The session.
     pub session_id: String,
+    /// The session's transcript (JSON lines).
+    #[serde(default)]
+    pub transcript_path: Option<String>,
+    /// The session's working directory: its project.
+    #[serde(default)]
+    pub cwd: Option<String>,
     /// `startup`, `resume`, `compact` (or `clear`).
     #[serde(default)]
     pub source: String,

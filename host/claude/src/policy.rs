@@ -150,3 +150,7 @@ mod tests {
         assert_eq!(read_fold_bytes(Some(0.95)), 2_048);
     }
 }
+
+/// A context reading older than this brings no flush nudge: it may describe
+/// a context that has changed since (30 minutes).
+pub const FLUSH_READING_MAX_AGE_SECS: i64 = 30 * 60;

@@ -624,3 +624,98 @@ fn a_background_task_output_is_compressed_in_its_shape() {
         log.trim_end_matches('\n')
     );
 }
+
+/// A transcript line of a main-agent reply whose context held `used` tokens.
+fn reply_line(used: i64) -> String {
+    let now = chrono_like_now();
+    format!(
+        "{}\n",
+        json!({"type": "assistant", "isSidechain": false, "timestamp": now,
+            "message": {"model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "ok"}],
+                "usage": {"input_tokens": 10, "cache_read_input_tokens": used - 10,
+                    "cache_creation_input_tokens": 0}}})
+    )
+}
+
+/// Now as RFC 3339 (UTC), without a date crate in the test.
+fn chrono_like_now() -> String {
+    let out = std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%dT%H:%M:%S.000Z"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn the_flush_nudge_comes_once_per_compaction_cycle_even_under_parallel_calls() {
+    let home = tempfile::tempdir().unwrap();
+    let transcript = home.path().join("session.jsonl");
+    let mut pre = payload("PreToolUse-Bash-fail.json");
+    pre["transcript_path"] = json!(transcript.display().to_string());
+    let session = pre["session_id"].clone();
+    let mut prompt = payload("UserPromptSubmit.json");
+    prompt["session_id"] = session.clone();
+    prompt["transcript_path"] = pre["transcript_path"].clone();
+
+    // Below 65% of 200k: nothing to say.
+    std::fs::write(&transcript, reply_line(100_000)).unwrap();
+    assert_eq!(hook(home.path(), "pre-tool-use", &pre), None);
+
+    // Above it: four parallel PreToolUse hooks, exactly one nudges.
+    std::fs::write(&transcript, reply_line(140_000)).unwrap();
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            common::spawn_ghost(
+                home.path(),
+                &["hook", "pre-tool-use"],
+                pre.to_string().as_bytes(),
+            )
+        })
+        .collect();
+    let answers: Vec<String> = children
+        .into_iter()
+        .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    let answer: Value = serde_json::from_str(&answers[0]).unwrap();
+    assert_eq!(answer["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    let text = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        text.contains("70% full") && text.contains("memory_save"),
+        "{text}"
+    );
+    // Later calls of the cycle, and the prompt hook, stay quiet.
+    assert_eq!(hook(home.path(), "pre-tool-use", &pre), None);
+    assert_eq!(hook(home.path(), "user-prompt-submit", &prompt), None);
+
+    // Compaction starts a new cycle; the pre-compaction figure no longer counts.
+    let mut compact = payload("PreCompact-manual.json");
+    compact["session_id"] = session.clone();
+    let out = run(
+        home.path(),
+        &["hook", "pre-compact"],
+        compact.to_string().as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let mut text = std::fs::read_to_string(&transcript).unwrap();
+    text.push_str(&format!(
+        "{}\n",
+        json!({"type": "system", "subtype": "compact_boundary"})
+    ));
+    std::fs::write(&transcript, &text).unwrap();
+    assert_eq!(hook(home.path(), "user-prompt-submit", &prompt), None);
+    // Full again: the next prompt carries the nudge. (The reply's timestamp
+    // has whole seconds: it must be later than the compaction.)
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    text.push_str(&reply_line(150_000));
+    std::fs::write(&transcript, &text).unwrap();
+    let answer = hook(home.path(), "user-prompt-submit", &prompt).expect("the nudge");
+    assert_eq!(
+        answer["hookSpecificOutput"]["hookEventName"],
+        "UserPromptSubmit"
+    );
+    assert_eq!(hook(home.path(), "pre-tool-use", &pre), None);
+}
