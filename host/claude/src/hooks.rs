@@ -185,9 +185,7 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
             }))
         }
         HookEvent::StatusLine => state::status_line(&parse::<StatusLine>(event, bytes)?, ctx),
-        HookEvent::PreCompact => {
-            state::pre_compact(&parse::<PreCompact>(event, bytes)?.session_id, ctx)
-        }
+        HookEvent::PreCompact => state::pre_compact(&parse::<PreCompact>(event, bytes)?, ctx),
         HookEvent::PostCompact => {
             let p: PostCompact = parse(event, bytes)?;
             let key = p.prompt_id.as_deref();

@@ -10,6 +10,9 @@
 //! - [`replacement`]: what the model sees in place of a result, decided on
 //!   its text (the hook and the gateway share it);
 //! - [`seen`]: what the agent already has in its context (re-reads, repeats);
+//! - [`checkpoint`]: a checkpoint's sections from the transcript, by rules;
+//! - [`continuity`]: the checkpoint at PreCompact and the context restored
+//!   at SessionStart;
 //! - [`flush`]: the one nudge per compaction cycle to save memories when
 //!   the context is nearly full;
 //! - [`file_list`]: the digest of long file lists;
@@ -25,6 +28,8 @@
 //! `ghost-core`. A hook never breaks the agent: on any failure the original
 //! goes through and the reason is logged (the `log` facade).
 
+pub mod checkpoint;
+pub mod continuity;
 pub mod doctor;
 pub mod file_list;
 pub mod flush;

@@ -137,6 +137,10 @@ pub const SLOW_HOOK_TIMEOUT_SECS: u64 = 10;
 /// rows.
 pub const QUICK_HOOK_TIMEOUT_SECS: u64 = 5;
 
+/// A context reading older than this brings no flush nudge: it may describe
+/// a context that has changed since (30 minutes).
+pub const FLUSH_READING_MAX_AGE_SECS: i64 = 30 * 60;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,7 +154,3 @@ mod tests {
         assert_eq!(read_fold_bytes(Some(0.95)), 2_048);
     }
 }
-
-/// A context reading older than this brings no flush nudge: it may describe
-/// a context that has changed since (30 minutes).
-pub const FLUSH_READING_MAX_AGE_SECS: i64 = 30 * 60;

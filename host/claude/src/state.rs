@@ -7,8 +7,9 @@ use ghost_core::ingest::short_count;
 use ghost_store::now_ms;
 use serde_json::json;
 
+use crate::continuity;
 use crate::hooks::{HookContext, open_store};
-use crate::payload::{SessionStart, StatusLine};
+use crate::payload::{PreCompact, SessionStart, StatusLine};
 use crate::policy::{PRE_COMPACT_ITEMS_BYTES, SESSION_START_BUDGET_TOKENS, TOP_ITEMS};
 
 /// The statusLine command: records the context reading, prints one line.
@@ -74,29 +75,58 @@ fn top_lines(ctx: &HookContext, session: &str, budget_bytes: usize) -> Result<(S
 }
 
 /// PreCompact: plain text, which Claude Code appends to the compaction
-/// prompt. Never blocks compaction.
-pub fn pre_compact(session: &str, ctx: &HookContext) -> Result<String> {
+/// prompt: the session's verified checkpoint (written before anything
+/// else, from the transcript), then what ghost holds. Never blocks
+/// compaction: a checkpoint that cannot be written or verified is left out
+/// and logged.
+pub fn pre_compact(payload: &PreCompact, ctx: &HookContext) -> Result<String> {
+    let session = payload.session_id.as_str();
     let store = open_store(ctx)?;
+    let mut out = String::new();
+    if let Some(path) = payload.transcript_path.as_deref() {
+        let trigger = payload.trigger.as_deref().unwrap_or("unknown");
+        match continuity::write_checkpoint(
+            ctx,
+            &store,
+            session,
+            std::path::Path::new(path),
+            payload.cwd.as_deref(),
+            trigger,
+        ) {
+            Ok((entry, text)) => {
+                let body = text.split_once("\n---\n").map_or(text.as_str(), |(_, b)| b);
+                out.push_str(&format!(
+                    "ghost saved a verified checkpoint of this session ({}). Keep its Next steps \
+                     and Active issues in the summary; it comes back after compaction.\n{}\n",
+                    entry.path,
+                    body.trim()
+                ));
+            }
+            Err(e) => log::warn!("pre-compact: no checkpoint: {e:#}"),
+        }
+    }
     // What the agent saw so far leaves its context now.
     store.session_context().mark_compaction(session, now_ms())?;
     let p = store.pressure(Some(session), now_ms())?;
-    if p.entries == 0 {
-        return Ok(String::new());
+    if p.entries > 0 {
+        let (items, _) = top_lines(ctx, session, PRE_COMPACT_ITEMS_BYTES)?;
+        out.push_str(&format!(
+            "ghost holds the full originals of this session's tool results: {} entries, {} tokens \
+             shown as {}. Keep in the summary the ids the next steps need; these matter most:\n{items}\
+             After compaction use recall(query) to search them and get(id) for the full text \
+             (MCP server ghost), instead of re-running tools.\n",
+            p.entries,
+            short_count(p.original_tokens),
+            short_count(p.summary_tokens),
+        ));
     }
-    let (items, _) = top_lines(ctx, session, PRE_COMPACT_ITEMS_BYTES)?;
-    Ok(format!(
-        "ghost holds the full originals of this session's tool results: {} entries, {} tokens \
-         shown as {}. Keep in the summary the ids the next steps need; these matter most:\n{items}\
-         After compaction use recall(query) to search them and get(id) for the full text \
-         (MCP server ghost), instead of re-running tools.\n",
-        p.entries,
-        short_count(p.original_tokens),
-        short_count(p.summary_tokens),
-    ))
+    Ok(out)
 }
 
-/// SessionStart: after compaction or on resume, what ghost holds and how to
-/// get it back, under [`SESSION_START_BUDGET_TOKENS`].
+/// SessionStart: after compaction, on resume, and at a fresh start in a
+/// project with a recent checkpoint: the restored context (checkpoint,
+/// memories, logs) and what ghost holds, under
+/// [`SESSION_START_BUDGET_TOKENS`].
 pub fn session_start(payload: &SessionStart, ctx: &HookContext) -> Result<String> {
     let session = payload.session_id.as_str();
     let source = payload.source.as_str();
@@ -116,18 +146,35 @@ pub fn session_start(payload: &SessionStart, ctx: &HookContext) -> Result<String
             .session_context()
             .mark_compaction(session, now_ms())?;
     }
-    if source != "compact" && source != "resume" {
+    if !matches!(source, "compact" | "resume" | "startup") {
         return Ok(String::new());
     }
-    let (items, listed) = top_lines(ctx, session, SESSION_START_BUDGET_TOKENS * 4 - 400)?;
-    if listed == 0 {
+    let project = payload.cwd.clone().or_else(|| {
+        payload
+            .transcript_path
+            .as_deref()
+            .and_then(|p| crate::transcript::read(std::path::Path::new(p)).ok())
+            .and_then(|t| t.cwd)
+    });
+    let restored = project
+        .as_deref()
+        .and_then(|p| continuity::restore(ctx, p, source, SESSION_START_BUDGET_TOKENS - 500))
+        .unwrap_or_default();
+    let mut context = restored.clone();
+    if source != "startup" {
+        let budget = continuity::remaining_budget(&restored).saturating_sub(100) * 4;
+        let (items, listed) = top_lines(ctx, session, budget.saturating_sub(400))?;
+        if listed > 0 {
+            context.push_str(&format!(
+                "ghost keeps the full text of earlier tool results in this session. Most important:\n{items}\
+                 Use recall(query) to search them and get(id) (optionally start_line/end_line) for the \
+                 full text, instead of re-running tools."
+            ));
+        }
+    }
+    if context.is_empty() {
         return Ok(String::new());
     }
-    let context = format!(
-        "ghost keeps the full text of earlier tool results in this session. Most important:\n{items}\
-         Use recall(query) to search them and get(id) (optionally start_line/end_line) for the \
-         full text, instead of re-running tools."
-    );
     Ok(json!({
         "hookSpecificOutput": {
             "hookEventName": "SessionStart",

@@ -79,6 +79,8 @@ enum Command {
     /// `memory_search` and `memory_get` tools).
     #[command(subcommand)]
     Memory(memory::Args),
+    /// The project's checkpoints (written at each compaction), oldest first.
+    Checkpoints(memory::CheckpointsArgs),
     /// Run the MCP server on stdin/stdout.
     Serve,
     /// Run ghost on the model API's request path: a local gateway that
@@ -142,6 +144,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let config = config()?;
             let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
             memory::run(args, open_store()?, &config.projects_dir(&store_path))
+        }
+        Command::Checkpoints(args) => {
+            let config = config()?;
+            let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
+            memory::checkpoints(args, &config.projects_dir(&store_path))
         }
         Command::Serve => {
             let config = config()?;

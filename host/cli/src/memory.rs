@@ -133,3 +133,46 @@ fn print<T: Serialize>(json: bool, out: &T, text: impl Fn(&T) -> String) -> Resu
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Arguments of `ghost checkpoints`.
+#[derive(Debug, clap::Args)]
+pub struct CheckpointsArgs {
+    #[command(flatten)]
+    common: ProjectArg,
+}
+
+/// `ghost checkpoints`: the project's checkpoints, oldest first, each with
+/// whether its file is still on disk.
+pub fn checkpoints(args: CheckpointsArgs, projects_dir: &std::path::Path) -> Result<ExitCode> {
+    let project = args
+        .common
+        .project
+        .clone()
+        .unwrap_or_else(ghost_core::memory::current_project);
+    let memory = ProjectMemory::new(projects_dir, &project);
+    let listed = ghost_core::checkpoint::list(&memory)?;
+    if args.common.json {
+        println!("{}", serde_json::to_string_pretty(&listed)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if listed.is_empty() {
+        println!(
+            "no checkpoints for {project} yet (ghost writes one at each compaction, in {})",
+            memory.checkpoints_dir().display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    for c in &listed {
+        let e = &c.entry;
+        println!(
+            "{}  {:<6}  session {} #{}  {}  {}",
+            e.meta.created,
+            e.meta.trigger,
+            e.meta.session,
+            e.meta.iteration,
+            if c.on_disk { "verified" } else { "MISSING" },
+            e.path
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

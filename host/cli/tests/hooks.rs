@@ -719,3 +719,136 @@ fn the_flush_nudge_comes_once_per_compaction_cycle_even_under_parallel_calls() {
     );
     assert_eq!(hook(home.path(), "pre-tool-use", &pre), None);
 }
+
+/// A transcript of a short session: a request, an edit, a failing test run,
+/// a todo list.
+fn session_transcript(project: &str) -> String {
+    let lines = [
+        json!({"type": "user", "cwd": project, "message": {"role": "user",
+            "content": "Make the parser accept tabs, and keep the lexer as it is."}}),
+        json!({"type": "assistant", "cwd": project, "message": {"content": [
+            {"type": "text", "text": "I'll change parse_line because it splits on spaces only."},
+            {"type": "tool_use", "id": "e1", "name": "Edit",
+             "input": {"file_path": format!("{project}/src/parse.rs"), "old_string": "a", "new_string": "b"}}]}}),
+        json!({"type": "user", "cwd": project, "toolUseResult": {"structuredPatch": [
+            {"oldStart": 10, "oldLines": 3, "newStart": 10, "newLines": 4}]},
+            "message": {"content": [{"type": "tool_result", "tool_use_id": "e1", "content": "ok"}]}}),
+        json!({"type": "assistant", "cwd": project, "message": {"content": [
+            {"type": "tool_use", "id": "b1", "name": "Bash", "input": {"command": "cargo test"}}]}}),
+        json!({"type": "user", "cwd": project, "message": {"content": [{"type": "tool_result",
+            "tool_use_id": "b1", "is_error": true,
+            "content": "Exit code 101\ntest tabs ... FAILED\nerror: test failed"}]}}),
+        json!({"type": "assistant", "cwd": project, "message": {"content": [
+            {"type": "tool_use", "id": "t1", "name": "TodoWrite", "input": {"todos": [
+                {"content": "Fix the tabs test", "status": "in_progress", "activeForm": "Fixing"},
+                {"content": "Update the README", "status": "pending", "activeForm": "Updating"}]}}]}}),
+    ];
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn compaction_writes_a_verified_checkpoint_and_sessions_start_from_it() {
+    let home = tempfile::tempdir().unwrap();
+    let project = home.path().join("project");
+    let project_s = project.display().to_string();
+    let transcript = home.path().join("session.jsonl");
+    std::fs::write(&transcript, session_transcript(&project_s)).unwrap();
+    let mut compact = payload("PreCompact-manual.json");
+    compact["transcript_path"] = json!(transcript.display().to_string());
+    compact["cwd"] = json!(project_s);
+    let session = compact["session_id"].as_str().unwrap().to_string();
+
+    let out = run(
+        home.path(),
+        &["hook", "pre-compact"],
+        compact.to_string().as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(said.contains("verified checkpoint"), "{said}");
+    assert!(
+        said.contains(&format!("{project_s}/src/parse.rs: lines 10–13")),
+        "{said}"
+    );
+    assert!(
+        said.contains("- [ ] Update the README (pending)\n- [ ] Fix the tabs test (in_progress)"),
+        "{said}"
+    );
+    assert!(said.contains("`cargo test` failed"), "{said}");
+
+    // Listed, on disk, verified.
+    let listed = run(
+        home.path(),
+        &["checkpoints", "--json", "--project", &project_s],
+        b"",
+    );
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["on_disk"], json!(true));
+    assert_eq!(listed[0]["verified"], json!(true));
+    assert_eq!(listed[0]["session"], json!(session));
+    let file = std::fs::read_to_string(listed[0]["path"].as_str().unwrap()).unwrap();
+    assert!(file.starts_with("---\ncreated: ") && file.contains("\nverified: true\n"));
+
+    // A memory saved in the project, then the restore after compaction.
+    let saved = run(
+        home.path(),
+        &[
+            "memory",
+            "save",
+            "--project",
+            &project_s,
+            "Releases go out with make release",
+        ],
+        b"",
+    );
+    assert_eq!(saved.status.code(), Some(0));
+    let mut start = payload("SessionStart-compact.json");
+    start["session_id"] = json!(session);
+    start["cwd"] = json!(project_s);
+    let answer = hook(home.path(), "session-start", &start).expect("a restore");
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        context.find("Next steps").unwrap() < context.find("What changed").unwrap(),
+        "{context}"
+    );
+    assert!(
+        context.contains("Update the README") && context.contains("make release"),
+        "{context}"
+    );
+    assert!(context.len() <= 2_000 * 4, "{}", context.len());
+
+    // A new session in the same project starts with it; another project does not.
+    let mut startup = payload("SessionStart-startup.json");
+    startup["cwd"] = json!(project_s);
+    let answer = hook(home.path(), "session-start", &startup).expect("a restore at startup");
+    assert!(
+        answer["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("Fix the tabs test")
+    );
+    startup["cwd"] = json!(home.path().join("elsewhere").display().to_string());
+    assert_eq!(hook(home.path(), "session-start", &startup), None);
+}
+
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_never_reported() {
+    let home = tempfile::tempdir().unwrap();
+    // Where the projects' folders would go is a file.
+    std::fs::write(home.path().join("projects"), "not a folder").unwrap();
+    let transcript = home.path().join("session.jsonl");
+    std::fs::write(&transcript, session_transcript("/home/dev/project")).unwrap();
+    let mut compact = payload("PreCompact-manual.json");
+    compact["transcript_path"] = json!(transcript.display().to_string());
+    let out = run(
+        home.path(),
+        &["hook", "pre-compact"],
+        compact.to_string().as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(!said.contains("checkpoint"), "{said}");
+}

@@ -10,6 +10,8 @@
 //!   line the agent sees;
 //! - [`service`]: the typed API over the store: recall, get, pressure,
 //!   forget, stats, gc, maintenance;
+//! - [`checkpoint`]: checkpoints before compaction, written atomically,
+//!   verified, indexed;
 //! - [`memory`]: per-project memory files (MEMORY.md, daily logs) and
 //!   their search index;
 //! - [`render`]: the service's answers as text for people and agents;
@@ -21,6 +23,7 @@
 //! binary decides where lines go.
 
 pub mod builtin;
+pub mod checkpoint;
 pub mod config;
 pub mod excerpt;
 pub mod ingest;
