@@ -32,15 +32,18 @@ pub fn nudge_text(reading: &ContextReading) -> String {
 }
 
 /// Records the transcript's latest usage for `session` in `store` (a
-/// figure from before the session's last compaction is ignored).
+/// figure from before the session's last compaction is ignored), and where
+/// the transcript is (for `ghost context`).
 pub fn record_transcript_reading(
     store: &Store,
     session: &str,
+    transcript_path: &str,
     usage: &TailUsage,
     now: i64,
 ) -> Result<()> {
     let at = usage.at_ms.unwrap_or(now).min(now);
     let sessions = store.session_context();
+    sessions.record_transcript(session, transcript_path, now)?;
     if sessions.compacted_at(session)?.is_some_and(|c| at < c) {
         return Ok(());
     }
@@ -71,8 +74,10 @@ pub fn nudge(
     }
     let store = open_store(ctx)?;
     let now = now_ms();
-    if let Some(u) = &usage {
-        record_transcript_reading(&store, session, u, now)?;
+    if let Some(u) = &usage
+        && let Some(path) = transcript_path
+    {
+        record_transcript_reading(&store, session, path, u, now)?;
     }
     let reading = store.session_context().reading(Some(session), 0, now)?;
     let fresh = reading

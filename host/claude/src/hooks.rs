@@ -243,15 +243,14 @@ fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
     // The newest context reading, for the replacement policy and every
     // other consumer (the main agent's only: a subagent's context is its own).
     if payload.agent_id.is_none()
-        && let Some(usage) = payload
-            .transcript_path
-            .as_deref()
-            .and_then(|p| crate::transcript::tail_usage(std::path::Path::new(p)))
+        && let Some(path) = payload.transcript_path.as_deref()
+        && let Some(usage) = crate::transcript::tail_usage(std::path::Path::new(path))
     {
         let store = open_store(ctx)?;
         flush::record_transcript_reading(
             &store,
             &payload.session_id,
+            path,
             &usage,
             ghost_store::now_ms(),
         )?;

@@ -21,6 +21,7 @@
 //! - [`transcript`]: the session's transcript: the latest context size
 //!   from its tail, its items for checkpoints and inspection;
 //! - [`policy`]: every threshold, with its reason;
+//! - [`inspect`]: what fills a session's context (`ghost context`);
 //! - [`install`], [`doctor`]: ghost in Claude Code's settings (and the
 //!   plugin's generated files), and checking it.
 //!
@@ -34,6 +35,7 @@ pub mod doctor;
 pub mod file_list;
 pub mod flush;
 pub mod hooks;
+pub mod inspect;
 pub mod install;
 pub mod payload;
 pub mod policy;

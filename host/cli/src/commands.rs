@@ -79,6 +79,10 @@ enum Command {
     /// `memory_search` and `memory_get` tools).
     #[command(subcommand)]
     Memory(memory::Args),
+    /// What fills a session's context window: tokens by kind, the largest
+    /// items, tool results by age, what ghost replaced and would swap next
+    /// (the MCP `context` tool).
+    Context(memory::ContextArgs),
     /// The project's checkpoints (written at each compaction), oldest first.
     Checkpoints(memory::CheckpointsArgs),
     /// Run the MCP server on stdin/stdout.
@@ -145,6 +149,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
             memory::run(args, open_store()?, &config.projects_dir(&store_path))
         }
+        Command::Context(args) => memory::context(args, open_store()?),
         Command::Checkpoints(args) => {
             let config = config()?;
             let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;

@@ -852,3 +852,49 @@ fn a_checkpoint_that_cannot_be_written_is_never_reported() {
     let said = String::from_utf8(out.stdout).unwrap();
     assert!(!said.contains("checkpoint"), "{said}");
 }
+
+#[test]
+fn ghost_context_reads_what_fills_a_real_session() {
+    let home = tempfile::tempdir().unwrap();
+    let transcript = common::workspace().join(
+        "../shared/corpus/transcripts/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
+    );
+    let mut post = payload("PostToolUse-Bash-large.json");
+    post["transcript_path"] = json!(transcript.display().to_string());
+    let session = post["session_id"].as_str().unwrap().to_string();
+    hook(home.path(), "post-tool-use", &post);
+    let out = run(home.path(), &["context", &session, "--json"], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["reading"]["source"], json!("transcript"));
+    let kinds = r["by_kind"].as_array().unwrap();
+    let tokens_of = |kind: &str, tool: Option<&str>| {
+        kinds
+            .iter()
+            .find(|k| k["kind"] == json!(kind) && k["tool"].as_str() == tool)
+            .map_or(0, |k| k["tokens"].as_u64().unwrap())
+    };
+    assert!(tokens_of("tool results", Some("Read")) > tokens_of("tool results", Some("Bash")));
+    assert!(tokens_of("system + tools + compaction summary", None) > 10_000);
+    assert!(tokens_of("user prompts", None) > 0 && tokens_of("thinking", None) > 0);
+    let largest = r["largest"].as_array().unwrap();
+    assert_eq!(largest.len(), 10);
+    assert!(largest[0]["tokens"].as_u64() >= largest[9]["tokens"].as_u64());
+    assert_eq!(r["replaced"]["entries"], json!(1));
+    assert_eq!(r["swap_next"].as_array().unwrap().len(), 1);
+    let text = run(home.path(), &["context", &session, "--detail"], b"");
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("largest items:") && text.contains("would swap out next"),
+        "{text}"
+    );
+    // A session ghost never saw: a clear error, exit non-zero.
+    let out = run(home.path(), &["context", "nope"], b"");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("transcript"));
+}

@@ -135,6 +135,7 @@ async fn a_real_client_lists_and_calls_every_tool() {
     assert_eq!(
         names,
         [
+            "context",
             "context_pressure",
             "forget",
             "get",

@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
+use ghost_claude::inspect::{ContextReport, ContextRequest};
 use ghost_core::memory::{
     MemoryGetRequest, MemorySaveRequest, MemorySaved, MemorySearchOutput, MemorySearchRequest,
     MemoryText, ProjectMemory,
@@ -267,6 +268,28 @@ impl GhostServer {
             args,
             |s, r: &MemoryGetRequest| memory.get(s.store(), r),
             render::memory_text,
+        )
+    }
+
+    /// What fills the session's context window now: tokens by kind
+    /// (system + tools, prompts, assistant text, thinking, tool calls and
+    /// results per tool), the largest items, tool results by age, what
+    /// ghost replaced, and what it would swap out next.
+    #[tool(
+        name = "context",
+        title = "What fills the context",
+        input_schema = input::<ContextRequest>(),
+        output_schema = output::<ContextReport>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn context(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer(
+            "context",
+            args,
+            |s, r: &ContextRequest| {
+                ghost_claude::inspect::report(s.store(), r).map_err(|e| format!("{e:#}"))
+            },
+            |r| ghost_claude::inspect::render(r, true),
         )
     }
 

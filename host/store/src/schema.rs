@@ -131,14 +131,15 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (conversation, block_key)
     ) WITHOUT ROWID;
     "#,
-    // 5: continuity across compaction. A session remembers when it was
-    // nudged to save its memories (once per compaction cycle) and when it
-    // was last compacted; memory files (MEMORY.md, daily logs) and past
+    // 5: continuity across compaction. A session remembers its transcript,
+    // when it was nudged to save its memories (once per compaction cycle)
+    // and when it was last compacted; memory files (MEMORY.md, daily logs) and past
     // sessions' turns are indexed by chunk for `memory_search`, the
     // Markdown files staying the source of truth.
     r#"
     ALTER TABLE session_state ADD COLUMN flush_nudged_at INTEGER;
     ALTER TABLE session_state ADD COLUMN compacted_at INTEGER;
+    ALTER TABLE session_state ADD COLUMN transcript_path TEXT;
     CREATE TABLE memory_files (
         path          TEXT    PRIMARY KEY,
         project       TEXT    NOT NULL,

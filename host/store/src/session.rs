@@ -204,6 +204,31 @@ impl<'a> SessionContext<'a> {
         Ok(claimed == 1)
     }
 
+    /// Remembers where `session`'s transcript is.
+    pub fn record_transcript(&self, session: &str, path: &str, now: i64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO session_state (session_id, first_seen, last_seen, transcript_path)
+             VALUES (?1, ?3, ?3, ?2)
+             ON CONFLICT(session_id) DO UPDATE SET transcript_path = excluded.transcript_path,
+                last_seen = max(last_seen, excluded.last_seen)",
+            params![session, path, now],
+        )?;
+        Ok(())
+    }
+
+    /// Where `session`'s transcript is, when a hook said.
+    pub fn transcript_path(&self, session: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT transcript_path FROM session_state WHERE session_id = ?1",
+                [session],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
     /// When `session` was last compacted (ms since the epoch), if ever.
     pub fn compacted_at(&self, session: &str) -> Result<Option<i64>, StoreError> {
         Ok(self
