@@ -210,7 +210,7 @@ pub fn report(store: &Store, request: &ContextRequest) -> Result<ContextReport> 
             },
         });
     }
-    largest.sort_by(|a, b| b.tokens.cmp(&a.tokens));
+    largest.sort_by_key(|i| std::cmp::Reverse(i.tokens));
     largest.truncate(LARGEST);
     let conversation: usize = kinds.values().map(|(_, n)| n).sum();
     let mut by_kind: Vec<KindTokens> = kinds
@@ -239,7 +239,7 @@ pub fn report(store: &Store, request: &ContextRequest) -> Result<ContextReport> 
             },
         );
     }
-    by_kind.sort_by(|a, b| b.tokens.cmp(&a.tokens));
+    by_kind.sort_by_key(|k| std::cmp::Reverse(k.tokens));
     let total_tokens = by_kind
         .iter()
         .map(|k| k.tokens)
