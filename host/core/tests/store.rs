@@ -351,7 +351,13 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "DROP TABLE gateway_rewrites;
+            "DROP TABLE memory_fts;
+             DROP TABLE memory_chunks;
+             DROP TABLE memory_files;
+             ALTER TABLE session_state DROP COLUMN flush_nudged_at;
+             ALTER TABLE session_state DROP COLUMN compacted_at;
+             ALTER TABLE session_state DROP COLUMN transcript_path;
+             DROP TABLE gateway_rewrites;
              DROP TABLE gateway_conversations;
              DROP INDEX entries_estimated;
              ALTER TABLE entries DROP COLUMN tokens_exact;
@@ -371,5 +377,8 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
         "old counts are exact"
     );
     assert_eq!(store.stats().unwrap().schema_version, SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(SCHEMA_VERSION, 5);
+    // The new parts work on the migrated file.
+    assert!(store.session_context().claim_flush_nudge("s", T0).unwrap());
+    assert!(store.memory_index().search("x", "/p", None, 5).unwrap().is_empty());
 }
