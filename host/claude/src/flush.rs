@@ -1,10 +1,16 @@
 //! The memory flush: when the context crosses the configured share of its
-//! window, the next PreToolUse or UserPromptSubmit hook adds a note asking
+//! window, the next PreToolUse, PostToolUse or UserPromptSubmit hook adds a
+//! note asking
 //! the agent to save what it knows with `memory_save` before compaction
 //! takes it — once per compaction cycle (also under parallel tool calls:
 //! the store hands the nudge to exactly one caller), never on a reading
 //! older than [`FLUSH_READING_MAX_AGE_SECS`], and again after the next
 //! compaction.
+//!
+//! Claude Code writes a reply to the transcript after its tool calls'
+//! PreToolUse hooks ran (seen with 2.1.329, timing-dependent): the reply
+//! that crosses the line is often first seen by the PostToolUse hook of the
+//! call it made, which is why that hook gives the nudge too.
 //!
 //! The context reading comes from the transcript's tail
 //! ([`crate::transcript::tail_usage`]), recorded in the store beside the

@@ -241,26 +241,59 @@ fn store_text(
 
 fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
     // The newest context reading, for the replacement policy and every
-    // other consumer (the main agent's only: a subagent's context is its own).
+    // other consumer; and the flush nudge, which is due here when the reply
+    // that crossed the line reached the transcript after this call's
+    // PreToolUse ran (the main agent's only: a subagent's context is its own).
+    let mut nudge = None;
     if payload.agent_id.is_none()
         && let Some(path) = payload.transcript_path.as_deref()
-        && let Some(usage) = crate::transcript::tail_usage(std::path::Path::new(path))
     {
-        let store = open_store(ctx)?;
-        flush::record_transcript_reading(
-            &store,
-            &payload.session_id,
-            path,
-            &usage,
-            ghost_store::now_ms(),
-        )?;
+        if let Some(usage) = crate::transcript::tail_usage(std::path::Path::new(path)) {
+            let store = open_store(ctx)?;
+            flush::record_transcript_reading(
+                &store,
+                &payload.session_id,
+                path,
+                &usage,
+                ghost_store::now_ms(),
+            )?;
+        }
+        nudge = flush::nudge(&payload.session_id, Some(path), ctx).unwrap_or_else(|e| {
+            log::warn!("post-tool-use: the flush check failed: {e:#}");
+            None
+        });
     }
+    let updated = replacement_of(payload, ctx);
+    let mut out = serde_json::Map::new();
+    out.insert("hookEventName".into(), json!("PostToolUse"));
+    match updated {
+        Ok(Some(updated)) => {
+            out.insert("updatedToolOutput".into(), updated);
+        }
+        Ok(None) => {}
+        // Without a nudge to give, the failure is the hook's; with one, the
+        // original goes through with the nudge beside it.
+        Err(e) if nudge.is_none() => return Err(e),
+        Err(e) => log::warn!("post-tool-use failed, the original passes through: {e:#}"),
+    }
+    if let Some(text) = nudge {
+        out.insert("additionalContext".into(), json!(text));
+    }
+    if out.len() == 1 {
+        return Ok(String::new());
+    }
+    Ok(json!({ "hookSpecificOutput": out }).to_string())
+}
+
+/// The tool's response with its text replaced by a shorter one, when ghost
+/// has one to show.
+fn replacement_of(payload: &PostToolUse, ctx: &HookContext) -> Result<Option<serde_json::Value>> {
     let tool = payload.tool_name.as_str();
     let response = &payload.tool_response;
     let extracted = match response::extract(tool, &payload.tool_input, response) {
         Ok(e) => e,
         Err(Skip::UnknownShape(t)) => bail!("unknown tool_response shape for {t}"),
-        Err(_) => return Ok(String::new()),
+        Err(_) => return Ok(None),
     };
     let result = ResultToShow {
         session: &payload.session_id,
@@ -273,16 +306,9 @@ fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
         context_share: None,
     };
     let Some(text) = replacement::shorter_text(ctx, &result)?.text else {
-        return Ok(String::new());
+        return Ok(None);
     };
-    let updated = response::replace(&extracted.slot, response, &text);
-    Ok(json!({
-        "hookSpecificOutput": {
-            "hookEventName": "PostToolUse",
-            "updatedToolOutput": updated,
-        }
-    })
-    .to_string())
+    Ok(Some(response::replace(&extracted.slot, response, &text)))
 }
 
 fn post_tool_use_failure(payload: &PostToolUseFailure, ctx: &HookContext) -> Result<String> {

@@ -380,5 +380,11 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
     assert_eq!(SCHEMA_VERSION, 5);
     // The new parts work on the migrated file.
     assert!(store.session_context().claim_flush_nudge("s", T0).unwrap());
-    assert!(store.memory_index().search("x", "/p", None, 5).unwrap().is_empty());
+    assert!(
+        store
+            .memory_index()
+            .search("x", "/p", None, 5)
+            .unwrap()
+            .is_empty()
+    );
 }
