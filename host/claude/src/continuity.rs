@@ -67,6 +67,22 @@ pub fn write_checkpoint(
     Ok(written)
 }
 
+/// Indexes the turns of the session whose transcript is at `path` for
+/// `memory_search` (at SessionEnd; PreCompact does it with the checkpoint).
+pub fn index_turns(ctx: &HookContext, store: &Store, path: &Path, cwd: Option<&str>) -> Result<()> {
+    let transcript = transcript::read(path)?;
+    let project = cwd
+        .or(transcript.cwd.as_deref())
+        .context("neither the payload nor the transcript names the project")?;
+    project_memory(ctx, project).index_session(
+        store,
+        path,
+        transcript.bytes,
+        &turn_chunks(&transcript),
+    )?;
+    Ok(())
+}
+
 /// A session's turns as search chunks: each user prompt with the
 /// assistant's text that answered it, by transcript line.
 pub fn turn_chunks(t: &Transcript) -> Vec<MemoryChunk> {

@@ -20,8 +20,8 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::payload::{
-    PostCompact, PostToolUse, PostToolUseFailure, PreCompact, PreToolUse, SessionStart, StatusLine,
-    UserPromptSubmit,
+    PostCompact, PostToolUse, PostToolUseFailure, PreCompact, PreToolUse, SessionEnd, SessionStart,
+    StatusLine, UserPromptSubmit,
 };
 use crate::policy::MAX_STDIN_BYTES;
 use crate::replacement::{self, ResultToShow};
@@ -48,11 +48,13 @@ pub enum HookEvent {
     PostCompact,
     /// A session (re)started: after compaction or on resume, say what ghost holds.
     SessionStart,
+    /// A session ended: index its turns for `memory_search`.
+    SessionEnd,
 }
 
 impl HookEvent {
     /// Every event, with its `ghost hook` argument.
-    pub const ALL: [(HookEvent, &'static str); 8] = [
+    pub const ALL: [(HookEvent, &'static str); 9] = [
         (HookEvent::PreToolUse, "pre-tool-use"),
         (HookEvent::PostToolUse, "post-tool-use"),
         (HookEvent::PostToolUseFailure, "post-tool-use-failure"),
@@ -61,6 +63,7 @@ impl HookEvent {
         (HookEvent::PreCompact, "pre-compact"),
         (HookEvent::PostCompact, "post-compact"),
         (HookEvent::SessionStart, "session-start"),
+        (HookEvent::SessionEnd, "session-end"),
     ];
 
     /// The argument of `ghost hook` for this event (`post-tool-use`).
@@ -200,6 +203,19 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
             Ok(String::new())
         }
         HookEvent::SessionStart => state::session_start(&parse::<SessionStart>(event, bytes)?, ctx),
+        HookEvent::SessionEnd => {
+            let p: SessionEnd = parse(event, bytes)?;
+            if let Some(path) = p.transcript_path.as_deref() {
+                let store = open_store(ctx)?;
+                crate::continuity::index_turns(
+                    ctx,
+                    &store,
+                    std::path::Path::new(path),
+                    p.cwd.as_deref(),
+                )?;
+            }
+            Ok(String::new())
+        }
     }
 }
 

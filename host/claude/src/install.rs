@@ -109,6 +109,13 @@ pub fn registrations() -> Vec<Registration> {
             HookEvent::SessionStart,
             QUICK_HOOK_TIMEOUT_SECS,
         ),
+        // A session's turns become searchable with memory_search.
+        hook(
+            "SessionEnd",
+            None,
+            HookEvent::SessionEnd,
+            QUICK_HOOK_TIMEOUT_SECS,
+        ),
     ]
 }
 

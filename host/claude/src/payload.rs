@@ -89,6 +89,19 @@ pub struct PreCompact {
     pub trigger: Option<String>,
 }
 
+/// `SessionEnd`: a session ended.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SessionEnd {
+    /// The session.
+    pub session_id: String,
+    /// The session's transcript (JSON lines).
+    #[serde(default)]
+    pub transcript_path: Option<String>,
+    /// The session's working directory: its project.
+    #[serde(default)]
+    pub cwd: Option<String>,
+}
+
 /// `PreToolUse`: a tool is about to run.
 #[derive(Debug, Clone, Deserialize)]
 pub struct PreToolUse {

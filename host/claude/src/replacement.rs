@@ -63,10 +63,21 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
         return Ok(Shown::default());
     }
     let mut store = open_store(ctx)?;
-    // The status line's reading is the main agent's context, not a subagent's.
+    // The context reading is the main agent's context, not a subagent's.
     let context_share = match result.context_share {
         Some(share) => Some(share),
-        None if result.agent.is_empty() => store.session_context().share(result.session)?,
+        None if result.agent.is_empty() => {
+            let reading = store
+                .session_context()
+                .share(result.session, ghost_store::now_ms())?;
+            if let Some((share, source)) = &reading {
+                log::debug!(
+                    "replacement: context at {:.0}% by the {source}",
+                    share * 100.0
+                );
+            }
+            reading.map(|(share, _)| share)
+        }
         None => None,
     };
     let mut request = IngestRequest::new(extracted.text.clone(), result.session);

@@ -262,13 +262,14 @@ fn user_items(v: &Value, n: usize, items: &mut Vec<(usize, Item)>) {
 }
 
 /// Whether a user text is something the user typed (not a slash command's
-/// echo, its output, or a hook's reminder).
+/// echo, its output, a hook's reminder or a background task's notice).
 fn is_typed(text: &str) -> bool {
     let t = text.trim_start();
     !t.is_empty()
         && !t.starts_with("<command-")
         && !t.starts_with("<local-command-")
         && !t.starts_with("<system-reminder>")
+        && !t.starts_with("<task-notification>")
         && !t.starts_with("Caveat:")
 }
 

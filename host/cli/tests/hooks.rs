@@ -898,3 +898,55 @@ fn ghost_context_reads_what_fills_a_real_session() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("transcript"));
 }
+
+#[test]
+fn a_finished_session_is_searchable_by_its_turns() {
+    let home = tempfile::tempdir().unwrap();
+    let transcript = common::workspace().join(
+        "../shared/corpus/transcripts/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
+    );
+    let mut end = payload("SessionEnd.json");
+    end["transcript_path"] = json!(transcript.display().to_string());
+    let project = end["cwd"].as_str().unwrap().to_string();
+    assert_eq!(hook(home.path(), "session-end", &end), None);
+    let out = run(
+        home.path(),
+        &[
+            "memory",
+            "search",
+            "did you push",
+            "--source",
+            "session",
+            "--json",
+            "--project",
+            &project,
+        ],
+        b"",
+    );
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hits = found["hits"].as_array().unwrap();
+    assert!(!hits.is_empty(), "{found}");
+    assert_eq!(hits[0]["source"], json!("session"));
+    assert!(
+        hits[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("User: did you push?"),
+        "{found}"
+    );
+    // Background task notices are not the user's words.
+    let out = run(
+        home.path(),
+        &[
+            "memory",
+            "search",
+            "task-notification",
+            "--json",
+            "--project",
+            &project,
+        ],
+        b"",
+    );
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(found["hits"].as_array().unwrap().is_empty(), "{found}");
+}

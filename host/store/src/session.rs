@@ -84,22 +84,18 @@ impl<'a> SessionContext<'a> {
     }
 
     /// The share (0–1) of its context window `session`'s main agent uses, by
-    /// its latest real reading (status line, session start) since its last
-    /// compaction; `None` without one.
-    pub fn share(&self, session: &str) -> Result<Option<f64>, StoreError> {
-        let reading: Option<(i64, Option<i64>)> = self
-            .conn
-            .query_row(
-                "SELECT context_used, context_window FROM session_state
-                 WHERE session_id = ?1 AND context_used IS NOT NULL",
-                [session],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        Ok(reading.map(|(used, window)| {
-            let window = window.filter(|w| *w > 0).unwrap_or(DEFAULT_CONTEXT_WINDOW);
-            used as f64 / window as f64
-        }))
+    /// the same reading every consumer uses ([`Self::reading`]: the newest of
+    /// transcript, status line, session start and gateway) since its last
+    /// compaction, with the reading's source; `None` without a real one.
+    pub fn share(&self, session: &str, now: i64) -> Result<Option<(f64, String)>, StoreError> {
+        let r = self.reading(Some(session), 0, now)?;
+        if r.source == "estimate" {
+            return Ok(None);
+        }
+        Ok(Some((
+            r.used_tokens as f64 / r.window_tokens.max(1) as f64,
+            r.source,
+        )))
     }
 
     /// `session`'s context reading at `now`: its latest real one (Claude
