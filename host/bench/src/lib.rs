@@ -11,6 +11,7 @@
 //!   before compaction and cache-aware cost, with and without ghost.
 
 pub mod corpus;
+pub mod hook_cost;
 pub mod locomo;
 pub mod longevity;
 pub mod replay;

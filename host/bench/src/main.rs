@@ -94,6 +94,26 @@ enum Args {
         #[arg(long)]
         no_references: bool,
     },
+    /// What a hook costs the agent: `ghost hook pre-tool-use` with nothing
+    /// to say against a Node.js no-op hook, whole processes, alternating;
+    /// medians and their ratio.
+    HookCost {
+        /// The ghost binary (default: `ghost` beside this one).
+        #[arg(long)]
+        ghost: Option<PathBuf>,
+        /// A PreToolUse payload.
+        #[arg(
+            long,
+            default_value = "../shared/claude-code/payloads/PreToolUse-Bash-fail.json"
+        )]
+        payload: PathBuf,
+        /// Runs of each.
+        #[arg(long, default_value_t = 50)]
+        runs: usize,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Ingest throughput and recall latency (p50/p95) on stores of real
     /// tool results, filled to each size.
     Store {
@@ -186,6 +206,27 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 print!("{}", ghost_bench::longevity::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Args::HookCost {
+            ghost,
+            payload,
+            runs,
+            json,
+        } => {
+            let ghost = match ghost {
+                Some(g) => g,
+                None => std::env::current_exe()?
+                    .parent()
+                    .context("ghost-bench has no folder")?
+                    .join("ghost"),
+            };
+            let cost = ghost_bench::hook_cost::run(&ghost, &payload, runs)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&cost)?);
+            } else {
+                print!("{}", ghost_bench::hook_cost::render(&cost));
             }
             Ok(ExitCode::SUCCESS)
         }
