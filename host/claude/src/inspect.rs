@@ -1,6 +1,7 @@
 //! `ghost context` and the MCP `context` tool: what fills a session's
 //! context window now (since its last compaction), read from its transcript,
-//! beside what ghost replaced and what it would swap out next.
+//! beside what ghost replaced (in the hooks, and in the gateway when it runs)
+//! and what it would swap out next.
 //!
 //! Tokens are o200k_base counts of the text as the transcript holds it (a
 //! close stand-in for Claude's tokenizer); the system prompt and tool
@@ -13,7 +14,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use ghost_core::tokens;
 use ghost_store::report::EvictionCandidate;
-use ghost_store::{ContextReading, Store, now_ms};
+use ghost_store::{ContextReading, GatewaySavings, Store, now_ms};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -107,6 +108,9 @@ pub struct ContextReport {
     pub replaced: Replaced,
     /// What the gardener would swap out next (lowest priority first).
     pub swap_next: Vec<EvictionCandidate>,
+    /// What ghost's gateway did for the session, when it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<GatewaySavings>,
 }
 
 fn first_line(text: &str) -> String {
@@ -277,6 +281,7 @@ pub fn report(store: &Store, request: &ContextRequest) -> Result<ContextReport> 
             shown_tokens: p.summary_tokens,
         },
         swap_next: p.eviction_candidates,
+        gateway: p.gateway,
     })
 }
 
@@ -349,6 +354,9 @@ pub fn render(r: &ContextReport, detail: bool) -> String {
         "\nghost replaced {} results: {} tokens shown as {}\n",
         r.replaced.entries, r.replaced.original_tokens, r.replaced.shown_tokens
     ));
+    if let Some(g) = &r.gateway {
+        out.push_str(&ghost_core::render::gateway_line(g));
+    }
     if detail {
         out.push_str("\nlargest items:\n");
         for i in &r.largest {
