@@ -251,9 +251,13 @@ fn mostly_a_trace(body: &str) -> bool {
     }
     let mut in_frame = false;
     let mut trace_lines = 0;
-    for l in &lines {
+    for (i, l) in lines.iter().enumerate() {
         let t = l.trim_start();
-        if is_trace_line(t) {
+        // A JVM or JavaScript trace opens with its exception, then frames.
+        let opens_frames = lines
+            .get(i + 1)
+            .is_some_and(|next| next.trim_start().starts_with("at "));
+        if is_trace_line(t) || opens_frames && is_exception_line(t) {
             trace_lines += 1;
             in_frame = t.starts_with("File \"");
         } else if in_frame && l.starts_with([' ', '\t']) {
@@ -274,10 +278,19 @@ fn mostly_a_trace(body: &str) -> bool {
 fn is_trace_line(t: &str) -> bool {
     t.starts_with("Traceback (most recent call last)")
         || t.starts_with("File \"") && t.contains(", line ")
-        || t.starts_with("at ") && t.contains('(')
+        || t.starts_with("at ") && (t.contains('(') || is_location(&t[3..]))
         || t.starts_with("Caused by: ")
         || t.starts_with("The above exception was the direct cause")
         || t.starts_with("During handling of the above exception")
+}
+
+/// A frame's bare location, `node:internal/main/run_main_module:28:49` or
+/// `file.js:3:1`: no spaces, ending in `:line` or `:line:column`.
+fn is_location(t: &str) -> bool {
+    !t.contains(' ')
+        && t.rsplit(':')
+            .next()
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `package.module.SomeName: message` at the start of a line: what Python
