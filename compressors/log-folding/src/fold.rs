@@ -319,14 +319,14 @@ pub fn fold(
     let mut k = 0;
     while k < n {
         match fate[k] {
-            Fate::Folded => gap.add(k, passing[k]),
+            Fate::Folded => gap.add(k, passing[k], false),
             Fate::InRun => {}
             Fate::Keep if printed.contains(lines[k]) => {
-                gap.add(k, false);
+                gap.add(k, false, true);
                 stats.folded += 1;
             }
             Fate::Context if printed_masks.contains(masks[k].as_str()) => {
-                gap.add(k, false);
+                gap.add(k, false, printed.contains(lines[k]));
                 stats.folded += 1;
             }
             Fate::Keep | Fate::Context | Fate::RunHead(_) | Fate::Undecided => {
@@ -371,17 +371,20 @@ struct Gap {
     lines: usize,
     /// How many of them are passing tests' lines.
     passing: usize,
+    /// How many repeat, word for word, a line printed above.
+    repeated: usize,
     /// The first one's index.
     first: usize,
 }
 
 impl Gap {
-    fn add(&mut self, index: usize, passing: bool) {
+    fn add(&mut self, index: usize, passing: bool, repeated: bool) {
         if self.lines == 0 {
             self.first = index;
         }
         self.lines += 1;
         self.passing += usize::from(passing);
+        self.repeated += usize::from(repeated);
     }
 
     /// Writes the marker (or the one short line itself) and empties the gap.
@@ -393,6 +396,13 @@ impl Gap {
             }
             n if self.passing == n => out.push(format!(
                 "[… {} passing test line{} folded]",
+                thousands(n),
+                if n == 1 { "" } else { "s" }
+            )),
+            // The reader knows these lines: they are printed above as they are
+            // (a second failing test with the first one's message).
+            n if self.repeated == n => out.push(format!(
+                "[… {} line{} repeated from above]",
                 thousands(n),
                 if n == 1 { "" } else { "s" }
             )),

@@ -223,3 +223,22 @@ fn a_smaller_budget_keeps_the_failures_and_says_so() {
         tight.notes
     );
 }
+
+#[test]
+fn a_failing_test_whose_message_repeats_one_above_says_so() {
+    let mut log = String::from("Starting test execution, please wait...\n");
+    for t in 0..3 {
+        log.push_str(&format!(
+            "  Failed Shop.Tests.CartTests.Total_{t} [2 s]\n   Assert.Equal() Failure: Values differ\nExpected: 10\nActual:   9\n"
+        ));
+    }
+    log.push_str("Failed!  - Failed:     3, Passed:    30, Skipped:     0, Total:    33\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.starts_with("  Failed ") || l.starts_with("Failed!")
+    });
+    assert!(kept(&out, "Expected: 10"), "{out}");
+    // The second and third messages are the first one's, and the text says it.
+    assert!(out.contains("repeated from above]"), "{out}");
+    assert!(!out.contains("lines folded]"), "{out}");
+}
