@@ -63,27 +63,43 @@ pub fn record_transcript_reading(
     Ok(())
 }
 
-/// The nudge for `session`, when this call is the one that should give it.
+/// How much a caller wants from [`nudge`] besides the nudge itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Record {
+    /// Only the nudge: below the line, the store is not even opened (the
+    /// PreToolUse hook, on every tool call).
+    WhenDue,
+    /// Record the transcript's reading whatever it says (PostToolUse: the
+    /// replacement policy reads it next).
+    Always,
+}
+
+/// Reads the transcript's tail once, records the reading when `record`
+/// asks or the context is past the line, and returns the nudge for
+/// `session` when this call is the one that should give it.
 pub fn nudge(
     session: &str,
     transcript_path: Option<&str>,
     ctx: &HookContext,
+    record: Record,
 ) -> Result<Option<String>> {
     let share = ctx.config.flush_share();
     let usage = transcript_path.and_then(|p| transcript::tail_usage(std::path::Path::new(p)));
-    // The cheap way out: the newest figure there is says the context is
-    // below the line. (Without a transcript, the store's reading decides.)
-    if let Some(u) = &usage
-        && (u.used_tokens as f64) < share * u.window_tokens as f64
-    {
+    // The newest figure there is says the context is below the line.
+    // (Without a transcript, the store's reading decides.)
+    let below = usage
+        .as_ref()
+        .is_some_and(|u| (u.used_tokens as f64) < share * u.window_tokens as f64);
+    if below && record == Record::WhenDue {
         return Ok(None);
     }
     let store = open_store(ctx)?;
     let now = now_ms();
-    if let Some(u) = &usage
-        && let Some(path) = transcript_path
-    {
+    if let (Some(u), Some(path)) = (&usage, transcript_path) {
         record_transcript_reading(&store, session, path, u, now)?;
+    }
+    if below {
+        return Ok(None);
     }
     let reading = store.session_context().reading(Some(session), 0, now)?;
     let fresh = reading

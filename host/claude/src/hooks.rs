@@ -166,7 +166,12 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
             if p.agent_id.is_some() {
                 return Ok(String::new());
             }
-            let nudge = flush::nudge(&p.session_id, p.transcript_path.as_deref(), ctx)?;
+            let nudge = flush::nudge(
+                &p.session_id,
+                p.transcript_path.as_deref(),
+                ctx,
+                flush::Record::WhenDue,
+            )?;
             Ok(nudge.map_or_else(String::new, |text| additional_context("PreToolUse", &text)))
         }
         HookEvent::PostToolUse => post_tool_use(&parse(event, bytes)?, ctx),
@@ -182,7 +187,12 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
                 key,
                 "prompt",
             )?;
-            let nudge = flush::nudge(&p.session_id, p.transcript_path.as_deref(), ctx)?;
+            let nudge = flush::nudge(
+                &p.session_id,
+                p.transcript_path.as_deref(),
+                ctx,
+                flush::Record::WhenDue,
+            )?;
             Ok(nudge.map_or_else(String::new, |text| {
                 additional_context("UserPromptSubmit", &text)
             }))
@@ -260,25 +270,16 @@ fn post_tool_use(payload: &PostToolUse, ctx: &HookContext) -> Result<String> {
     // other consumer; and the flush nudge, which is due here when the reply
     // that crossed the line reached the transcript after this call's
     // PreToolUse ran (the main agent's only: a subagent's context is its own).
-    let mut nudge = None;
-    if payload.agent_id.is_none()
-        && let Some(path) = payload.transcript_path.as_deref()
-    {
-        if let Some(usage) = crate::transcript::tail_usage(std::path::Path::new(path)) {
-            let store = open_store(ctx)?;
-            flush::record_transcript_reading(
-                &store,
-                &payload.session_id,
-                path,
-                &usage,
-                ghost_store::now_ms(),
-            )?;
+    let nudge = match payload.transcript_path.as_deref() {
+        Some(path) if payload.agent_id.is_none() => {
+            flush::nudge(&payload.session_id, Some(path), ctx, flush::Record::Always)
+                .unwrap_or_else(|e| {
+                    log::warn!("post-tool-use: the context reading or the flush failed: {e:#}");
+                    None
+                })
         }
-        nudge = flush::nudge(&payload.session_id, Some(path), ctx).unwrap_or_else(|e| {
-            log::warn!("post-tool-use: the flush check failed: {e:#}");
-            None
-        });
-    }
+        _ => None,
+    };
     let updated = replacement_of(payload, ctx);
     let mut out = serde_json::Map::new();
     out.insert("hookEventName".into(), json!("PostToolUse"));

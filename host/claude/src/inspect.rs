@@ -170,27 +170,36 @@ pub fn report(store: &Store, request: &ContextRequest) -> Result<ContextReport> 
     let mut ages: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
     let mut prompts_seen = 0;
     for (line, item) in items {
-        let (kind, tool, text): (&str, Option<String>, String) = match item {
+        // Thinking is counted by its length (four characters a token): the
+        // transcript keeps no more than its size.
+        let (kind, tool, n, preview): (&str, Option<String>, usize, String) = match item {
             Item::UserPrompt { text } => {
                 prompts_seen += 1;
-                ("user prompts", None, text.clone())
+                ("user prompts", None, tokens::count(text), first_line(text))
             }
-            Item::AssistantText { text } => ("assistant text", None, text.clone()),
-            Item::Thinking { chars } => ("thinking", None, "x".repeat(*chars / 4)),
+            Item::AssistantText { text } => (
+                "assistant text",
+                None,
+                tokens::count(text),
+                first_line(text),
+            ),
+            Item::Thinking { chars } => ("thinking", None, chars.div_ceil(4), String::new()),
             Item::ToolUse { name, input, .. } => {
-                ("tool calls", Some(name.clone()), input.to_string())
+                let text = input.to_string();
+                (
+                    "tool calls",
+                    Some(name.clone()),
+                    tokens::count(&text),
+                    first_line(&text),
+                )
             }
             Item::ToolResult { id, text, .. } => (
                 "tool results",
                 Some(tool_of.get(id.as_str()).unwrap_or(&"?").to_string()),
-                text.clone(),
+                tokens::count(text),
+                first_line(text),
             ),
-            Item::Compaction => continue,
-        };
-        let n = if kind == "thinking" {
-            text.len()
-        } else {
-            tokens::count(&text)
+            Item::Usage { .. } | Item::Compaction => continue,
         };
         let e = kinds.entry((kind.to_string(), tool.clone())).or_default();
         e.0 += 1;
@@ -207,11 +216,7 @@ pub fn report(store: &Store, request: &ContextRequest) -> Result<ContextReport> 
             tool,
             line: *line,
             tokens: n,
-            preview: if kind == "thinking" {
-                String::new()
-            } else {
-                first_line(&text)
-            },
+            preview,
         });
     }
     largest.sort_by_key(|i| std::cmp::Reverse(i.tokens));
@@ -228,7 +233,11 @@ pub fn report(store: &Store, request: &ContextRequest) -> Result<ContextReport> 
         .collect();
     // The system prompt and tools: the first reply's context minus what
     // came before it in the conversation (none of it when it was the first).
-    if let Some(first) = first_reply_context(&path) {
+    let first_reply = items.iter().find_map(|(_, i)| match i {
+        Item::Usage { tokens } => Some(*tokens as usize),
+        _ => None,
+    });
+    if let Some(first) = first_reply {
         by_kind.insert(
             0,
             KindTokens {
@@ -283,30 +292,6 @@ pub fn report(store: &Store, request: &ContextRequest) -> Result<ContextReport> 
         swap_next: p.eviction_candidates,
         gateway: p.gateway,
     })
-}
-
-/// The context size of the first main reply after the last compaction.
-fn first_reply_context(path: &str) -> Option<usize> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut first = None;
-    for line in text.lines() {
-        if line.contains("\"compact_boundary\"") {
-            first = None;
-            continue;
-        }
-        if first.is_some() || !line.contains("\"usage\"") {
-            continue;
-        }
-        let v: serde_json::Value = serde_json::from_str(line).ok()?;
-        if v["type"] == "assistant" && v["isSidechain"] != serde_json::Value::Bool(true) {
-            let u = &v["message"]["usage"];
-            let n = |k: &str| u[k].as_u64().unwrap_or(0) as usize;
-            first = Some(
-                n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens"),
-            );
-        }
-    }
-    first
 }
 
 /// Tokens of the user's first prompt (what the first reply's context held

@@ -94,7 +94,7 @@ pub fn pre_compact(payload: &PreCompact, ctx: &HookContext) -> Result<String> {
             trigger,
         ) {
             Ok((entry, text)) => {
-                let body = text.split_once("\n---\n").map_or(text.as_str(), |(_, b)| b);
+                let body = ghost_core::checkpoint::body(&text);
                 out.push_str(&format!(
                     "ghost saved a verified checkpoint of this session ({}). Keep its Next steps \
                      and Active issues in the summary; it comes back after compaction.\n{}\n",

@@ -7,8 +7,8 @@
 //! - [`tail_usage`]: the context size from the last assistant reply's usage
 //!   (input + cache reads + cache writes), reading only the file's tail,
 //!   cheap enough for every hook;
-//! - [`read`]: the main agent's items since the start, in order, for the
-//!   checkpoint and the context inspection.
+//! - [`read`]: the main agent's items since the start, in order (each
+//!   reply's usage too), for the checkpoint and the context inspection.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -74,10 +74,7 @@ pub fn tail_usage(path: &Path) -> Option<TailUsage> {
         if v["type"] != "assistant" || v["isSidechain"] == Value::Bool(true) {
             continue;
         }
-        let usage = &v["message"]["usage"];
-        let n = |k: &str| usage[k].as_i64().unwrap_or(0);
-        let used =
-            n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens");
+        let used = context_tokens(&v["message"]["usage"]);
         if used == 0 {
             continue;
         }
@@ -90,6 +87,18 @@ pub fn tail_usage(path: &Path) -> Option<TailUsage> {
         });
     }
     None
+}
+
+/// The context a reply's `usage` reports: input + cache reads + cache writes.
+fn context_tokens(usage: &Value) -> i64 {
+    [
+        "input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation_input_tokens",
+    ]
+    .iter()
+    .map(|k| usage[k].as_i64().unwrap_or(0))
+    .sum()
 }
 
 /// An RFC 3339 timestamp in milliseconds since the epoch.
@@ -136,6 +145,12 @@ pub enum Item {
         is_error: bool,
         /// Claude Code's structured result (`toolUseResult`), when kept.
         structured: Value,
+    },
+    /// The context a main-agent reply reported (its usage), before the
+    /// reply's own items.
+    Usage {
+        /// Input + cache reads + cache writes.
+        tokens: i64,
     },
     /// The session was compacted here.
     Compaction,
@@ -191,6 +206,10 @@ pub fn read(path: &Path) -> Result<Transcript> {
             }
             Some("user") => user_items(&v, n, &mut t.items),
             Some("assistant") => {
+                let tokens = context_tokens(&v["message"]["usage"]);
+                if tokens > 0 {
+                    t.items.push((n, Item::Usage { tokens }));
+                }
                 for b in v["message"]["content"].as_array().into_iter().flatten() {
                     let item = match b["type"].as_str() {
                         Some("text") => Item::AssistantText {

@@ -12,7 +12,9 @@ use ghost_core::pipeline::Pipeline;
 use ghost_runtime::PluginLimits;
 use ghost_store::Store;
 
-use crate::{bench, classify, compress, gateway, ingest, install, logging, memory, plugin, store};
+use crate::{
+    bench, classify, compress, context, gateway, ingest, install, logging, memory, plugin, store,
+};
 
 /// ghost: a context gardener for AI coding agents.
 ///
@@ -82,7 +84,7 @@ enum Command {
     /// What fills a session's context window: tokens by kind, the largest
     /// items, tool results by age, what ghost replaced and would swap next
     /// (the MCP `context` tool).
-    Context(memory::ContextArgs),
+    Context(context::ContextArgs),
     /// The project's checkpoints (written at each compaction), oldest first.
     Checkpoints(memory::CheckpointsArgs),
     /// Run the MCP server on stdin/stdout.
@@ -149,7 +151,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
             memory::run(args, open_store()?, &config.projects_dir(&store_path))
         }
-        Command::Context(args) => memory::context(args, open_store()?),
+        Command::Context(args) => context::run(args, open_store()?),
         Command::Checkpoints(args) => {
             let config = config()?;
             let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;

@@ -6,6 +6,7 @@ mod bench;
 mod classify;
 mod commands;
 mod compress;
+mod context;
 mod gateway;
 mod ingest;
 mod input;

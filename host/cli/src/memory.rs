@@ -1,6 +1,6 @@
-//! `ghost memory save|search|get`, `ghost checkpoints` and `ghost context`:
-//! the CLI twins of the MCP memory and context tools, on the same functions,
-//! printing the same text (or JSON with `--json`).
+//! `ghost memory save|search|get` and `ghost checkpoints`: the CLI twins of
+//! the MCP memory tools, on the same functions, printing the same text (or
+//! JSON with `--json`).
 
 use std::process::ExitCode;
 
@@ -174,34 +174,6 @@ pub fn checkpoints(args: CheckpointsArgs, projects_dir: &std::path::Path) -> Res
             if c.on_disk { "verified" } else { "MISSING" },
             e.path
         );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Arguments of `ghost context`.
-#[derive(Debug, clap::Args)]
-pub struct ContextArgs {
-    /// The session (default: the latest one ghost saw).
-    session: Option<String>,
-    /// Also list the largest items and what ghost would swap out next.
-    #[arg(long)]
-    detail: bool,
-    /// Print the structured output as JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-/// `ghost context`: what fills a session's context window (the MCP
-/// `context` tool).
-pub fn context(args: ContextArgs, store: Store) -> Result<ExitCode> {
-    let request = ghost_claude::inspect::ContextRequest {
-        session: args.session,
-    };
-    let report = ghost_claude::inspect::report(&store, &request)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", ghost_claude::inspect::render(&report, args.detail));
     }
     Ok(ExitCode::SUCCESS)
 }

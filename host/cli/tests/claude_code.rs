@@ -470,6 +470,36 @@ fn claude_env(cmd: &mut Command, home: &Path) {
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
 }
 
+/// `ghost install` into the throwaway `home`: the hooks and the MCP server.
+fn install_ghost(home: &Path) {
+    let installed = Command::new(GHOST)
+        .arg("install")
+        .env("HOME", home)
+        .env("GHOST_HOME", home.join("ghost"))
+        .output()
+        .unwrap();
+    assert!(
+        installed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+}
+
+/// `ghost ARGS` on the store in `home`; its stdout.
+fn ghost_in(home: &Path, args: &[&str]) -> Vec<u8> {
+    let out = Command::new(GHOST)
+        .args(args)
+        .env("GHOST_HOME", home.join("ghost"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 fn skip() {
     eprintln!(
         "SKIPPED: Claude Code {CLAUDE_CODE_VERSION} is not installed and npm could not install it (no registry?)"
@@ -483,17 +513,7 @@ fn claude_code_sees_compressed_results_and_gets_originals_back() {
     };
     let home = tempfile::tempdir().unwrap();
     // ghost's own installer writes the hooks and the MCP server.
-    let installed = Command::new(GHOST)
-        .arg("install")
-        .env("HOME", home.path())
-        .env("GHOST_HOME", home.path().join("ghost"))
-        .output()
-        .unwrap();
-    assert!(
-        installed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&installed.stderr)
-    );
+    install_ghost(home.path());
     scripted_session(&bin, home.path(), true);
 }
 
@@ -760,13 +780,7 @@ fn memories_and_a_checkpoint_carry_a_session_across_compaction() {
         return skip();
     };
     let home = tempfile::tempdir().unwrap();
-    let installed = Command::new(GHOST)
-        .arg("install")
-        .env("HOME", home.path())
-        .env("GHOST_HOME", home.path().join("ghost"))
-        .output()
-        .unwrap();
-    assert!(installed.status.success());
+    install_ghost(home.path());
     let project = tempfile::tempdir().unwrap();
     let project_dir = project.path().canonicalize().unwrap();
     let model = Arc::new(Mutex::new(Model {
@@ -816,13 +830,18 @@ fn memories_and_a_checkpoint_carry_a_session_across_compaction() {
     // Claude Code shows the model the structured result.
     assert!(saved.contains("/memory/"), "{saved}");
     // memory_search finds it (the CLI twin, on the same files).
-    let found = Command::new(GHOST)
-        .args(["memory", "search", "whitespace tabs", "--project"])
-        .arg(&project_dir)
-        .env("GHOST_HOME", home.path().join("ghost"))
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&found.stdout).contains("splits on any whitespace"));
+    let project_arg = project_dir.to_str().unwrap();
+    let found = ghost_in(
+        home.path(),
+        &[
+            "memory",
+            "search",
+            "whitespace tabs",
+            "--project",
+            project_arg,
+        ],
+    );
+    assert!(String::from_utf8_lossy(&found).contains("splits on any whitespace"));
 
     // /compact: a verified checkpoint in the compaction prompt.
     let before = model.lock().unwrap().requests.len();
@@ -835,13 +854,11 @@ fn memories_and_a_checkpoint_carry_a_session_across_compaction() {
         .unwrap_or_else(|| panic!("no checkpoint in the compaction prompt:\n{out}"));
     assert!(compaction.contains("parse.rs"), "{compaction}");
     assert!(compaction.contains("Document the tab rule"), "{compaction}");
-    let listed = Command::new(GHOST)
-        .args(["checkpoints", "--json", "--project"])
-        .arg(&project_dir)
-        .env("GHOST_HOME", home.path().join("ghost"))
-        .output()
-        .unwrap();
-    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let listed = ghost_in(
+        home.path(),
+        &["checkpoints", "--json", "--project", project_arg],
+    );
+    let listed: Value = serde_json::from_slice(&listed).unwrap();
     assert_eq!(listed[0]["on_disk"], json!(true));
     let checkpoint = std::fs::read_to_string(listed[0]["path"].as_str().unwrap()).unwrap();
     assert!(checkpoint.contains("\nverified: true\n") && checkpoint.contains("parse.rs"));

@@ -625,6 +625,12 @@ fn a_background_task_output_is_compressed_in_its_shape() {
     );
 }
 
+/// A real Claude Code transcript (compacted once) from the shared corpus.
+fn real_transcript() -> PathBuf {
+    common::workspace()
+        .join("../shared/corpus/transcripts/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+}
+
 /// A transcript line of a main-agent reply whose context held `used` tokens.
 fn reply_line(used: i64) -> String {
     let now = chrono_like_now();
@@ -851,14 +857,15 @@ fn a_checkpoint_that_cannot_be_written_is_never_reported() {
     assert_eq!(out.status.code(), Some(0));
     let said = String::from_utf8(out.stdout).unwrap();
     assert!(!said.contains("checkpoint"), "{said}");
+    // The hook ran and said why (not a hook that failed before trying).
+    let log = std::fs::read_to_string(home.path().join("ghost.log")).unwrap();
+    assert!(log.contains("pre-compact: no checkpoint"), "{log}");
 }
 
 #[test]
 fn ghost_context_reads_what_fills_a_real_session() {
     let home = tempfile::tempdir().unwrap();
-    let transcript = common::workspace().join(
-        "../shared/corpus/transcripts/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
-    );
+    let transcript = real_transcript();
     let mut post = payload("PostToolUse-Bash-large.json");
     post["transcript_path"] = json!(transcript.display().to_string());
     let session = post["session_id"].as_str().unwrap().to_string();
@@ -902,9 +909,7 @@ fn ghost_context_reads_what_fills_a_real_session() {
 #[test]
 fn a_finished_session_is_searchable_by_its_turns() {
     let home = tempfile::tempdir().unwrap();
-    let transcript = common::workspace().join(
-        "../shared/corpus/transcripts/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
-    );
+    let transcript = real_transcript();
     let mut end = payload("SessionEnd.json");
     end["transcript_path"] = json!(transcript.display().to_string());
     let project = end["cwd"].as_str().unwrap().to_string();

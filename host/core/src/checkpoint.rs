@@ -123,15 +123,22 @@ pub fn render(cp: &Checkpoint) -> String {
     out
 }
 
+/// A checkpoint's text split into its frontmatter and its body; `None`
+/// when it does not open with a closed frontmatter.
+fn split(text: &str) -> Option<(&str, &str)> {
+    text.strip_prefix("---\n")?.split_once("\n---\n")
+}
+
+/// A checkpoint's Markdown without its frontmatter (all of it when it has
+/// none).
+pub fn body(text: &str) -> &str {
+    split(text).map_or(text, |(_, body)| body)
+}
+
 /// Checks a checkpoint's text: the frontmatter with every field and
 /// `verified: true`, then every section heading, in order.
 pub fn verify(text: &str) -> Result<(), String> {
-    let rest = text
-        .strip_prefix("---\n")
-        .ok_or("no frontmatter at the start")?;
-    let (front, body) = rest
-        .split_once("\n---\n")
-        .ok_or("the frontmatter is not closed")?;
+    let (front, body) = split(text).ok_or("no closed frontmatter at the start")?;
     for field in [
         "created",
         "trigger",
@@ -297,6 +304,7 @@ mod tests {
         assert!(Path::new(&entry.path).is_file());
         assert!(verify(&text).is_ok());
         assert_eq!(section(&text, "Why"), "none");
+        assert!(body(&text).starts_with("# Checkpoint 1 of session"));
         assert_eq!(
             section(&text, "Next steps"),
             "- [ ] write the docs (pending)"

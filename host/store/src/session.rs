@@ -200,13 +200,14 @@ impl<'a> SessionContext<'a> {
         Ok(claimed == 1)
     }
 
-    /// Remembers where `session`'s transcript is.
+    /// Remembers where `session`'s transcript is (writing nothing when it
+    /// is already known: hooks call this on every tool call).
     pub fn record_transcript(&self, session: &str, path: &str, now: i64) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO session_state (session_id, first_seen, last_seen, transcript_path)
              VALUES (?1, ?3, ?3, ?2)
-             ON CONFLICT(session_id) DO UPDATE SET transcript_path = excluded.transcript_path,
-                last_seen = max(last_seen, excluded.last_seen)",
+             ON CONFLICT(session_id) DO UPDATE SET transcript_path = excluded.transcript_path
+             WHERE transcript_path IS NOT excluded.transcript_path",
             params![session, path, now],
         )?;
         Ok(())
