@@ -55,7 +55,8 @@ pub fn write_checkpoint(
         iteration: checkpoint::count_for_session(&memory, session) + 1,
     };
     let cp = crate::checkpoint::build(&transcript, meta);
-    let written = checkpoint::write_verified(&memory, &cp, now.timestamp_millis())?;
+    let written =
+        checkpoint::write_verified(&memory, &cp, now.timestamp_millis(), store.redactor())?;
     if let Err(e) = memory.index_session(
         store,
         transcript_path,

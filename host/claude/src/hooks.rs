@@ -242,7 +242,7 @@ fn additional_context(event: &str, text: &str) -> String {
 
 /// The store at the context's path.
 pub(crate) fn open_store(ctx: &HookContext) -> Result<Store> {
-    Store::open(&ctx.store_path).with_context(|| format!("opening {}", ctx.store_path.display()))
+    ctx.config.open_store(&ctx.store_path)
 }
 
 /// Stores `text` as it is, keyed by `tool` and the payload's call or prompt

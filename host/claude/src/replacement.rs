@@ -57,10 +57,25 @@ pub struct Shown {
 
 /// Decides what the model sees of `result` (see the module's doc), storing
 /// the original on the way.
+///
+/// A result that holds a secret is always shown redacted (the same markers
+/// the store keeps), whether or not it is compressed.
 pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
     let extracted = result.extracted;
+    let redacted = match ctx
+        .config
+        .redactor(&ctx.store_path)?
+        .redact(&extracted.text)
+    {
+        std::borrow::Cow::Owned(redacted) => Some(redacted),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let as_it_is = || Shown {
+        id: None,
+        text: redacted.clone(),
+    };
     if extracted.text.len() < SEEN_MIN_BYTES.max(ctx.config.min_compress_bytes()) {
-        return Ok(Shown::default());
+        return Ok(as_it_is());
     }
     let mut store = open_store(ctx)?;
     // The context reading is the main agent's context, not a subagent's.
@@ -107,7 +122,7 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
         // File lists: a digest by directory, made here.
         let files: Vec<&str> = extracted.text.lines().collect();
         if files.len() <= FILE_LIST_LINES {
-            return Ok(Shown::default());
+            return Ok(as_it_is());
         }
         request.summary = Some(file_list::digest(&files, FILE_LIST_LINES).join("\n"));
         request.class = Some(ContentClass::Structured);
@@ -134,7 +149,7 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
     let mut ingestor = Ingestor::new(&mut store, 0, ctx.pipeline);
     ingestor.estimate_tokens();
     let ingested = ingestor.ingest(request)?;
-    let text = worth_showing(&ingested, extracted, result.tool);
+    let text = worth_showing(&ingested, extracted, result.tool).or(redacted);
     Ok(Shown {
         id: Some(ingested.id),
         text,

@@ -120,7 +120,7 @@ pub fn pre_compact(payload: &PreCompact, ctx: &HookContext) -> Result<String> {
             short_count(p.summary_tokens),
         ));
     }
-    Ok(out)
+    Ok(store.redactor().redact_owned(out))
 }
 
 /// SessionStart: after compaction, on resume, and at a fresh start in a
@@ -175,6 +175,8 @@ pub fn session_start(payload: &SessionStart, ctx: &HookContext) -> Result<String
     if context.is_empty() {
         return Ok(String::new());
     }
+    // Memory files are people's to edit: what ghost adds holds no secret.
+    let context = ctx.config.redactor(&ctx.store_path)?.redact_owned(context);
     Ok(json!({
         "hookSpecificOutput": {
             "hookEventName": "SessionStart",

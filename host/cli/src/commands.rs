@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
 use ghost_claude::hooks::{HookContext, HookEvent};
@@ -121,9 +121,15 @@ enum Command {
 /// Runs the command the user asked for.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let dirs = GhostDirs::from_env();
+    // The log redacts by the configured rules; a broken config is reported
+    // by the command that reads it.
+    let rules = Config::from_dirs(dirs.as_ref())
+        .map(|c| c.redact_rules())
+        .unwrap_or_default();
     logging::init(
         dirs.as_ref().map(GhostDirs::log_file).as_deref(),
         cli.verbose,
+        &rules,
     );
     let limits = PluginLimits {
         deadline: std::time::Duration::from_millis(cli.plugin_deadline_ms.max(1)),
@@ -133,8 +139,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     let pipeline = || Pipeline::new_with(dirs.as_ref(), limits.clone());
     let config = || Config::from_dirs(dirs.as_ref());
     let open_store = || -> Result<Store> {
-        let path = config()?.store_path(cli.store.as_deref(), dirs.as_ref())?;
-        Store::open(&path).with_context(|| format!("opening the store {}", path.display()))
+        let config = config()?;
+        let path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
+        config.open_store(&path)
     };
     match cli.command {
         Command::Compress(args) => compress::run(args, pipeline),

@@ -381,6 +381,37 @@ async fn memories_are_saved_found_and_read_through_a_real_client() {
     // Outside the memory folder: a tool error that says where memories live.
     let r = call(&client, "memory_get", json!({"path": "/etc/passwd"})).await;
     assert_eq!(r.is_error, Some(true));
+
+    // People edit memory files: a secret written there by hand comes back
+    // redacted, in the structured result and its text rendering alike; one
+    // saved through the tool never reaches the file.
+    let token = "ghp_R8mK2vQ9xL4tN7pW1zY5bC3dF6gH0jS2aE4u";
+    let mut file = std::fs::read_to_string(&path).unwrap();
+    file.push_str(&format!("- CI pushes with GITHUB_TOKEN={token}\n"));
+    std::fs::write(&path, file).unwrap();
+    let r = call(&client, "memory_get", json!({"path": "MEMORY.md"})).await;
+    let shown = format!("{:?} {}", r.content, structured(&r));
+    assert!(!shown.contains(token), "{shown}");
+    assert!(shown.contains("[secret:github-token:"), "{shown}");
+    let r = call(
+        &client,
+        "memory_search",
+        json!({"query": "GITHUB_TOKEN pushes"}),
+    )
+    .await;
+    assert!(!format!("{r:?}").contains(token));
+    let r = call(
+        &client,
+        "memory_save",
+        json!({"text": "staging key: AWS_SECRET_ACCESS_KEY=Lk3v9QpZ2mX8rT5wY1uB7nC4eH6jD0sF+aG2iK9o"}),
+    )
+    .await;
+    structured(&r);
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !written.contains("Lk3v9QpZ2mX8rT5wY1uB7nC4eH6jD0sF"),
+        "{written}"
+    );
     client.cancel().await.unwrap();
 }
 

@@ -165,17 +165,18 @@ pub fn verify(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `cp` into `memory`'s checkpoints folder atomically, reads it back,
-/// verifies it, and only then lists it in the index. Returns the index entry
-/// and the text.
+/// Writes `cp`, redacted by `redactor`, into `memory`'s checkpoints folder
+/// (0700) atomically, reads it back, verifies it, and only then lists it in
+/// the index. Returns the index entry and the text.
 pub fn write_verified(
     memory: &ProjectMemory,
     cp: &Checkpoint,
     created_ms: i64,
+    redactor: &ghost_redact::Redactor,
 ) -> Result<(IndexEntry, String), CheckpointError> {
     let dir = memory.checkpoints_dir();
-    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let text = render(cp);
+    ghost_redact::key::create_private_dir(&dir).map_err(io(&dir))?;
+    let text = redactor.redact_owned(render(cp));
     let session: String = cp.meta.session.chars().take(8).collect();
     let stamp = cp
         .meta
@@ -277,6 +278,10 @@ pub fn section<'t>(text: &'t str, title: &str) -> &'t str {
 mod tests {
     use super::*;
 
+    fn redactor() -> ghost_redact::Redactor {
+        ghost_redact::Redactor::new(ghost_redact::Key::from_bytes([3; 32]))
+    }
+
     fn checkpoint(iteration: u32) -> Checkpoint {
         Checkpoint {
             meta: CheckpointMeta {
@@ -300,7 +305,7 @@ mod tests {
     fn checkpoints_are_written_verified_indexed_and_found() {
         let dir = tempfile::tempdir().unwrap();
         let memory = ProjectMemory::new(dir.path(), "/p");
-        let (entry, text) = write_verified(&memory, &checkpoint(1), 1_000).unwrap();
+        let (entry, text) = write_verified(&memory, &checkpoint(1), 1_000, &redactor()).unwrap();
         assert!(Path::new(&entry.path).is_file());
         assert!(verify(&text).is_ok());
         assert_eq!(section(&text, "Why"), "none");
@@ -309,7 +314,7 @@ mod tests {
             section(&text, "Next steps"),
             "- [ ] write the docs (pending)"
         );
-        write_verified(&memory, &checkpoint(2), 2_000).unwrap();
+        write_verified(&memory, &checkpoint(2), 2_000, &redactor()).unwrap();
         assert_eq!(count_for_session(&memory, "abcdef123456"), 2);
         let (latest, _) = latest_verified(&memory, 0).unwrap();
         assert_eq!(latest.meta.iteration, 2);
@@ -339,7 +344,7 @@ mod tests {
         // The project's folder is a file: nothing can be written under it.
         let memory = ProjectMemory::new(dir.path(), "/p");
         std::fs::write(memory.dir(), "not a folder").unwrap();
-        assert!(write_verified(&memory, &checkpoint(1), 1).is_err());
+        assert!(write_verified(&memory, &checkpoint(1), 1, &redactor()).is_err());
         assert!(list(&memory).map_or(true, |l| l.is_empty()));
         assert!(latest_verified(&memory, 0).is_none());
     }

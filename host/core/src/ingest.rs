@@ -144,7 +144,9 @@ impl<'a> Ingestor<'a> {
         Ok(self.pipeline.as_ref().expect("just built"))
     }
 
-    /// Ingests `request`.
+    /// Ingests `request`. Secrets are redacted first (by the store's
+    /// redactor): no plugin sees them, the store never holds them, and the
+    /// text the agent gets back has the same markers.
     pub fn ingest(&mut self, request: IngestRequest) -> Result<Ingested> {
         let key = match &request.tool_use_id {
             Some(id) => IdempotencyKey::for_tool_call(&request.session, id),
@@ -153,6 +155,7 @@ impl<'a> Ingestor<'a> {
         if let Some(id) = self.store.find(&key)? {
             return Ok(ingested(&self.store.entry(&id)?, false));
         }
+        let request = redacted(self.store.redactor(), request);
         let input = request
             .compress_text
             .as_ref()
@@ -236,6 +239,19 @@ impl<'a> Ingestor<'a> {
             true,
         ))
     }
+}
+
+/// `request` with every text in it redacted.
+fn redacted(redactor: &ghost_redact::Redactor, mut request: IngestRequest) -> IngestRequest {
+    let redact = |text: String| redactor.redact_owned(text);
+    request.text = redact(request.text);
+    request.compress_text = request.compress_text.map(redact);
+    request.summary = request.summary.map(redact);
+    request.context = redact(request.context);
+    request.command = request.command.map(redact);
+    request.source_path = request.source_path.map(redact);
+    request.tags = request.tags.into_iter().map(redact).collect();
+    request
 }
 
 /// The tags of a request: its own, the tool, and the file's name, stem and

@@ -217,7 +217,8 @@ impl ProjectMemory {
         request: &MemorySaveRequest,
         now: DateTime<Local>,
     ) -> Result<MemorySaved, MemoryError> {
-        let text = request.text.trim();
+        let text = store.redactor().redact(request.text.trim()).into_owned();
+        let text = text.as_str();
         if text.is_empty() {
             return Err(MemoryError::Invalid(
                 "memory_save: text is empty; say what to remember".into(),
@@ -248,7 +249,7 @@ impl ProjectMemory {
         let body = text.lines().collect::<Vec<_>>().join("\n  ");
         let item = format!("- {prefix}{body}{tags}\n");
         let dir = path.parent().expect("memory files live in a folder");
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        ghost_redact::key::create_private_dir(dir).map_err(io(dir))?;
         let existing = std::fs::read_to_string(&path).unwrap_or_default();
         let mut file = std::fs::OpenOptions::new()
             .create(true)

@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ghost_claude::hooks::HookContext;
 use ghost_claude::replacement::{self, ResultToShow};
 use ghost_claude::response::is_ghost_tool;
@@ -176,8 +176,7 @@ impl Gardener {
         pipeline: Pipeline,
         policy: GardenPolicy,
     ) -> Result<Self> {
-        let store = Store::open(&store_path)
-            .with_context(|| format!("opening the store {}", store_path.display()))?;
+        let store = config.open_store(&store_path)?;
         Ok(Self {
             store,
             store_path,

@@ -65,6 +65,9 @@ fn output<T: JsonSchema + 'static>() -> Arc<JsonObject> {
 #[derive(Clone)]
 pub struct GhostServer {
     service: Arc<Mutex<Service>>,
+    /// Every result passes through it: the store holds no secret, but
+    /// memory files (people edit them) and transcripts may.
+    redactor: ghost_redact::Redactor,
     memory: Arc<ProjectMemory>,
     tool_router: ToolRouter<GhostServer>,
 }
@@ -74,6 +77,7 @@ impl GhostServer {
     /// A server on `store`, with the memory of the project it serves.
     pub fn new(store: Store, memory: ProjectMemory) -> Self {
         Self {
+            redactor: store.redactor().clone(),
             service: Arc::new(Mutex::new(Service::new(store))),
             memory: Arc::new(memory),
             tool_router: Self::tool_router(),
@@ -105,12 +109,14 @@ impl GhostServer {
                 Ok((value, text(&out)))
             });
         Ok(match outcome {
-            Ok((structured, text)) => {
+            Ok((mut structured, text)) => {
+                redact_json(&self.redactor, &mut structured);
                 let mut result = CallToolResult::structured(structured);
-                result.content = vec![ContentBlock::text(text)];
+                result.content = vec![ContentBlock::text(self.redactor.redact_owned(text))];
                 result
             }
             Err(message) => {
+                let message = self.redactor.redact_owned(message);
                 log::warn!("mcp {tool}: {message}");
                 CallToolResult::error(vec![ContentBlock::text(message)])
             }
@@ -383,9 +389,32 @@ impl ServerHandler for GhostServer {
             .with_service(|s| s.store().read(id, now_ms()))?
             .map_err(|e| ErrorData::resource_not_found(e.to_string(), None))?;
         Ok(ReadResourceResult::new(vec![
-            ResourceContents::text(entry.original, request.uri).with_mime_type("text/plain"),
+            ResourceContents::text(self.redactor.redact_owned(entry.original), request.uri)
+                .with_mime_type("text/plain"),
         ])
         .into())
+    }
+}
+
+/// Redacts every string in `value`.
+fn redact_json(redactor: &ghost_redact::Redactor, value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(s) => {
+            if let Cow::Owned(redacted) = redactor.redact(s) {
+                *s = redacted;
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                redact_json(redactor, item);
+            }
+        }
+        serde_json::Value::Object(fields) => {
+            for (_, field) in fields.iter_mut() {
+                redact_json(redactor, field);
+            }
+        }
+        _ => {}
     }
 }
 

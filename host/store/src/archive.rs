@@ -10,6 +10,8 @@ use std::time::Duration;
 use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
+use ghost_redact::{RedactRules, Redactor};
+
 use crate::entry::{self, Entry, Forgotten, IdempotencyKey, Listed, NewEntry, Stored};
 use crate::gateway::GatewayState;
 use crate::session::SessionContext;
@@ -20,6 +22,7 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     tuning: recall::RecallTuning,
+    redactor: Redactor,
 }
 
 /// What a maintenance pass did.
@@ -75,16 +78,67 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     }
 }
 
-impl Store {
-    /// Opens (creating if needed) the store at `path` and migrates it.
-    pub fn open(path: &Path) -> Result<Self, StoreError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
-                path: dir.to_path_buf(),
-                source,
-            })?;
+/// Creates `path` empty and private (0600) when it does not exist, so
+/// SQLite, which gives its WAL and shared-memory files the database file's
+/// mode, never makes any of them readable by others. An empty file is an
+/// empty database.
+fn create_private_file(path: &Path) {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    // Already there (or made by another process first): nothing to do.
+    let _ = options.open(path);
+}
+
+/// Makes `path` (and its WAL and shared-memory files, when there) readable
+/// and writable by its owner only. Best effort: a file on a filesystem
+/// without Unix modes stays as it is.
+fn restrict_to_owner(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            let file = PathBuf::from(file);
+            if let Ok(meta) = std::fs::metadata(&file)
+                && meta.permissions().mode() & 0o077 != 0
+            {
+                let _ = std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600));
+            }
         }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path` and migrates it, with
+    /// the built-in redaction rules.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with(path, &RedactRules::default())
+    }
+
+    /// Opens (creating if needed) the store at `path` and migrates it;
+    /// every text written is redacted by the built-in rules adjusted by
+    /// `rules`. A new directory is made private (0700), a new file 0600.
+    pub fn open_with(path: &Path, rules: &RedactRules) -> Result<Self, StoreError> {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        ghost_redact::key::create_private_dir(dir).map_err(|source| StoreError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let redactor = Redactor::in_dir(dir, rules)?;
+        create_private_file(path);
         let conn = open_connection(path)?;
+        restrict_to_owner(path);
         conn.create_scalar_function(
             "ghost_priority",
             4,
@@ -103,7 +157,14 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             tuning: recall::RecallTuning::default(),
+            redactor,
         })
+    }
+
+    /// What redacts every text this store writes (and what callers use to
+    /// redact what they show).
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
     }
 
     /// How recall ranks on this connection.
@@ -180,15 +241,18 @@ impl Store {
                 entry.created_at,
                 entry.class.as_str(),
                 entry.source_tool,
-                entry.source_path,
-                entry.original,
-                entry.summary,
+                entry
+                    .source_path
+                    .as_deref()
+                    .map(|p| self.redactor.redact(p)),
+                self.redactor.redact(&entry.original),
+                self.redactor.redact(&entry.summary),
                 entry.original_tokens,
                 entry.summary_tokens,
                 priority,
                 entry.ttl_seconds,
-                entry.context,
-                entry.tags,
+                self.redactor.redact(&entry.context),
+                self.redactor.redact(&entry.tags),
                 entry.tokens_exact,
                 entry.agent_id,
             ],
@@ -493,7 +557,7 @@ impl Store {
 
     /// The index of memory files and past sessions' turns.
     pub fn memory_index(&self) -> crate::memory::MemoryIndex<'_> {
-        crate::memory::MemoryIndex::new(&self.conn)
+        crate::memory::MemoryIndex::new(&self.conn, &self.redactor)
     }
 
     /// The per-session context state kept beside the archive.

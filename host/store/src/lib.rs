@@ -18,6 +18,12 @@
 //! - [`snippet`]: the best-matching line of a hit;
 //! - [`priority`]: how much an entry matters.
 //!
+//! Every text the store writes (originals, summaries, search context,
+//! memory chunks, the gateway's replacements) goes through its
+//! [`ghost_redact::Redactor`] first: no secret is ever written in clear,
+//! whichever caller brought it in. The key of the markers' hashes lives
+//! beside the store file (`redaction.key`, 0600).
+//!
 //! The file is opened in WAL mode with a busy timeout, so several processes
 //! (hooks, the MCP server, the CLI) read and write it at once; every write is
 //! one immediate transaction. The store never counts tokens itself: callers
@@ -80,6 +86,9 @@ pub enum StoreError {
         /// Why.
         source: rusqlite::Error,
     },
+    /// The redaction key or a configured redaction pattern is unusable.
+    #[error(transparent)]
+    Redact(#[from] ghost_redact::RedactError),
     /// No entry has this id.
     #[error("no entry with id '{0}' (ids are the 12 hex digits in ghost's handle line)")]
     NotFound(String),

@@ -64,12 +64,13 @@ pub struct MemoryHit {
 /// The memory index on one store's connection.
 pub struct MemoryIndex<'a> {
     conn: &'a Connection,
+    redactor: &'a ghost_redact::Redactor,
 }
 
 impl<'a> MemoryIndex<'a> {
-    /// The index kept on `conn`.
-    pub(crate) fn new(conn: &'a Connection) -> Self {
-        Self { conn }
+    /// The index kept on `conn`, writing what `redactor` leaves of a text.
+    pub(crate) fn new(conn: &'a Connection, redactor: &'a ghost_redact::Redactor) -> Self {
+        Self { conn, redactor }
     }
 
     /// Whether `file` is indexed at this very version (size and time).
@@ -102,7 +103,7 @@ impl<'a> MemoryIndex<'a> {
                     file.source,
                     c.start_line,
                     c.end_line,
-                    c.text
+                    self.redactor.redact(&c.text)
                 ])?;
             }
         }

@@ -1,5 +1,8 @@
 //! What the binary's end-to-end tests share.
 
+#[allow(dead_code)] // Only some test binaries use the secrets corpus.
+pub mod secrets;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
