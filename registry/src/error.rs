@@ -27,26 +27,28 @@ impl ManifestError {
     }
 }
 
-/// Why a registry operation failed.
+/// Why a registry operation failed. Each message already says why in full,
+/// so no variant names another error as its source: a chain printed with
+/// `{:#}` never repeats itself.
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
     /// A file or directory could not be read or written.
-    #[error("{action} {}: {source}", path.display())]
+    #[error("{action} {}: {error}", path.display())]
     Io {
         /// What was being done.
         action: &'static str,
         /// Where.
         path: PathBuf,
         /// The OS error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A manifest (installed or a project's) is not acceptable.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {problem}", path.display())]
     Manifest {
         /// The manifest's file.
         path: PathBuf,
         /// What is wrong.
-        source: ManifestError,
+        problem: ManifestError,
     },
     /// No plugin with this id is installed.
     #[error("no plugin `{0}` is installed (see `ghost plugin list`)")]
@@ -62,10 +64,10 @@ impl RegistryError {
         path: impl Into<PathBuf>,
     ) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
-        move |source| Self::Io {
+        move |error| Self::Io {
             action,
             path,
-            source,
+            error,
         }
     }
 }

@@ -37,7 +37,7 @@ impl Project {
     pub fn read(dir: &Path) -> Result<Self, RegistryError> {
         let path = dir.join(PROJECT_FILE);
         let text = std::fs::read_to_string(&path).map_err(RegistryError::io("reading", &path))?;
-        Self::parse(&text).map_err(|source| RegistryError::Manifest { path, source })
+        Self::parse(&text).map_err(|problem| RegistryError::Manifest { path, problem })
     }
 
     /// Parses and checks a project manifest's text.

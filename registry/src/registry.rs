@@ -62,6 +62,9 @@ pub enum InstallOutcome {
     Added(Manifest),
     /// The same bytes were already installed under this id: nothing changed.
     Unchanged(Manifest),
+    /// The same bytes were installed under this id but their stored blob
+    /// was missing or damaged: it was written again from these bytes.
+    Repaired(Manifest),
     /// A new version of an installed id; the old blob stays until `gc`.
     Upgraded {
         /// The manifest it replaced.
@@ -180,14 +183,14 @@ impl Registry {
             }
             Err(e) => return Err(RegistryError::io("reading", &path)(e)),
         };
-        let manifest = Manifest::parse(&text).map_err(|source| RegistryError::Manifest {
+        let manifest = Manifest::parse(&text).map_err(|problem| RegistryError::Manifest {
             path: path.clone(),
-            source,
+            problem,
         })?;
         if manifest.id != id {
             return Err(RegistryError::Manifest {
                 path,
-                source: crate::ManifestError::invalid(
+                problem: crate::ManifestError::invalid(
                     "id",
                     format!("{:?} in the folder of {id:?}", manifest.id),
                 ),
@@ -202,7 +205,7 @@ impl Registry {
         match fs::read_to_string(&path) {
             Ok(text) => toml::from_str(&text).map_err(|e| RegistryError::Manifest {
                 path,
-                source: crate::ManifestError::Syntax(e.to_string()),
+                problem: crate::ManifestError::Syntax(e.to_string()),
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(PluginState::default()),
             Err(e) => Err(RegistryError::io("reading", &path)(e)),
@@ -253,9 +256,9 @@ impl Registry {
         draft: &Draft,
         check: impl FnOnce(&[u8]) -> Result<Checked, String>,
     ) -> Result<InstallOutcome, RegistryError> {
-        let invalid = |source| RegistryError::Manifest {
+        let invalid = |problem| RegistryError::Manifest {
             path: PathBuf::from(&draft.source),
-            source,
+            problem,
         };
         if !valid_id(&draft.id) {
             return Err(invalid(crate::ManifestError::invalid(
@@ -269,11 +272,17 @@ impl Registry {
         validate_version(&draft.version).map_err(invalid)?;
         draft.limits.validate().map_err(invalid)?;
         let digest = Digest::of(bytes);
-        // The same bytes again: nothing to check, nothing to write.
+        // The same bytes again: nothing to check; the blob is written again
+        // only when the stored one is missing or damaged.
         if let Ok(existing) = self.manifest(&draft.id)
             && existing.digest == digest.to_hex()
         {
-            return Ok(InstallOutcome::Unchanged(existing));
+            if self.blob_intact(&digest) {
+                return Ok(InstallOutcome::Unchanged(existing));
+            }
+            let _lock = self.lock()?;
+            self.store_blob(bytes, &digest)?;
+            return Ok(InstallOutcome::Repaired(existing));
         }
         // The slow part (compiling, running) happens before the lock.
         let checked = check(bytes).map_err(RegistryError::Refused)?;
@@ -329,13 +338,16 @@ impl Registry {
         })
     }
 
+    /// Whether the blob of `digest` is there and hashes to it.
+    fn blob_intact(&self, digest: &Digest) -> bool {
+        fs::read(self.blob_path(digest)).is_ok_and(|existing| Digest::of(&existing) == *digest)
+    }
+
     fn store_blob(&self, bytes: &[u8], digest: &Digest) -> Result<(), RegistryError> {
-        let path = self.blob_path(digest);
-        if let Ok(existing) = fs::read(&path)
-            && Digest::of(&existing) == *digest
-        {
+        if self.blob_intact(digest) {
             return Ok(());
         }
+        let path = self.blob_path(digest);
         write_atomic(&path, bytes)?;
         #[cfg(unix)]
         {
@@ -350,9 +362,9 @@ impl Registry {
     pub fn load_bytes(&self, manifest: &Manifest) -> Result<Vec<u8>, RegistryError> {
         let digest = manifest
             .digest()
-            .map_err(|source| RegistryError::Manifest {
+            .map_err(|problem| RegistryError::Manifest {
                 path: self.plugin_dir(&manifest.id).join(MANIFEST_FILE),
-                source,
+                problem,
             })?;
         let path = self.blob_path(&digest);
         let bytes = fs::read(&path).map_err(RegistryError::io("reading", &path))?;
@@ -647,6 +659,13 @@ mod tests {
         );
         let problems = reg.verify().unwrap();
         assert_eq!(problems.len(), 2, "{problems:?}");
+        // Adding the same bytes again repairs it.
+        let again = reg.install(b"good", &draft("p", "1"), ok).unwrap();
+        assert!(matches!(again, InstallOutcome::Repaired(_)), "{again:?}");
+        assert!(reg.load_bytes(&m).is_ok());
+        assert!(reg.verify().unwrap().is_empty());
+        let again = reg.install(b"good", &draft("p", "1"), ok).unwrap();
+        assert!(matches!(again, InstallOutcome::Unchanged(_)));
     }
 
     #[test]

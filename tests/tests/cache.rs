@@ -1,5 +1,6 @@
-//! The on-disk compile cache: a second load is a hit, a corrupt or stale entry
-//! is detected and rebuilt, never trusted.
+//! The on-disk compile cache: a second load is a hit, a corrupt, stale or
+//! swapped entry is detected and rebuilt, never trusted; entries are
+//! read-only in a private directory.
 
 use ghost_core::builtin;
 use ghost_runtime::cache::CacheStatus;
@@ -11,6 +12,20 @@ fn runtime(dir: &std::path::Path) -> PluginRuntime {
         ..Default::default()
     })
     .unwrap()
+}
+
+/// Writes `bytes` over a cache entry (read-only, as ghost leaves them).
+fn overwrite(entry: &std::path::Path, bytes: &[u8]) {
+    make_writable(entry);
+    std::fs::write(entry, bytes).unwrap();
+}
+
+fn make_writable(entry: &std::path::Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(entry, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
 }
 
 fn only_entry(dir: &std::path::Path) -> std::path::PathBuf {
@@ -56,7 +71,7 @@ fn corrupt_entry_is_rebuilt_not_trusted() {
     let mut bytes = std::fs::read(&entry).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0xff;
-    std::fs::write(&entry, &bytes).unwrap();
+    overwrite(&entry, &bytes);
     let rebuilt = runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
     assert_eq!(rebuilt.cache_status(), CacheStatus::Rebuilt);
     assert_eq!(
@@ -70,31 +85,72 @@ fn corrupt_entry_is_rebuilt_not_trusted() {
     // A truncated entry, and one that is not an artifact at all.
     for garbage in [
         &bytes[..10],
-        b"GHSTCW01 but nothing else, definitely not a module".as_slice(),
+        b"GHSTCW02 but nothing else, definitely not a module".as_slice(),
     ] {
-        std::fs::write(&entry, garbage).unwrap();
+        overwrite(&entry, garbage);
         let p = runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
         assert_eq!(p.cache_status(), CacheStatus::Rebuilt);
     }
 }
 
 #[test]
-fn stale_entry_with_a_valid_checksum_is_rebuilt() {
+fn stale_entry_with_a_valid_binding_is_rebuilt() {
     // A well-formed entry whose payload wasmtime refuses (e.g. written by an
-    // engine with other settings): the checksum passes, deserialisation fails.
+    // engine with other settings): the binding passes, deserialisation fails.
     let dir = tempfile::tempdir().unwrap();
     let plugin = builtin::CLASSIFIER;
-    runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
+    let loaded = runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
     let entry = only_entry(dir.path());
     let payload = b"\0asm this is not a precompiled wasmtime artifact";
-    let mut stale = b"GHSTCW01".to_vec();
-    stale.extend_from_slice(ghost_registry_digest(payload).as_slice());
+    let key = engine_key();
+    let mut stale = b"GHSTCW02".to_vec();
+    stale.extend_from_slice(
+        ghost_runtime::cache::binding(&key, loaded.digest(), payload).as_bytes(),
+    );
     stale.extend_from_slice(payload);
-    std::fs::write(&entry, stale).unwrap();
+    overwrite(&entry, &stale);
     let p = runtime(dir.path()).load(plugin.name, plugin.bytes).unwrap();
     assert_eq!(p.cache_status(), CacheStatus::Rebuilt);
 }
 
-fn ghost_registry_digest(bytes: &[u8]) -> [u8; 32] {
-    *blake3::hash(bytes).as_bytes()
+fn engine_key() -> String {
+    ghost_runtime::engine::compatibility_key(ghost_runtime::engine::shared_engine().unwrap())
+}
+
+#[test]
+fn another_components_valid_artifact_swapped_in_is_refused_and_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let classifier = builtin::CLASSIFIER;
+    let other = builtin::LOG_COMPRESSOR;
+    let loaded = runtime(dir.path())
+        .load(classifier.name, classifier.bytes)
+        .unwrap();
+    let victim = only_entry(dir.path());
+    runtime(dir.path()).load(other.name, other.bytes).unwrap();
+    let swapped_in = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| *p != victim)
+        .unwrap();
+    // Entries are read-only, in a directory only their owner can open.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&victim).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o400);
+        let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
+    overwrite(&victim, &std::fs::read(&swapped_in).unwrap());
+
+    let cache =
+        ghost_runtime::cache::ArtifactCache::new(Some(dir.path().to_path_buf()), engine_key());
+    let why = format!("{:#}", cache.verify_entry(loaded.digest()).unwrap_err());
+    assert!(why.contains("swapped"), "{why}");
+    let p = runtime(dir.path())
+        .load(classifier.name, classifier.bytes)
+        .unwrap();
+    assert_eq!(p.cache_status(), CacheStatus::Rebuilt);
+    assert_eq!(p.kind(), loaded.kind(), "the classifier's own code runs");
+    assert!(cache.verify_entry(loaded.digest()).unwrap());
 }

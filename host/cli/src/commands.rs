@@ -215,10 +215,17 @@ fn hook(
             return;
         }
     };
+    // All plugin calls of this hook together stay within the budget; then
+    // the original passes through.
+    let pipeline = || {
+        let p = pipeline()?;
+        p.set_call_budget(config.hook_budget());
+        Ok(p)
+    };
     let ctx = HookContext {
         store_path,
         config: &config,
-        pipeline,
+        pipeline: &pipeline,
     };
     // Even a panic must not break the agent.
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -130,19 +130,37 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, limits: &PluginLimits) -> Resul
         Args::Verify => {
             let problems = registry.verify()?;
             let (plugins, _) = registry.list()?;
-            if problems.is_empty() {
+            let installed: Vec<(String, String)> = plugins
+                .iter()
+                .map(|p| (p.manifest.id.clone(), p.manifest.digest.clone()))
+                .collect();
+            let cache = ghost_core::plugins::cache_problems(dirs, &installed)
+                .context("checking the compiled-component cache")?;
+            if problems.is_empty() && cache.is_empty() {
                 println!(
-                    "{} plugins verified: every blob matches its digest",
+                    "{} plugins verified: every blob matches its digest, every cached compiled component is bound to its own",
                     plugins.len()
                 );
             } else {
                 for p in &problems {
                     println!("TAMPERED OR BROKEN: {p}");
                 }
-                println!(
-                    "{} problems; a tampered plugin is refused at load. Fix: `ghost plugin remove ID` then add it again",
-                    problems.len()
-                );
+                for c in &cache {
+                    println!("CACHE: {c}");
+                }
+                if !problems.is_empty() {
+                    println!(
+                        "{} plugin problems; a tampered plugin is refused at load. Fix: `ghost plugin add` the same file again (it repairs the blob), or `ghost plugin remove ID`",
+                        problems.len()
+                    );
+                }
+                if !cache.is_empty() {
+                    println!(
+                        "{} cache problems; a bad entry is never run: it is rebuilt at its next load (or delete {})",
+                        cache.len(),
+                        dirs.component_cache().display()
+                    );
+                }
                 return Ok(ExitCode::from(1));
             }
         }
@@ -159,14 +177,37 @@ fn list(registry: &Registry, as_json: bool) -> Result<()> {
     let (plugins, problems) = registry.list()?;
     let serving = Routes::load(registry).serving();
     let now = ghost_registry::now_secs();
-    let status = |p: &ghost_registry::Installed| match p.state.status(now) {
-        Status::Enabled => "enabled".to_string(),
-        Status::Disabled => "disabled".to_string(),
-        Status::AutoDisabled { until, reason } => format!(
-            "auto-disabled for {} s more ({} failures in a row; last: {reason})",
-            until.saturating_sub(now),
-            ghost_registry::FAILURES_TO_DISABLE
-        ),
+    // A plugin whose stored bytes no longer match its digest is never
+    // loaded; one failing now is named so, before it is disabled.
+    let tampered = |p: &ghost_registry::Installed| registry.load_bytes(&p.manifest).err();
+    let status = |p: &ghost_registry::Installed| {
+        if let Some(why) = tampered(p) {
+            return format!(
+                "TAMPERED, not loaded ({why}); `ghost plugin add` the same file repairs it"
+            );
+        }
+        match p.state.status(now) {
+            Status::Enabled if p.state.failures > 0 => format!(
+                "enabled, failing ({} of {} failures in a row before it is disabled; last: {})",
+                p.state.failures,
+                ghost_registry::FAILURES_TO_DISABLE,
+                p.state.last_error.as_deref().unwrap_or("unknown")
+            ),
+            Status::Enabled => "enabled".to_string(),
+            Status::Disabled => "disabled".to_string(),
+            Status::AutoDisabled { until, reason } => format!(
+                "auto-disabled for {} s more ({} failures in a row; last: {reason})",
+                until.saturating_sub(now),
+                ghost_registry::FAILURES_TO_DISABLE
+            ),
+        }
+    };
+    let serving = |p: &ghost_registry::Installed| {
+        if tampered(p).is_some() {
+            Vec::new()
+        } else {
+            serving.get(&p.manifest.id).cloned().unwrap_or_default()
+        }
     };
     if as_json {
         let rows: Vec<_> = plugins
@@ -176,7 +217,7 @@ fn list(registry: &Registry, as_json: bool) -> Result<()> {
                 json!({
                     "id": m.id, "version": m.version, "world": m.world.as_str(), "wit": m.wit,
                     "classes": m.classes, "priority": m.priority, "digest": m.digest,
-                    "status": status(p), "serves": serving.get(&m.id).cloned().unwrap_or_default(),
+                    "status": status(p), "serves": serving(p),
                     "source": m.source, "added": m.added,
                 })
             })
@@ -209,10 +250,10 @@ fn list(registry: &Registry, as_json: bool) -> Result<()> {
                 .collect::<Vec<_>>()
                 .join(","),
         };
-        let serves = serving
-            .get(&m.id)
-            .map(|c| c.join(","))
-            .unwrap_or_else(|| "-".into());
+        let serves = match serving(p) {
+            classes if classes.is_empty() => "-".to_string(),
+            classes => classes.join(","),
+        };
         println!(
             "{:<20} {:<10} {:<24} {:>4} {:<12} {:<10} {}",
             m.id,

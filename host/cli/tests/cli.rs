@@ -249,3 +249,30 @@ fn a_bad_config_file_is_named_with_the_problem() {
     );
     assert!(err.contains("stor"), "{err}");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_no_error() {
+    // `ghost compress --class prompt | head -1` (prompts pass through whole,
+    // megabytes of them): the pipe closes under ghost.
+    use std::io::BufRead;
+    let home = tempfile::tempdir().unwrap();
+    let text: String = (0..200_000)
+        .map(|i| format!("line of output number {i}\n"))
+        .collect();
+    let mut child = common::spawn_ghost(
+        home.path(),
+        &["compress", "--class", "prompt"],
+        text.as_bytes(),
+    );
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -258,6 +258,19 @@ fn a_tampered_blob_is_reported_by_verify_and_refused_at_load() {
     assert!(!text.contains("[moody]"));
     let log = std::fs::read_to_string(home.join("ghost.log")).unwrap();
     assert!(log.contains("plugin guest-short-lines not loaded"), "{log}");
+    // The listing says so, and it serves nothing.
+    let listing = list(home);
+    let p = plugin(&listing, "guest-short-lines");
+    assert!(p["status"].as_str().unwrap().starts_with("TAMPERED"), "{p}");
+    assert_eq!(p["serves"], json!([]));
+    // Adding the same file again repairs the blob.
+    let again = ok(add(home, &guest("guest-short-lines"), &["--class", "log"]));
+    assert!(again.contains("repaired"), "{again}");
+    assert!(ghost(home, &["plugin", "verify"]).status.success());
+    assert_eq!(
+        plugin(&list(home), "guest-short-lines")["status"],
+        json!("enabled")
+    );
 }
 
 #[test]
@@ -310,11 +323,19 @@ fn a_plugin_that_keeps_failing_is_disabled_with_a_backoff_and_the_text_passes_on
     assert_eq!(by, "plugin:guest-moody");
     assert!(text.starts_with("[moody]"));
     let spin = format!("SPIN\n{}", long_log());
-    for _ in 0..3 {
+    for round in 0..3 {
         // Stopped at its deadline; the built-in compresses instead.
         let (text, by) = compress(home, "log", &spin);
         assert_eq!(by, "builtin:log");
         assert!(text.contains("SPIN"));
+        if round == 0 {
+            let listing = list(home);
+            let status = plugin(&listing, "guest-moody")["status"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(status.starts_with("enabled, failing (1 of 3"), "{status}");
+        }
     }
     let listing = list(home);
     let status = plugin(&listing, "guest-moody")["status"]
@@ -560,4 +581,43 @@ fn a_running_pipeline_picks_up_registry_changes_without_a_restart() {
     assert_eq!(by(&pipeline), "plugin:guest-short-lines");
     registry.set_enabled("guest-short-lines", false).unwrap();
     assert_eq!(by(&pipeline), "builtin:log");
+}
+
+#[test]
+fn three_looping_plugins_cannot_hold_a_hook_past_its_budget() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    for id in ["moody-a", "moody-b", "moody-c"] {
+        ok(add(
+            home,
+            &guest("guest-moody"),
+            &["--class", "log", "--id", id],
+        ));
+    }
+    let spin = format!("SPIN\n{}", long_log());
+    let payload = json!({"session_id": "s1", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_use_id": "toolu_spin",
+        "tool_input": {"command": "make"},
+        "tool_response": {"stdout": spin, "stderr": "", "interrupted": false,
+            "isImage": false, "noOutputExpected": false}});
+    // The user allows each call 2 s: three loops would take 6 s; the hook's
+    // budget (1.5 s) ends them all, and the original goes through.
+    let started = std::time::Instant::now();
+    let out = run_ghost(
+        home,
+        &["--plugin-deadline-ms", "2000", "hook", "post-tool-use"],
+        payload.to_string().as_bytes(),
+    );
+    let took = started.elapsed();
+    assert!(out.status.success());
+    assert!(took < std::time::Duration::from_millis(4_000), "{took:?}");
+    assert!(!stdout(&out).contains("[moody]"), "{}", stdout(&out));
+    let log = std::fs::read_to_string(home.join("ghost.log")).unwrap();
+    assert!(log.contains("overall time budget"), "{log}");
+    // Cut by the budget, not by their own deadline: not counted against them.
+    let listing = list(home);
+    for id in ["moody-a", "moody-b", "moody-c"] {
+        let status = plugin(&listing, id)["status"].as_str().unwrap().to_string();
+        assert_eq!(status, "enabled", "{id}");
+    }
 }

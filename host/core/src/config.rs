@@ -6,6 +6,7 @@
 //! store = "/path/to/store.sqlite3"   # where originals are kept
 //! min_compress_bytes = 1024          # smaller inputs are stored as they are
 //! ttl_days = 30                      # entries expire after this (none: never)
+//! hook_budget_ms = 1500              # a hook's plugin work, all plugins together
 //!
 //! [gateway]                          # `ghost gateway` and `ghost run`
 //! upstream = "https://api.anthropic.com"
@@ -31,6 +32,12 @@ use crate::paths::GhostDirs;
 /// Inputs under this many bytes are stored but not compressed.
 pub const DEFAULT_MIN_COMPRESS_BYTES: usize = 1024;
 
+/// The whole of one hook call's plugin calls (classify and compress, every
+/// plugin tried; compiling a component does not count) must be over in this
+/// many milliseconds; then the original passes through. Claude Code waits 60 s for a hook: this is far under it,
+/// and far over what compressing takes (tens of milliseconds).
+pub const DEFAULT_HOOK_BUDGET_MS: u64 = 1_500;
+
 /// The configuration file's contents.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,6 +48,8 @@ pub struct Config {
     pub min_compress_bytes: Option<usize>,
     /// Days until an entry expires.
     pub ttl_days: Option<u64>,
+    /// A hook call's overall budget for plugin work, in milliseconds.
+    pub hook_budget_ms: Option<u64>,
     /// The gateway's settings.
     #[serde(default)]
     pub gateway: GatewaySettings,
@@ -173,6 +182,13 @@ impl Config {
             .flush_share
             .filter(|s| (0.0..=1.0).contains(s))
             .unwrap_or(DEFAULT_FLUSH_SHARE)
+    }
+
+    /// A hook call's overall budget for plugin work.
+    pub fn hook_budget(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(
+            self.hook_budget_ms.unwrap_or(DEFAULT_HOOK_BUDGET_MS).max(1),
+        )
     }
 
     /// Inputs under this many bytes are not compressed.

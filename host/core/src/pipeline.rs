@@ -94,6 +94,14 @@ impl Pipeline {
         })
     }
 
+    /// Every plugin call from now on together may take `budget` (a hook's
+    /// overall budget; compiling does not count): once it is spent, later
+    /// calls are skipped, a running one is stopped, and the text passes
+    /// through as it is.
+    pub fn set_call_budget(&self, budget: std::time::Duration) {
+        self.runtime.set_call_budget(Some(budget));
+    }
+
     /// The runtime underneath.
     pub fn runtime(&self) -> &PluginRuntime {
         &self.runtime

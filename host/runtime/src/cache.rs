@@ -2,10 +2,13 @@
 //! compiler on the hot path.
 //!
 //! An entry is keyed by the engine's compatibility key and the blake3 digest
-//! of the component's bytes, and carries a blake3 checksum of the compiled
-//! artifact. An entry that is unreadable, fails its checksum or is refused by
+//! of the component's bytes, and carries a binding hash of the engine key,
+//! the component's digest and the compiled artifact together: an entry
+//! copied over another's file (even a valid artifact of another component)
+//! fails it. An entry that is unreadable, fails its hash or is refused by
 //! wasmtime is rebuilt, never trusted. Only files this module wrote itself are
-//! ever deserialized, from a directory under ghost's own data.
+//! ever deserialized, from a directory under ghost's own cache (0700; entries
+//! read-only, 0400).
 
 use std::fs;
 use std::io::Write;
@@ -16,8 +19,8 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 
 /// The first bytes of every cache entry.
-const MAGIC: &[u8; 8] = b"GHSTCW01";
-/// Magic plus the artifact's 32-byte checksum.
+const MAGIC: &[u8; 8] = b"GHSTCW02";
+/// Magic plus the 32-byte binding hash.
 const HEADER_LEN: usize = MAGIC.len() + 32;
 
 /// How a component was obtained, for logs and tests.
@@ -54,6 +57,34 @@ impl ArtifactCache {
             .map(|d| d.join(format!("{}-{}.cwasm", self.engine_key, digest.to_hex())))
     }
 
+    /// Checks the entry for `digest` without loading it: `Ok(false)` when
+    /// there is none, `Ok(true)` when it is bound to this component and
+    /// engine, `Err` (why) when it is corrupt, swapped or not read-only.
+    pub fn verify_entry(&self, digest: &blake3::Hash) -> Result<bool> {
+        let Some(path) = self.entry_path(digest) else {
+            return Ok(false);
+        };
+        let data = match fs::read(&path) {
+            Ok(d) => d,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        check_binding(&data, &self.engine_key, digest)
+            .with_context(|| format!("cache entry {}", path.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path)?.permissions().mode();
+            anyhow::ensure!(
+                mode & 0o222 == 0,
+                "cache entry {} is writable (mode {:o}); ghost writes them read-only",
+                path.display(),
+                mode & 0o777
+            );
+        }
+        Ok(true)
+    }
+
     /// The compiled component for `bytes`: from the cache when a valid entry
     /// exists, else compiled now and stored for next time.
     pub fn load_or_compile(
@@ -65,7 +96,7 @@ impl ArtifactCache {
         let Some(path) = self.entry_path(digest) else {
             return Ok((compile(engine, bytes)?, CacheStatus::Uncached));
         };
-        let status = match read_entry(engine, &path) {
+        let status = match read_entry(engine, &path, &self.engine_key, digest) {
             Ok(Some(component)) => return Ok((component, CacheStatus::Hit)),
             Ok(None) => CacheStatus::Miss,
             Err(why) => {
@@ -80,7 +111,11 @@ impl ArtifactCache {
             .precompile_component(bytes)
             .map_err(anyhow::Error::from)
             .context("compiling the component")?;
-        if let Err(why) = write_entry(&path, &artifact) {
+        if let Err(why) = write_entry(
+            &path,
+            &artifact,
+            &binding(&self.engine_key, digest, &artifact),
+        ) {
             log::warn!("could not write cache entry {}: {why:#}", path.display());
         }
         // SAFETY: `artifact` was produced just now by `engine` itself.
@@ -91,6 +126,30 @@ impl ArtifactCache {
     }
 }
 
+/// The digest (blake3, hex) a component's cache entry is keyed by.
+pub fn digest_hex(component: &[u8]) -> String {
+    blake3::hash(component).to_hex().to_string()
+}
+
+/// Checks the entries in `dir` of the components with these blake3 digests
+/// (hex), for the process's engine: `(digest, Ok(present) | Err(why))`.
+pub fn verify_entries(dir: &Path, digests: &[String]) -> Result<Vec<(String, Result<bool>)>> {
+    let engine = crate::engine::shared_engine()?;
+    let cache = ArtifactCache::new(
+        Some(dir.to_path_buf()),
+        crate::engine::compatibility_key(engine),
+    );
+    Ok(digests
+        .iter()
+        .map(|hex| {
+            let checked = blake3::Hash::from_hex(hex)
+                .map_err(|e| anyhow::anyhow!("{hex} is not a digest: {e}"))
+                .and_then(|digest| cache.verify_entry(&digest));
+            (hex.clone(), checked)
+        })
+        .collect())
+}
+
 /// Compiles without touching the disk.
 fn compile(engine: &Engine, bytes: &[u8]) -> Result<Component> {
     Component::new(engine, bytes)
@@ -98,46 +157,98 @@ fn compile(engine: &Engine, bytes: &[u8]) -> Result<Component> {
         .context("compiling the component")
 }
 
+/// The hash that ties an artifact to the component it was compiled from
+/// (`digest`) and the engine that compiled it (`engine_key`), stored in
+/// each entry's header.
+pub fn binding(engine_key: &str, digest: &blake3::Hash, artifact: &[u8]) -> blake3::Hash {
+    let mut hasher = blake3::Hasher::new_derive_key("ghost compiled component cache entry v2");
+    hasher.update(&(engine_key.len() as u64).to_le_bytes());
+    hasher.update(engine_key.as_bytes());
+    hasher.update(digest.as_bytes());
+    hasher.update(artifact);
+    hasher.finalize()
+}
+
+/// The artifact in an entry's `data`, when its header binds it to `digest`
+/// and `engine_key`.
+fn check_binding<'d>(data: &'d [u8], engine_key: &str, digest: &blake3::Hash) -> Result<&'d [u8]> {
+    anyhow::ensure!(
+        data.len() > HEADER_LEN && data.starts_with(MAGIC),
+        "bad header (corrupt, or written by an older ghost)"
+    );
+    let (header, artifact) = data.split_at(HEADER_LEN);
+    let stored: [u8; 32] = header[MAGIC.len()..].try_into().expect("32-byte hash");
+    anyhow::ensure!(
+        binding(engine_key, digest, artifact) == blake3::Hash::from_bytes(stored),
+        "it is not the compiled form of this component (corrupt or swapped)"
+    );
+    Ok(artifact)
+}
+
 /// `Ok(None)` when there is no entry; `Err` when there is one but it is
-/// corrupt (bad header or checksum) or stale (wasmtime refuses it).
-fn read_entry(engine: &Engine, path: &Path) -> Result<Option<Component>> {
+/// corrupt, not bound to this component and engine, or stale (wasmtime
+/// refuses it).
+fn read_entry(
+    engine: &Engine,
+    path: &Path,
+    engine_key: &str,
+    digest: &blake3::Hash,
+) -> Result<Option<Component>> {
     let data = match fs::read(path) {
         Ok(d) => d,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).context("reading it"),
     };
-    anyhow::ensure!(
-        data.len() > HEADER_LEN && data.starts_with(MAGIC),
-        "bad header"
-    );
-    let (header, artifact) = data.split_at(HEADER_LEN);
-    let stored: [u8; 32] = header[MAGIC.len()..].try_into().expect("32-byte checksum");
-    anyhow::ensure!(
-        blake3::hash(artifact) == blake3::Hash::from_bytes(stored),
-        "checksum mismatch"
-    );
+    let artifact = check_binding(&data, engine_key, digest)?;
     // SAFETY: the entry is in ghost's own cache directory, was written by
-    // `write_entry` from `Engine::precompile_component`, and its checksum
-    // matches; wasmtime additionally checks it was built by a compatible engine.
+    // `write_entry` from `Engine::precompile_component`, and its binding
+    // hash ties it to this component's digest and this engine; wasmtime
+    // additionally checks it was built by a compatible engine.
     let component = unsafe { Component::deserialize(engine, artifact) }
         .map_err(anyhow::Error::from)
         .context("wasmtime refused it")?;
     Ok(Some(component))
 }
 
-/// Writes an entry atomically: a temporary file in the same directory, then a
-/// rename, so a reader never sees half an entry.
-fn write_entry(path: &Path, artifact: &[u8]) -> Result<()> {
+/// Writes an entry atomically: a temporary read-only file in the same
+/// (0700) directory, then a rename, so a reader never sees half an entry.
+fn write_entry(path: &Path, artifact: &[u8], binding: &blake3::Hash) -> Result<()> {
     let dir = path.parent().context("cache entry has no directory")?;
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        builder.mode(0o700);
+        builder
+            .create(dir)
+            .with_context(|| format!("creating {}", dir.display()))?;
+        // The cache is ghost's own: nobody else may read or add entries.
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+            .with_context(|| format!("making {} private", dir.display()))?;
+    }
+    #[cfg(not(unix))]
+    builder
+        .create(dir)
+        .with_context(|| format!("creating {}", dir.display()))?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("entry"),
         std::process::id()
     ));
-    let mut file = fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let _ = fs::remove_file(&tmp);
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o400);
+    }
+    let mut file = options
+        .open(&tmp)
+        .with_context(|| format!("creating {}", tmp.display()))?;
     file.write_all(MAGIC)?;
-    file.write_all(blake3::hash(artifact).as_bytes())?;
+    file.write_all(binding.as_bytes())?;
     file.write_all(artifact)?;
     file.sync_all().ok();
     drop(file);

@@ -7,6 +7,7 @@
 //! - [`cache`]: compiled components on disk, so a cold process never compiles;
 //! - [`wit`]: the host side of the WIT contract, one module per version, and
 //!   the version check;
+//! - [`output`]: a captured stdout or stderr, cut at its cap (never a trap);
 //! - [`sandbox`]: the per-call store state: an empty WASI context, captured
 //!   stdout/stderr and the bounded log;
 //! - [`outcome`]: fail-open: every failure becomes "the original, unchanged".
@@ -20,6 +21,7 @@ pub mod cache;
 pub mod engine;
 pub mod limits;
 pub mod outcome;
+pub mod output;
 pub mod sandbox;
 pub mod wit;
 

@@ -38,8 +38,10 @@ pub trait FailOpen {
 impl FailOpen for PluginRuntime {
     fn compress_or_original(&self, plugin: &Plugin, request: &CompressRequest) -> CompressOutcome {
         let original = |reason: String, failure, plugin_log: Vec<String>, elapsed| {
+            // The caller decides what serves instead (the next compressor,
+            // the built-in, or the original), and says so.
             log::warn!(
-                "{}: {reason}; the original ({} bytes) passed through",
+                "{}: {reason}; its answer for {} bytes is not used",
                 plugin.name(),
                 request.text.len()
             );

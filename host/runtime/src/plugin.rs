@@ -29,6 +29,17 @@ pub struct PluginRuntime {
     linker: Linker<PluginState>,
     cache: ArtifactCache,
     limits: PluginLimits,
+    /// The time all calls together may take (a hook's overall budget), and
+    /// what they have taken so far: no call starts once it is spent, none
+    /// runs past it. Compiling and loading do not count.
+    call_budget: std::sync::Mutex<Option<CallBudget>>,
+}
+
+/// A budget of call time shared by several calls.
+#[derive(Debug, Clone, Copy)]
+struct CallBudget {
+    total: Duration,
+    spent: Duration,
 }
 
 /// A component ready to run: compiled, checked and pre-instantiated.
@@ -176,7 +187,35 @@ impl PluginRuntime {
             linker,
             cache,
             limits: config.limits,
+            call_budget: std::sync::Mutex::new(None),
         })
+    }
+
+    /// Sets the time every call from now on may take together (`None`:
+    /// each call has only its own deadline). A call cut short by it is
+    /// declined, not counted against the plugin: the time went to the calls
+    /// before it.
+    pub fn set_call_budget(&self, budget: Option<Duration>) {
+        if let Ok(mut b) = self.call_budget.lock() {
+            *b = budget.map(|total| CallBudget {
+                total,
+                spent: Duration::ZERO,
+            });
+        }
+    }
+
+    /// What is left of the call budget, if there is one.
+    fn budget_left(&self) -> Option<Duration> {
+        let b = self.call_budget.lock().ok()?;
+        b.as_ref().map(|b| b.total.saturating_sub(b.spent))
+    }
+
+    fn spend(&self, elapsed: Duration) {
+        if let Ok(mut b) = self.call_budget.lock()
+            && let Some(b) = b.as_mut()
+        {
+            b.spent += elapsed;
+        }
     }
 
     /// The caps calls run under.
@@ -321,14 +360,26 @@ impl PluginRuntime {
     ) -> Result<Option<CallOutput<T>>, CallFailure> {
         let limits = plugin.limits.as_ref().unwrap_or(&self.limits);
         let started = Instant::now();
+        let left = self.budget_left();
+        if left.is_some_and(|left| left < Duration::from_millis(1)) {
+            return Err(CallFailure {
+                reason: "the overall time budget was spent before this call".to_string(),
+                kind: FailureKind::Declined,
+                log: Vec::new(),
+                elapsed: Duration::ZERO,
+            });
+        }
+        let deadline = left.map_or(limits.deadline, |left| left.min(limits.deadline));
+        let cut_by_budget = deadline < limits.deadline;
         let mut store = Store::new(self.engine, PluginState::new(limits));
         store.limiter(|state| &mut state.limiter);
-        store.set_epoch_deadline(engine::deadline_ticks(limits.deadline));
+        store.set_epoch_deadline(engine::deadline_ticks(deadline));
         store.epoch_deadline_trap();
         let Some(result) = f(&mut store) else {
             return Ok(None);
         };
         let elapsed = started.elapsed();
+        self.spend(elapsed);
         let log = store.data_mut().take_log_lines();
         match result {
             Ok(value) => Ok(Some(CallOutput {
@@ -338,6 +389,17 @@ impl PluginRuntime {
             })),
             Err(error) => {
                 let reason = explain(limits, &error, store.data().limiter.memory_exceeded);
+                if cut_by_budget && reason.starts_with("deadline") {
+                    return Err(CallFailure {
+                        reason: format!(
+                            "stopped when the overall time budget ran out ({} ms were left for it)",
+                            deadline.as_millis()
+                        ),
+                        kind: FailureKind::Declined,
+                        log,
+                        elapsed,
+                    });
+                }
                 Err(CallFailure {
                     reason,
                     kind: FailureKind::Stopped,

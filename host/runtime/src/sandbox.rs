@@ -7,17 +7,17 @@
 //! stdin or network.
 
 use wasmtime::component::ResourceTable;
-use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use crate::limits::{CallLimiter, PluginLimits};
+use crate::output::CappedOutput;
 
 /// Everything a plugin's store holds during one call.
 pub struct PluginState {
     wasi: WasiCtx,
     table: ResourceTable,
-    stdout: MemoryOutputPipe,
-    stderr: MemoryOutputPipe,
+    stdout: CappedOutput,
+    stderr: CappedOutput,
     /// Caps memory, tables and instances; records which cap was hit.
     pub limiter: CallLimiter,
     log: BoundedLog,
@@ -26,8 +26,8 @@ pub struct PluginState {
 impl PluginState {
     /// Fresh state for one call under `limits`.
     pub fn new(limits: &PluginLimits) -> Self {
-        let stdout = MemoryOutputPipe::new(limits.captured_output_bytes);
-        let stderr = MemoryOutputPipe::new(limits.captured_output_bytes);
+        let stdout = CappedOutput::new(limits.captured_output_bytes);
+        let stderr = CappedOutput::new(limits.captured_output_bytes);
         let wasi = WasiCtxBuilder::new()
             .stdout(stdout.clone())
             .stderr(stderr.clone())
@@ -61,6 +61,9 @@ impl PluginState {
                     .take(self.log.max_lines)
                     .map(|l| format!("{stream}: {}", cut(l, self.log.max_bytes))),
             );
+            if pipe.dropped() > 0 {
+                lines.push(format!("{stream}: ({} more bytes cut)", pipe.dropped()));
+            }
         }
         lines
     }

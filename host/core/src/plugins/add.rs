@@ -226,6 +226,12 @@ pub fn describe(outcome: &InstallOutcome) -> String {
             m.version,
             &m.digest[..12]
         ),
+        InstallOutcome::Repaired(m) => format!(
+            "{} {} was installed with these bytes but its stored copy was damaged or missing: repaired (digest {})",
+            m.id,
+            m.version,
+            &m.digest[..12]
+        ),
         InstallOutcome::Upgraded { from, to } => format!(
             "upgraded {} {} → {} ({}, digest {} → {}); the old blob stays until `ghost plugin gc`",
             to.id,
