@@ -166,13 +166,12 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
             if p.agent_id.is_some() {
                 return Ok(String::new());
             }
-            let nudge = flush::nudge(
+            nudge_when_due(
+                "PreToolUse",
                 &p.session_id,
                 p.transcript_path.as_deref(),
                 ctx,
-                flush::Record::WhenDue,
-            )?;
-            Ok(nudge.map_or_else(String::new, |text| additional_context("PreToolUse", &text)))
+            )
         }
         HookEvent::PostToolUse => post_tool_use(&parse(event, bytes)?, ctx),
         HookEvent::PostToolUseFailure => post_tool_use_failure(&parse(event, bytes)?, ctx),
@@ -187,15 +186,12 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
                 key,
                 "prompt",
             )?;
-            let nudge = flush::nudge(
+            nudge_when_due(
+                "UserPromptSubmit",
                 &p.session_id,
                 p.transcript_path.as_deref(),
                 ctx,
-                flush::Record::WhenDue,
-            )?;
-            Ok(nudge.map_or_else(String::new, |text| {
-                additional_context("UserPromptSubmit", &text)
-            }))
+            )
         }
         HookEvent::StatusLine => state::status_line(&parse::<StatusLine>(event, bytes)?, ctx),
         HookEvent::PreCompact => state::pre_compact(&parse::<PreCompact>(event, bytes)?, ctx),
@@ -227,6 +223,17 @@ fn dispatch(event: HookEvent, bytes: &[u8], ctx: &HookContext) -> Result<String>
             Ok(String::new())
         }
     }
+}
+
+/// `event`'s answer: the flush nudge when it is due, else nothing.
+fn nudge_when_due(
+    event: &str,
+    session: &str,
+    transcript_path: Option<&str>,
+    ctx: &HookContext,
+) -> Result<String> {
+    let nudge = flush::nudge(session, transcript_path, ctx, flush::Record::WhenDue)?;
+    Ok(nudge.map_or_else(String::new, |text| additional_context(event, &text)))
 }
 
 /// A hook answer that adds `text` to the agent's context.

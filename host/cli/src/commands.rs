@@ -124,7 +124,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     // The log redacts by the configured rules; a broken config is reported
     // by the command that reads it.
     let rules = Config::from_dirs(dirs.as_ref())
-        .map(|c| c.redact_rules())
+        .map(|c| c.redact)
         .unwrap_or_default();
     logging::init(
         dirs.as_ref().map(GhostDirs::log_file).as_deref(),

@@ -179,9 +179,15 @@ fn list(registry: &Registry, as_json: bool) -> Result<()> {
     let now = ghost_registry::now_secs();
     // A plugin whose stored bytes no longer match its digest is never
     // loaded; one failing now is named so, before it is disabled.
-    let tampered = |p: &ghost_registry::Installed| registry.load_bytes(&p.manifest).err();
+    let tampered: std::collections::HashMap<&str, String> = plugins
+        .iter()
+        .filter_map(|p| {
+            let why = registry.load_bytes(&p.manifest).err()?;
+            Some((p.manifest.id.as_str(), why.to_string()))
+        })
+        .collect();
     let status = |p: &ghost_registry::Installed| {
-        if let Some(why) = tampered(p) {
+        if let Some(why) = tampered.get(p.manifest.id.as_str()) {
             return format!(
                 "TAMPERED, not loaded ({why}); `ghost plugin add` the same file repairs it"
             );
@@ -203,7 +209,7 @@ fn list(registry: &Registry, as_json: bool) -> Result<()> {
         }
     };
     let serving = |p: &ghost_registry::Installed| {
-        if tampered(p).is_some() {
+        if tampered.contains_key(p.manifest.id.as_str()) {
             Vec::new()
         } else {
             serving.get(&p.manifest.id).cloned().unwrap_or_default()

@@ -56,24 +56,9 @@ pub struct Config {
     /// Continuity across compaction: memory files, checkpoints, the flush.
     #[serde(default)]
     pub memory: MemorySettings,
-    /// Secret redaction.
+    /// Secret redaction: the built-in rules adjusted.
     #[serde(default)]
-    pub redact: RedactSettings,
-}
-
-/// The `[redact]` table: the built-in rules adjusted.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RedactSettings {
-    /// Patterns whose matches are never redacted.
-    #[serde(default)]
-    pub allow: Vec<String>,
-    /// Patterns whose matches are always redacted.
-    #[serde(default)]
-    pub deny: Vec<String>,
-    /// Built-in rules turned off, by kind.
-    #[serde(default)]
-    pub off: Vec<String>,
+    pub redact: ghost_redact::RedactRules,
 }
 
 /// Share of the context window at which the agent is asked, once per
@@ -140,28 +125,15 @@ impl Config {
             .context("no place for the store: set GHOST_HOME (or HOME), or pass --store PATH")
     }
 
-    /// The redaction rules: the built-in ones adjusted by `[redact]`.
-    pub fn redact_rules(&self) -> ghost_redact::RedactRules {
-        ghost_redact::RedactRules {
-            allow: self.redact.allow.clone(),
-            deny: self.redact.deny.clone(),
-            off: self.redact.off.clone(),
-        }
-    }
-
-    /// The redactor the store at `store_path` uses (its key beside it), for
-    /// callers that redact without opening the store.
+    /// The redactor the store at `store_path` uses, for callers that
+    /// redact without opening the store.
     pub fn redactor(&self, store_path: &Path) -> Result<ghost_redact::Redactor> {
-        let dir = store_path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        Ok(ghost_redact::Redactor::in_dir(dir, &self.redact_rules())?)
+        Ok(ghost_store::Store::redactor_for(store_path, &self.redact)?)
     }
 
     /// Opens the store at `path` with the configured redaction rules.
     pub fn open_store(&self, path: &Path) -> Result<ghost_store::Store> {
-        ghost_store::Store::open_with(path, &self.redact_rules())
+        ghost_store::Store::open_with(path, &self.redact)
             .with_context(|| format!("opening the store {}", path.display()))
     }
 

@@ -49,8 +49,10 @@ pub enum RedactError {
     },
 }
 
-/// The user's redaction settings (`[redact]` in ghost's config).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The user's redaction settings (the `[redact]` table of ghost's config;
+/// every key optional, an unknown one an error).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct RedactRules {
     /// Patterns whose matches are never redacted (a test fixture's fake
     /// key, a public id that looks like a token).
@@ -192,11 +194,6 @@ impl Redactor {
             Cow::Borrowed(_) => text,
             Cow::Owned(redacted) => redacted,
         }
-    }
-
-    /// Whether `text` holds anything [`Redactor::redact`] would replace.
-    pub fn finds_any(&self, text: &str) -> bool {
-        matches!(self.redact(text), Cow::Owned(_))
     }
 
     /// Which rules `text` holds an anchor of (rules without anchors

@@ -127,15 +127,7 @@ impl Store {
     /// every text written is redacted by the built-in rules adjusted by
     /// `rules`. A new directory is made private (0700), a new file 0600.
     pub fn open_with(path: &Path, rules: &RedactRules) -> Result<Self, StoreError> {
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        ghost_redact::key::create_private_dir(dir).map_err(|source| StoreError::CreateDir {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let redactor = Redactor::in_dir(dir, rules)?;
+        let redactor = Self::redactor_for(path, rules)?;
         create_private_file(path);
         let conn = open_connection(path)?;
         restrict_to_owner(path);
@@ -159,6 +151,21 @@ impl Store {
             tuning: recall::RecallTuning::default(),
             redactor,
         })
+    }
+
+    /// The redactor of the store at `path`: `rules`, keyed by the key file
+    /// beside the store (its directory created 0700 when missing), for
+    /// callers that redact without opening the store.
+    pub fn redactor_for(path: &Path, rules: &RedactRules) -> Result<Redactor, StoreError> {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        ghost_redact::key::create_private_dir(dir).map_err(|source| StoreError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        Ok(Redactor::in_dir(dir, rules)?)
     }
 
     /// What redacts every text this store writes (and what callers use to
