@@ -269,6 +269,7 @@ fn store_text(
     request.tool_use_id = key.map(|id| format!("{tool}:{id}"));
     let mut ingestor = Ingestor::new(&mut store, usize::MAX, ctx.pipeline);
     ingestor.estimate_tokens();
+    ingestor.set_retention(ctx.config.retention.clone());
     Ok(ingestor.ingest(request)?.id)
 }
 

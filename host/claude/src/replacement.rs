@@ -106,7 +106,6 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
         // A Bash result's context is its command: a hint to the classifier.
         request.command = Some(extracted.context.clone()).filter(|c| !c.is_empty());
     }
-    request.ttl_seconds = ctx.config.ttl_seconds();
     let min = match extracted.slot {
         Slot::ReadContent { .. } => match context_share {
             Some(share) => read_fold_bytes(Some(share)),
@@ -148,6 +147,7 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
     }
     let mut ingestor = Ingestor::new(&mut store, 0, ctx.pipeline);
     ingestor.estimate_tokens();
+    ingestor.set_retention(ctx.config.retention.clone());
     let ingested = ingestor.ingest(request)?;
     let text = worth_showing(&ingested, extracted, result.tool).or(redacted);
     Ok(Shown {

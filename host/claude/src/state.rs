@@ -146,6 +146,15 @@ pub fn session_start(payload: &SessionStart, ctx: &HookContext) -> Result<String
             .session_context()
             .mark_compaction(session, now_ms())?;
     }
+    if source == "startup" {
+        // A new session: expire what is past its TTL (at most hourly; a
+        // failure only delays it).
+        if let Err(e) = open_store(ctx).and_then(|mut s| {
+            Ok(s.maintain_if_due(now_ms(), ghost_core::service::MAINTENANCE_EVERY)?)
+        }) {
+            log::warn!("session-start: store maintenance failed: {e:#}");
+        }
+    }
     if !matches!(source, "compact" | "resume" | "startup") {
         return Ok(String::new());
     }

@@ -71,7 +71,8 @@ enum Command {
     Get(store::GetArgs),
     /// How full the context is and what ghost holds (the MCP `context_pressure` tool).
     Pressure(store::PressureArgs),
-    /// Forget an entry (the MCP `forget` tool).
+    /// Forget an entry (the MCP `forget` tool), a session, everything
+    /// before a date, or everything.
     Forget(store::ForgetArgs),
     /// Store statistics (the MCP `stats` tool).
     Stats(store::JsonOnly),
@@ -150,7 +151,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Recall(args) => store::recall(args, open_store()?),
         Command::Get(args) => store::get(args, open_store()?),
         Command::Pressure(args) => store::pressure(args, open_store()?),
-        Command::Forget(args) => store::forget(args, open_store()?),
+        Command::Forget(args) => store::forget(
+            args,
+            open_store()?,
+            dirs.as_ref().map(GhostDirs::log_file).as_deref(),
+        ),
         Command::Stats(args) => store::stats(args, open_store()?),
         Command::Gc(args) => store::gc(args, open_store()?),
         Command::Memory(args) => {

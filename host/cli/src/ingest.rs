@@ -73,12 +73,12 @@ pub fn run(
     request.class = class;
     request.context = args.context;
     request.tags = args.tags;
-    request.ttl_seconds = config.ttl_seconds();
     let _ = store.maintain_if_due(
         ghost_store::now_ms(),
         ghost_core::service::MAINTENANCE_EVERY,
     );
     let mut ingestor = Ingestor::new(store, config.min_compress_bytes(), pipeline);
+    ingestor.set_retention(config.retention.clone());
     let ingested = ingestor.ingest(request)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&ingested)?);
@@ -127,6 +127,7 @@ fn run_batch(
     pipeline: impl Fn() -> Result<Pipeline>,
 ) -> Result<ExitCode> {
     let mut ingestor = Ingestor::new(store, config.min_compress_bytes(), pipeline);
+    ingestor.set_retention(config.retention.clone());
     let mut stdout = std::io::stdout().lock();
     for (n, line) in input
         .lines()
@@ -150,7 +151,6 @@ fn run_batch(
             .with_context(|| format!("line {}", n + 1))?;
         request.context = line.context;
         request.tags = line.tags;
-        request.ttl_seconds = config.ttl_seconds();
         let ingested = ingestor
             .ingest(request)
             .with_context(|| format!("ingesting line {}", n + 1))?;

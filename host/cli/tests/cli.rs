@@ -276,3 +276,77 @@ fn a_reader_that_stops_early_is_no_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Whether `needle` is anywhere in the bytes of the store's files.
+fn in_store_files(home: &std::path::Path, needle: &str) -> bool {
+    ["store.sqlite3", "store.sqlite3-wal"].iter().any(|f| {
+        std::fs::read(home.join(f))
+            .is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes()))
+    })
+}
+
+#[test]
+fn forget_by_session_by_date_and_everything_leaves_no_byte_behind() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let lines = |word: &str| -> Vec<u8> {
+        (0..300)
+            .map(|i| format!("{word} step {i} done in 0.{i}s\n"))
+            .collect::<String>()
+            .into_bytes()
+    };
+    for (session, word) in [("first", "narwhal"), ("second", "pangolin")] {
+        stdout(&ghost(
+            h,
+            &["ingest", "--session", session, "--class", "log", "-"],
+            Some(&lines(word)),
+        ));
+    }
+    assert!(in_store_files(h, "narwhal"));
+    let out = stdout(&ghost(h, &["forget", "--session", "first"], None));
+    assert!(
+        out.starts_with("Forgot session first: 1 entries, 1 sessions"),
+        "{out}"
+    );
+    assert!(
+        !in_store_files(h, "narwhal"),
+        "a forgotten session is still in the store"
+    );
+    assert!(stdout(&ghost(h, &["recall", "pangolin"], None)).starts_with("1. id="));
+
+    // A date in the future takes everything before it; an age of a week, nothing new.
+    let json: serde_json::Value = serde_json::from_str(&stdout(&ghost(
+        h,
+        &["forget", "--before", "1w", "--json"],
+        None,
+    )))
+    .unwrap();
+    assert_eq!(json["entries"], serde_json::json!(0));
+    let out = stdout(&ghost(h, &["forget", "--before", "2999-01-01"], None));
+    assert!(out.contains("1 entries"), "{out}");
+    assert!(!in_store_files(h, "pangolin"));
+
+    // --all empties the log too.
+    stdout(&ghost(
+        h,
+        &["ingest", "--session", "third", "-"],
+        Some(&lines("okapi")),
+    ));
+    std::fs::write(h.join("ghost.log"), "a line about okapi\n").unwrap();
+    let out = stdout(&ghost(h, &["forget", "--all"], None));
+    assert!(out.starts_with("Forgot everything: 1 entries"), "{out}");
+    assert!(!in_store_files(h, "okapi"));
+    assert_eq!(std::fs::read(h.join("ghost.log")).unwrap(), b"");
+
+    // Bad input: one line saying what is accepted; nothing chosen, or two at once, refused.
+    let out = ghost(h, &["forget", "--before", "last tuesday"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("an age (30d, 12h, 2w)"), "{err}");
+    assert!(!ghost(h, &["forget"], None).status.success());
+    assert!(
+        !ghost(h, &["forget", "--all", "--session", "x"], None)
+            .status
+            .success()
+    );
+}

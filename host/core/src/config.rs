@@ -5,7 +5,6 @@
 //! ```toml
 //! store = "/path/to/store.sqlite3"   # where originals are kept
 //! min_compress_bytes = 1024          # smaller inputs are stored as they are
-//! ttl_days = 30                      # entries expire after this (none: never)
 //! hook_budget_ms = 1500              # a hook's plugin work, all plugins together
 //!
 //! [gateway]                          # `ghost gateway` and `ghost run`
@@ -15,6 +14,10 @@
 //! cold_step_share = 0.3              # when the prompt cache has gone cold anyway
 //! keep_turns = 4                     # the last turns are never collected
 //! reference_min_bytes = 1024         # smaller blocks are left as they are
+//!
+//! [retention]                        # how long and how much (see `retention`)
+//! max_store_mib = 2048               # past this, the least important entries go
+//! ttl_days = { log = 14, prompt = 90 } # days per class (0: for ever)
 //!
 //! [redact]                           # secrets never stored, logged or shown
 //! allow = ["^AKIAIOSFODNN7EXAMPLE$"] # patterns never redacted
@@ -46,8 +49,6 @@ pub struct Config {
     pub store: Option<PathBuf>,
     /// Inputs under this many bytes are stored but not compressed.
     pub min_compress_bytes: Option<usize>,
-    /// Days until an entry expires.
-    pub ttl_days: Option<u64>,
     /// A hook call's overall budget for plugin work, in milliseconds.
     pub hook_budget_ms: Option<u64>,
     /// The gateway's settings.
@@ -56,6 +57,9 @@ pub struct Config {
     /// Continuity across compaction: memory files, checkpoints, the flush.
     #[serde(default)]
     pub memory: MemorySettings,
+    /// How long entries are kept and how big the store may grow.
+    #[serde(default)]
+    pub retention: crate::retention::Retention,
     /// Secret redaction: the built-in rules adjusted.
     #[serde(default)]
     pub redact: ghost_redact::RedactRules,
@@ -168,11 +172,6 @@ impl Config {
         self.min_compress_bytes
             .unwrap_or(DEFAULT_MIN_COMPRESS_BYTES)
     }
-
-    /// Seconds until an entry expires, if entries expire.
-    pub fn ttl_seconds(&self) -> Option<i64> {
-        self.ttl_days.map(|d| d as i64 * 86_400)
-    }
 }
 
 #[cfg(test)]
@@ -183,10 +182,17 @@ mod tests {
     fn unknown_keys_are_refused_and_known_ones_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
-        std::fs::write(&path, "min_compress_bytes = 10\nttl_days = 2\n").unwrap();
+        std::fs::write(
+            &path,
+            "min_compress_bytes = 10\n[retention]\nttl_days = { log = 2 }\n",
+        )
+        .unwrap();
         let c = Config::load(&path).unwrap();
         assert_eq!(c.min_compress_bytes(), 10);
-        assert_eq!(c.ttl_seconds(), Some(172_800));
+        assert_eq!(
+            c.retention.ttl_seconds(ghost_types::ContentClass::Log),
+            Some(172_800)
+        );
         std::fs::write(&path, "[gateway]\nkeep_turns = 6\n").unwrap();
         assert_eq!(Config::load(&path).unwrap().gateway.keep_turns, Some(6));
         std::fs::write(&path, "[gateway]\nkeep_turn = 6\n").unwrap();

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::pipeline::Pipeline;
+use crate::retention::Retention;
 use ghost_store::{Entry, IdempotencyKey, NewEntry, Store};
 use ghost_types::{ClassifyRequest, CompressRequest, ContentClass};
 
@@ -41,7 +42,8 @@ pub struct IngestRequest {
     pub context: String,
     /// Entities it is about, beyond the tool and the file (derived).
     pub tags: Vec<String>,
-    /// Seconds until it expires.
+    /// Seconds until it expires (default: its class's, from the
+    /// ingestor's retention).
     pub ttl_seconds: Option<i64>,
     /// When it was produced (Unix milliseconds).
     pub created_at: i64,
@@ -106,6 +108,7 @@ pub struct Ingestor<'a> {
     exact_tokens: bool,
     make_pipeline: Box<dyn Fn() -> Result<Pipeline> + 'a>,
     pipeline: Option<Pipeline>,
+    retention: Option<Retention>,
 }
 
 impl<'a> Ingestor<'a> {
@@ -122,6 +125,7 @@ impl<'a> Ingestor<'a> {
             exact_tokens: true,
             make_pipeline: Box::new(make_pipeline),
             pipeline: None,
+            retention: None,
         }
     }
 
@@ -130,6 +134,13 @@ impl<'a> Ingestor<'a> {
     /// cannot afford to build the BPE tokenizer.
     pub fn estimate_tokens(&mut self) {
         self.exact_tokens = false;
+    }
+
+    /// Keeps what it stores by `retention`: each class's TTL, and the
+    /// store's cap (the least important entries go when it is passed).
+    /// Without it entries never expire and the store has no cap.
+    pub fn set_retention(&mut self, retention: Retention) {
+        self.retention = Some(retention);
     }
 
     /// Uses `pipeline` from now on instead of building one.
@@ -221,7 +232,9 @@ impl<'a> Ingestor<'a> {
             original_tokens,
             summary_tokens,
             tokens_exact: self.exact_tokens,
-            ttl_seconds: request.ttl_seconds,
+            ttl_seconds: request
+                .ttl_seconds
+                .or_else(|| self.retention.as_ref().and_then(|r| r.ttl_seconds(class))),
             context: request.context,
             tags,
         };
@@ -230,6 +243,7 @@ impl<'a> Ingestor<'a> {
             // Another process stored this tool call first: answer with its entry.
             return Ok(ingested(&self.store.entry(&stored.id)?, false));
         }
+        self.keep_under_cap(&stored.id);
         Ok(answer(
             &stored.id,
             entry.class,
@@ -238,6 +252,28 @@ impl<'a> Ingestor<'a> {
             (entry.original_tokens, entry.summary_tokens),
             true,
         ))
+    }
+}
+
+impl Ingestor<'_> {
+    /// Evicts the least important entries when the store has outgrown its
+    /// cap (never `just_stored`). A failure is logged: the entry is stored.
+    fn keep_under_cap(&mut self, just_stored: &str) {
+        let Some(cap) = self.retention.as_ref().and_then(Retention::max_store_bytes) else {
+            return;
+        };
+        match self.store.evict_to_cap(cap, just_stored) {
+            Ok(e) if e.entries > 0 => log::info!(
+                "the store passed its cap of {} MiB: evicted {} entries, least important first \
+                 ({} → {} bytes in use)",
+                cap >> 20,
+                e.entries,
+                e.used_before,
+                e.used_after
+            ),
+            Ok(_) => {}
+            Err(e) => log::warn!("keeping the store under its cap failed: {e}"),
+        }
     }
 }
 

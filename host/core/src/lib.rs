@@ -14,6 +14,7 @@
 //!   verified, indexed;
 //! - [`memory`]: per-project memory files (MEMORY.md, daily logs) and
 //!   their search index;
+//! - [`retention`]: how long each class is kept, how big the store may grow;
 //! - [`render`]: the service's answers as text for people and agents;
 //! - [`excerpt`]: numbered line ranges of an original;
 //! - [`tokens`]: token counting (o200k_base) and its cheap estimate;
@@ -32,5 +33,6 @@ pub mod paths;
 pub mod pipeline;
 pub mod plugins;
 pub mod render;
+pub mod retention;
 pub mod service;
 pub mod tokens;

@@ -89,11 +89,26 @@ pub fn get(out: &GetOutput) -> String {
 pub fn forget(out: &ForgetOutput) -> String {
     match out.status {
         Forgotten::Now => format!(
-            "Forgot id={}: it no longer appears in recall; `ghost gc` purges it.\n",
+            "Forgot id={}: its text is erased and it no longer appears in recall.\n",
             out.id
         ),
         Forgotten::Already => format!("id={} was already forgotten.\n", out.id),
     }
+}
+
+/// What a purge removed, in one line.
+pub fn purged(what: &str, p: &ghost_store::Purged) -> String {
+    let mut out = format!(
+        "Forgot {what}: {} entries, {} sessions, {} gateway rewrites, {} memory-index chunks.\n",
+        p.entries, p.sessions, p.gateway_rewrites, p.memory_chunks
+    );
+    if !p.wal_cleared {
+        out.push_str(
+            "Another ghost process is reading the store: the write-ahead log keeps the old pages \
+             until its next checkpoint (run `ghost gc` when it has ended).\n",
+        );
+    }
+    out
 }
 
 /// Context pressure as a short report with a per-class table.

@@ -245,7 +245,17 @@ impl Service {
         Ok(self.store.pressure(request.session.as_deref(), now_ms())?)
     }
 
-    /// Forgets an entry (soft delete; twice is harmless).
+    /// Removes a session, everything before a time, or everything, for
+    /// good (see [`ghost_store::Scope`]).
+    pub fn purge(
+        &mut self,
+        scope: ghost_store::Scope<'_>,
+    ) -> Result<ghost_store::Purged, ServiceError> {
+        Ok(self.store.purge(scope)?)
+    }
+
+    /// Forgets an entry: its text is erased at once, its id kept until
+    /// `gc` (so twice is harmless).
     pub fn forget(&mut self, request: &ForgetRequest) -> Result<ForgetOutput, ServiceError> {
         let status = self.store.forget(&request.id)?;
         Ok(ForgetOutput {

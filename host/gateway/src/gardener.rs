@@ -844,7 +844,6 @@ impl Gardener {
         request.context = input.subject();
         request.summary = Some(text.to_string());
         request.class = Some(ContentClass::Log);
-        request.ttl_seconds = self.config.ttl_seconds();
         self.ingest(request)
     }
 
@@ -865,7 +864,6 @@ impl Gardener {
         request.context = format!("{} {field}", call.name);
         request.summary = Some(text.to_string());
         request.class = Some(ghost_types::class_of_path(file).unwrap_or(ContentClass::Code));
-        request.ttl_seconds = self.config.ttl_seconds();
         self.ingest(request)
     }
 
@@ -873,6 +871,7 @@ impl Gardener {
         let pipeline = self.pipeline.clone();
         let mut ingestor = Ingestor::new(&mut self.store, usize::MAX, move || Ok(pipeline.clone()));
         ingestor.estimate_tokens();
+        ingestor.set_retention(self.config.retention.clone());
         Ok(ingestor.ingest(request)?.id)
     }
 }

@@ -180,7 +180,8 @@ impl GhostServer {
         )
     }
 
-    /// Forget a stored entry: it stops appearing in recall and get.
+    /// Forget a stored entry: its text is erased and it stops appearing in
+    /// recall and get.
     /// Forgetting twice is harmless.
     #[tool(
         name = "forget",

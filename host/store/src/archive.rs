@@ -14,6 +14,7 @@ use ghost_redact::{RedactRules, Redactor};
 
 use crate::entry::{self, Entry, Forgotten, IdempotencyKey, Listed, NewEntry, Stored};
 use crate::gateway::GatewayState;
+use crate::retention::TOMBSTONE;
 use crate::session::SessionContext;
 use crate::{BUSY_TIMEOUT, StoreError, priority, recall, schema};
 
@@ -64,6 +65,8 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
             }
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             conn.pragma_update(None, "foreign_keys", true)?;
+            // What is deleted is overwritten, not left in free pages.
+            conn.pragma_update(None, "secure_delete", true)?;
             schema::migrate(&mut conn)?;
             Ok::<_, StoreError>(conn)
         })();
@@ -189,12 +192,12 @@ impl Store {
         &self.path
     }
 
-    /// The id of the entry stored under `key`, if any.
+    /// The id of the active entry stored under `key`, if any.
     pub fn find(&self, key: &IdempotencyKey) -> Result<Option<String>, StoreError> {
         Ok(self
             .conn
             .query_row(
-                "SELECT id FROM entries WHERE idempotency_key = ?1",
+                "SELECT id FROM entries WHERE idempotency_key = ?1 AND active",
                 [key.as_str()],
                 |r| r.get(0),
             )
@@ -206,6 +209,12 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // A forgotten (or expired) entry under this key is a tombstone:
+        // what comes in again is stored anew, under the same id.
+        tx.execute(
+            "DELETE FROM entries WHERE idempotency_key = ?1 AND NOT active",
+            [entry.key.as_str()],
+        )?;
         let existing: Option<String> = tx
             .query_row(
                 "SELECT id FROM entries WHERE idempotency_key = ?1",
@@ -352,15 +361,16 @@ impl Store {
         Ok(())
     }
 
-    /// Soft-deletes `id`: it stops matching recall and `get`, and `gc`
-    /// purges it. Forgetting twice is not an error.
+    /// Forgets `id`: its texts are blanked at once (and leave the search
+    /// index); only its id stays, so forgetting it twice is not an error,
+    /// until `gc` removes it. It no longer matches recall or `get`.
     pub fn forget(&mut self, id: &str) -> Result<Forgotten, StoreError> {
         let entry = self.entry(id)?;
         if !entry.active {
             return Ok(Forgotten::Already);
         }
         let changed = self.conn.execute(
-            "UPDATE entries SET active = 0 WHERE id = ?1 AND active",
+            &format!("UPDATE entries SET {TOMBSTONE} WHERE id = ?1 AND active"),
             [&entry.id],
         )?;
         Ok(if changed == 1 {
@@ -370,15 +380,17 @@ impl Store {
         })
     }
 
-    /// Expires entries whose TTL ran out by `now` and recomputes every
-    /// active entry's priority.
+    /// Expires entries whose TTL ran out by `now` (forgets them: their texts
+    /// are blanked) and recomputes every active entry's priority.
     pub fn maintain(&mut self, now: i64) -> Result<Maintenance, StoreError> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let expired = tx.execute(
-            "UPDATE entries SET active = 0
-             WHERE active AND ttl_seconds IS NOT NULL AND created_at + ttl_seconds * 1000 <= ?1",
+            &format!(
+                "UPDATE entries SET {TOMBSTONE}
+                 WHERE active AND ttl_seconds IS NOT NULL AND created_at + ttl_seconds * 1000 <= ?1"
+            ),
             [now],
         )?;
         let reprioritized = tx.execute(
@@ -575,5 +587,10 @@ impl Store {
     /// The connection, for the query modules.
     pub(crate) fn conn(&self) -> &Connection {
         &self.conn
+    }
+
+    /// The connection, for modules that write in transactions.
+    pub(crate) fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
     }
 }

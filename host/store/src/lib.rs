@@ -10,6 +10,8 @@
 //!   and garbage-collection steps);
 //! - [`memory`]: the index of memory files (MEMORY.md, daily logs, past
 //!   sessions' turns), chunked for FTS5 search;
+//! - [`retention`]: what leaves the store and how completely: forgetting,
+//!   purging a session, a date range or everything, eviction under a cap;
 //! - [`schema`]: tables, the FTS5 index and its triggers, migrations;
 //! - [`entry`]: what an entry is and how its id is derived;
 //! - [`query`]: user text → a safe FTS5 query;
@@ -37,6 +39,7 @@ pub mod priority;
 pub mod query;
 pub mod recall;
 pub mod report;
+pub mod retention;
 pub mod schema;
 pub mod session;
 pub mod snippet;
@@ -48,6 +51,7 @@ pub use archive::{Collected, Maintenance, Store};
 pub use entry::{Entry, Forgotten, IdempotencyKey, InContext, Listed, NewEntry, SeenBy, Stored};
 pub use gateway::{Conversation, GatewaySavings, GatewayState, Rewrite, RewriteKind, SentRequest};
 pub use memory::{MemoryChunk, MemoryFile, MemoryHit, MemoryIndex};
+pub use retention::{Evicted, Purged, Scope};
 pub use session::{ContextReading, DEFAULT_CONTEXT_WINDOW, SessionContext};
 
 /// How long a writer waits for another one before giving up.

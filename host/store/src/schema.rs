@@ -168,6 +168,16 @@ const MIGRATIONS: &[&str] = &[
         INSERT INTO memory_fts(memory_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
     END;
     "#,
+    // 6: forgetting removes. Both full-text indexes drop a deleted row's
+    // tokens at once instead of keeping them beside a delete marker, and
+    // entries forgotten before this version lose their texts (only their
+    // ids stay, so forgetting them again is harmless).
+    r#"
+    INSERT INTO entries_fts(entries_fts, rank) VALUES ('secure-delete', 1);
+    INSERT INTO memory_fts(memory_fts, rank) VALUES ('secure-delete', 1);
+    UPDATE entries SET original = '', summary = '', context = '', tags = '', source_path = NULL
+    WHERE NOT active;
+    "#,
 ];
 
 /// The schema version this binary writes.

@@ -1,0 +1,249 @@
+//! What leaves the store, and how completely: forgetting one entry, purging
+//! a session, everything before a date or everything, and evicting the
+//! least important entries when the store outgrows its cap.
+//!
+//! Forgetting is not hiding. A forgotten entry keeps only its id (so that
+//! forgetting it again is harmless); its texts are blanked at once. Every
+//! connection runs with `secure_delete`, and both full-text indexes with
+//! FTS5's `secure-delete`, so a removed text is overwritten in the file
+//! and dropped from the index, not left in free pages or as a delete
+//! marker beside its tokens. A purge ends with a checkpoint that empties
+//! the write-ahead log, which would otherwise still hold the old pages.
+
+use rusqlite::{Connection, TransactionBehavior, params};
+use serde::Serialize;
+
+use crate::{Store, StoreError};
+
+/// The assignments that turn an entry into a tombstone: inactive, every
+/// text blanked (the FTS triggers take its old text out of the index).
+pub(crate) const TOMBSTONE: &str =
+    "active = 0, original = '', summary = '', context = '', tags = '', source_path = NULL";
+
+/// Which part of the store a purge removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope<'a> {
+    /// One session: its entries, its context state, its gateway
+    /// conversations and the index of its transcript.
+    Session(&'a str),
+    /// Whatever was created before this time (Unix milliseconds): entries,
+    /// sessions last seen before it, gateway decisions made before it.
+    Before(i64),
+    /// Everything: entries, sessions, gateway decisions, the memory index
+    /// (the memory files themselves are the user's and stay).
+    All,
+}
+
+/// What a purge removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Purged {
+    /// Entries removed (tombstones of forgotten ones included).
+    pub entries: usize,
+    /// Sessions whose context state was removed.
+    pub sessions: usize,
+    /// Blocks the gateway had rewritten, removed with their replacements.
+    pub gateway_rewrites: usize,
+    /// Chunks of the memory index removed.
+    pub memory_chunks: usize,
+    /// Whether the write-ahead log was emptied (false when another process
+    /// was reading: the old pages go at the next checkpoint).
+    pub wal_cleared: bool,
+}
+
+/// What an eviction did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Evicted {
+    /// Entries removed, lowest priority first.
+    pub entries: usize,
+    /// Bytes the store's pages held before.
+    pub used_before: u64,
+    /// Bytes they hold after.
+    pub used_after: u64,
+}
+
+/// At most this many rounds of eviction in one call: each round removes
+/// what should bring the store under its cap; the index's share is only
+/// estimated, so a second round may be needed.
+const EVICTION_ROUNDS: usize = 4;
+
+impl Store {
+    /// Removes `scope` for good (see [`Scope`]), then empties the
+    /// write-ahead log.
+    pub fn purge(&mut self, scope: Scope<'_>) -> Result<Purged, StoreError> {
+        let mut purged = {
+            let tx = self
+                .conn_mut()
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let purged = match scope {
+                Scope::Session(session) => purge_session(&tx, session)?,
+                Scope::Before(time) => purge_before(&tx, time)?,
+                Scope::All => purge_all(&tx)?,
+            };
+            tx.commit()?;
+            purged
+        };
+        purged.wal_cleared = self.clear_wal()?;
+        Ok(purged)
+    }
+
+    /// Bytes held by the store's pages (its size less its free pages).
+    pub fn used_bytes(&self) -> Result<u64, StoreError> {
+        let conn = self.conn();
+        let pragma = |name: &str| -> Result<u64, StoreError> {
+            Ok(conn.pragma_query_value(None, name, |r| r.get::<_, i64>(0))? as u64)
+        };
+        Ok(pragma("page_count")?.saturating_sub(pragma("freelist_count")?) * pragma("page_size")?)
+    }
+
+    /// When the store holds more than `cap` bytes, removes entries, the
+    /// least important first (forgotten ones, then by priority, the oldest
+    /// first among equals), until it holds at most nine tenths of `cap`.
+    /// The entry `keep` (the one just stored) is never removed. Cheap when
+    /// under the cap: two pragma reads.
+    pub fn evict_to_cap(&mut self, cap: u64, keep: &str) -> Result<Evicted, StoreError> {
+        let used_before = self.used_bytes()?;
+        let mut evicted = Evicted {
+            entries: 0,
+            used_before,
+            used_after: used_before,
+        };
+        if used_before <= cap {
+            return Ok(evicted);
+        }
+        let goal = cap / 10 * 9;
+        for _ in 0..EVICTION_ROUNDS {
+            let removed = evict_round(self.conn_mut(), evicted.used_after - goal, keep)?;
+            evicted.entries += removed;
+            evicted.used_after = self.used_bytes()?;
+            if removed == 0 || evicted.used_after <= goal {
+                break;
+            }
+        }
+        Ok(evicted)
+    }
+
+    /// Checkpoints the write-ahead log into the file and truncates it, so
+    /// pages that held removed texts leave it. False when a reader kept
+    /// part of it in use.
+    pub fn clear_wal(&self) -> Result<bool, StoreError> {
+        let busy: i64 = self
+            .conn()
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+        Ok(busy == 0)
+    }
+}
+
+/// One eviction round: removes the least important entries whose texts add
+/// up to `bytes`. Returns how many it removed.
+fn evict_round(conn: &mut Connection, bytes: u64, keep: &str) -> Result<usize, StoreError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let victims: Vec<i64> = {
+        let mut stmt = tx.prepare(
+            "SELECT rowid, length(CAST(original AS BLOB)) + length(CAST(summary AS BLOB))
+                + length(CAST(context AS BLOB)) + length(CAST(tags AS BLOB)) + 200
+             FROM entries WHERE id <> ?1
+             ORDER BY active, priority, created_at",
+        )?;
+        let mut rows = stmt.query([keep])?;
+        let mut victims = Vec::new();
+        let mut total = 0u64;
+        while total < bytes {
+            let Some(row) = rows.next()? else { break };
+            victims.push(row.get(0)?);
+            total += row.get::<_, i64>(1)? as u64;
+        }
+        victims
+    };
+    {
+        let mut delete = tx.prepare_cached("DELETE FROM entries WHERE rowid = ?1")?;
+        for rowid in &victims {
+            delete.execute([rowid])?;
+        }
+    }
+    tx.commit()?;
+    Ok(victims.len())
+}
+
+fn purge_session(tx: &Connection, session: &str) -> Result<Purged, StoreError> {
+    let memory_chunks = tx.execute(
+        "DELETE FROM memory_chunks WHERE path IN
+            (SELECT transcript_path FROM session_state WHERE session_id = ?1)
+         AND source = 'session'",
+        [session],
+    )?;
+    tx.execute(
+        "DELETE FROM memory_files WHERE path IN
+            (SELECT transcript_path FROM session_state WHERE session_id = ?1)
+         AND source = 'session'",
+        [session],
+    )?;
+    let gateway_rewrites = tx.execute(
+        "DELETE FROM gateway_rewrites WHERE conversation IN
+            (SELECT conversation FROM gateway_conversations WHERE session_id = ?1)",
+        [session],
+    )?;
+    tx.execute(
+        "DELETE FROM gateway_conversations WHERE session_id = ?1",
+        [session],
+    )?;
+    Ok(Purged {
+        entries: tx.execute("DELETE FROM entries WHERE session_id = ?1", [session])?,
+        sessions: tx.execute("DELETE FROM session_state WHERE session_id = ?1", [session])?,
+        gateway_rewrites,
+        memory_chunks,
+        wal_cleared: false,
+    })
+}
+
+fn purge_before(tx: &Connection, time: i64) -> Result<Purged, StoreError> {
+    let old_transcripts = "SELECT transcript_path FROM session_state WHERE last_seen < ?1";
+    let memory_chunks = tx.execute(
+        &format!(
+            "DELETE FROM memory_chunks WHERE source = 'session' AND path IN ({old_transcripts})"
+        ),
+        [time],
+    )?;
+    tx.execute(
+        &format!(
+            "DELETE FROM memory_files WHERE source = 'session' AND path IN ({old_transcripts})"
+        ),
+        [time],
+    )?;
+    let gateway_rewrites = tx.execute(
+        "DELETE FROM gateway_rewrites WHERE created_at < ?1 OR conversation IN
+            (SELECT conversation FROM gateway_conversations WHERE last_request_at < ?1)",
+        [time],
+    )?;
+    tx.execute(
+        "DELETE FROM gateway_conversations WHERE last_request_at < ?1",
+        [time],
+    )?;
+    Ok(Purged {
+        entries: tx.execute("DELETE FROM entries WHERE created_at < ?1", [time])?,
+        sessions: tx.execute("DELETE FROM session_state WHERE last_seen < ?1", [time])?,
+        gateway_rewrites,
+        memory_chunks,
+        wal_cleared: false,
+    })
+}
+
+fn purge_all(tx: &Connection) -> Result<Purged, StoreError> {
+    let gateway_rewrites = tx.execute("DELETE FROM gateway_rewrites", [])?;
+    tx.execute("DELETE FROM gateway_conversations", [])?;
+    tx.execute("DELETE FROM memory_files", [])?;
+    let memory_chunks = tx.execute("DELETE FROM memory_chunks", [])?;
+    let entries = tx.execute("DELETE FROM entries", [])?;
+    // Nothing left to index: rebuilding empties the indexes outright.
+    tx.execute(
+        "INSERT INTO entries_fts(entries_fts) VALUES ('rebuild')",
+        params![],
+    )?;
+    tx.execute("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')", [])?;
+    Ok(Purged {
+        entries,
+        sessions: tx.execute("DELETE FROM session_state", [])?,
+        gateway_rewrites,
+        memory_chunks,
+        wal_cleared: false,
+    })
+}
