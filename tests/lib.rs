@@ -2,6 +2,8 @@
 //! the `ghost` binary and the shared corpus are, and how a corpus case says
 //! which lines must survive compression.
 
+pub mod fuzz;
+
 use std::path::{Path, PathBuf};
 
 /// The compiled hostile guest `name` (e.g. `guest-spin`), built by `build.rs`.

@@ -18,6 +18,7 @@ pub fn without_timestamp(line: &str) -> &str {
     let b = line.as_bytes();
     // 2022-05-30T09:11:02.8581448Z / 2022-05-30 09:11:02,123
     if b.len() >= 19
+        && b[..19].is_ascii()
         && b[..4].iter().all(u8::is_ascii_digit)
         && b[4] == b'-'
         && b[7] == b'-'
@@ -275,6 +276,13 @@ pub fn is_continuation(content: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timestamp_with_a_non_ascii_character_in_it_is_no_timestamp() {
+        // Found by fuzzing: slicing at byte 19 fell inside the character.
+        let line = "2022-05-30T09:10:4\u{fffd}.0415188Z remote: Counting objects";
+        assert_eq!(without_timestamp(line), line);
+    }
 
     #[test]
     fn strips_timestamps() {
