@@ -63,7 +63,8 @@ pub enum InstallOutcome {
     /// The same bytes were already installed under this id: nothing changed.
     Unchanged(Manifest),
     /// The same bytes were installed under this id but their stored blob
-    /// was missing or damaged: it was written again from these bytes.
+    /// was missing or damaged, or the lock file was behind (an install cut
+    /// short): both were written again.
     Repaired(Manifest),
     /// A new version of an installed id; the old blob stays until `gc`.
     Upgraded {
@@ -274,14 +275,20 @@ impl Registry {
         let digest = Digest::of(bytes);
         // The same bytes again: nothing to check; the blob is written again
         // only when the stored one is missing or damaged.
+        // An install cut short (a crash, kill -9) may have left the lock
+        // file behind the manifests: the same add again brings it up to date.
         if let Ok(existing) = self.manifest(&draft.id)
             && existing.digest == digest.to_hex()
         {
-            if self.blob_intact(&digest) {
+            if self.blob_intact(&digest) && self.lock_file_current() {
                 return Ok(InstallOutcome::Unchanged(existing));
             }
             let _lock = self.lock()?;
-            self.store_blob(bytes, &digest)?;
+            if !self.blob_intact(&digest) {
+                self.store_blob(bytes, &digest)?;
+            }
+            self.write_lock_file()?;
+            self.bump_generation()?;
             return Ok(InstallOutcome::Repaired(existing));
         }
         // The slow part (compiling, running) happens before the lock.
@@ -385,7 +392,17 @@ impl Registry {
     /// Removes `id` (its blob stays until [`Registry::gc`]).
     pub fn remove(&self, id: &str) -> Result<Manifest, RegistryError> {
         let _lock = self.lock()?;
-        let manifest = self.manifest(id)?;
+        let manifest = match self.manifest(id) {
+            Ok(m) => m,
+            Err(e @ RegistryError::NotInstalled(_)) => {
+                // A removal cut short after its rename: finish its lock file.
+                if !self.lock_file_current() {
+                    self.write_lock_file()?;
+                }
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
         let dir = self.plugin_dir(id);
         // Renamed away first, so a crash never leaves half a plugin.
         let gone = temp_path(&self.installed_dir(), id);
@@ -437,17 +454,29 @@ impl Registry {
         self.write_state(id, &state)
     }
 
+    /// The lock file as written now, if it is there and readable.
+    fn read_lock_file(&self) -> Option<LockFile> {
+        fs::read_to_string(self.root.join(LOCK_FILE))
+            .ok()
+            .and_then(|t| toml::from_str(&t).ok())
+    }
+
+    /// Whether the lock file names exactly what is installed (no lock file
+    /// is right when nothing is).
+    fn lock_file_current(&self) -> bool {
+        let Ok((plugins, _)) = self.list() else {
+            return false;
+        };
+        match self.read_lock_file() {
+            Some(lock) => lock.plugin == lock_entries(&plugins),
+            None => plugins.is_empty() && !self.root.join(LOCK_FILE).exists(),
+        }
+    }
+
     fn write_lock_file(&self) -> Result<(), RegistryError> {
         let (plugins, _) = self.list()?;
         let lock = LockFile {
-            plugin: plugins
-                .iter()
-                .map(|p| LockEntry {
-                    id: p.manifest.id.clone(),
-                    version: p.manifest.version.clone(),
-                    digest: p.manifest.digest.clone(),
-                })
-                .collect(),
+            plugin: lock_entries(&plugins),
         };
         let text = format!(
             "# ghost-plugins.lock: the installed plugins (id, version, blake3 digest), to \
@@ -500,18 +529,8 @@ impl Registry {
         // The lock file names exactly what is installed.
         let lock_path = self.root.join(LOCK_FILE);
         if !plugins.is_empty() || lock_path.exists() {
-            let lock: Option<LockFile> = fs::read_to_string(&lock_path)
-                .ok()
-                .and_then(|t| toml::from_str(&t).ok());
-            let want: Vec<LockEntry> = plugins
-                .iter()
-                .map(|p| LockEntry {
-                    id: p.manifest.id.clone(),
-                    version: p.manifest.version.clone(),
-                    digest: p.manifest.digest.clone(),
-                })
-                .collect();
-            match lock {
+            let want = lock_entries(&plugins);
+            match self.read_lock_file() {
                 Some(l) if l.plugin == want => {}
                 Some(_) => problems.push(Problem {
                     id: None,
@@ -569,6 +588,18 @@ impl Registry {
     }
 }
 
+/// The lock file's entries for `plugins`, in their order.
+fn lock_entries(plugins: &[Installed]) -> Vec<LockEntry> {
+    plugins
+        .iter()
+        .map(|p| LockEntry {
+            id: p.manifest.id.clone(),
+            version: p.manifest.version.clone(),
+            digest: p.manifest.digest.clone(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -620,6 +651,30 @@ mod tests {
         assert!(reg.list().unwrap().0.is_empty());
         assert!(matches!(
             reg.remove("short"),
+            Err(RegistryError::NotInstalled(_))
+        ));
+        assert!(reg.verify().unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_install_or_removal_cut_short_is_completed_by_doing_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let reg = Registry::new(dir.path());
+        reg.install(b"one", &draft("p", "1"), ok).unwrap();
+        let lock = dir.path().join(LOCK_FILE);
+        let complete = fs::read(&lock).unwrap();
+        // Killed after the manifest, before the lock file.
+        fs::write(&lock, "# cut short\n").unwrap();
+        assert_eq!(reg.verify().unwrap().len(), 1);
+        let again = reg.install(b"one", &draft("p", "1"), ok).unwrap();
+        assert!(matches!(again, InstallOutcome::Repaired(_)), "{again:?}");
+        assert!(reg.verify().unwrap().is_empty());
+        assert_eq!(fs::read(&lock).unwrap(), complete);
+        // Killed after the removal's rename, before the lock file.
+        fs::remove_dir_all(reg.plugin_dir("p")).unwrap();
+        assert_eq!(reg.verify().unwrap().len(), 1);
+        assert!(matches!(
+            reg.remove("p"),
             Err(RegistryError::NotInstalled(_))
         ));
         assert!(reg.verify().unwrap().is_empty());

@@ -227,7 +227,7 @@ pub fn describe(outcome: &InstallOutcome) -> String {
             &m.digest[..12]
         ),
         InstallOutcome::Repaired(m) => format!(
-            "{} {} was installed with these bytes but its stored copy was damaged or missing: repaired (digest {})",
+            "{} {} was installed with these bytes but its stored copy or the lock file was damaged, missing or behind: repaired (digest {})",
             m.id,
             m.version,
             &m.digest[..12]
