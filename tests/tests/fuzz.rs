@@ -362,5 +362,8 @@ fn gateway_requests() {
         Ok(())
     });
     assert!(report.runs > seeds.len());
-    assert!(rewritten > 0, "no request was ever rewritten: the splicer went untested");
+    assert!(
+        rewritten > 0,
+        "no request was ever rewritten: the splicer went untested"
+    );
 }

@@ -7,11 +7,14 @@
 //! - [`store_load`]: recall latency and ingest throughput on a large store;
 //! - [`replay`]: real Claude Code transcripts through the PostToolUse hook,
 //!   as the installed matcher would send them;
+//! - [`load`]: hook processes and streaming gateway requests at once on
+//!   one store: errors, lost writes, integrity, p50/p99;
 //! - [`longevity`]: real sessions' requests through the gateway: replies
 //!   before compaction and cache-aware cost, with and without ghost.
 
 pub mod corpus;
 pub mod hook_cost;
+pub mod load;
 pub mod locomo;
 pub mod longevity;
 pub mod replay;

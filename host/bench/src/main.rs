@@ -114,6 +114,35 @@ enum Args {
         #[arg(long)]
         json: bool,
     },
+    /// Hook processes and streaming gateway requests at once on one store,
+    /// against a loopback model API: errors, lost writes, integrity,
+    /// p50/p99 of each.
+    Load {
+        /// The ghost binary (default: `ghost` beside this one).
+        #[arg(long)]
+        ghost: Option<PathBuf>,
+        /// The PostToolUse payload the hooks get (made unique per call).
+        #[arg(
+            long,
+            default_value = "../shared/claude-code/payloads/PostToolUse-Bash-large.json"
+        )]
+        payload: PathBuf,
+        /// The log the requests' tool results carry.
+        #[arg(long, default_value = "examples/ci-failure.log")]
+        log: PathBuf,
+        /// Seconds of load.
+        #[arg(long, default_value_t = 60)]
+        secs: u64,
+        /// Hook processes at once.
+        #[arg(long, default_value_t = 8)]
+        hook_writers: usize,
+        /// Streaming gateway requests at once.
+        #[arg(long, default_value_t = 50)]
+        gateway_clients: usize,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Ingest throughput and recall latency (p50/p95) on stores of real
     /// tool results, filled to each size.
     Store {
@@ -209,19 +238,43 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
             }
             Ok(ExitCode::SUCCESS)
         }
+        Args::Load {
+            ghost,
+            payload,
+            log,
+            secs,
+            hook_writers,
+            gateway_clients,
+            json,
+        } => {
+            let options = ghost_bench::load::LoadOptions {
+                ghost: ghost_binary(ghost)?,
+                payload,
+                log,
+                duration: std::time::Duration::from_secs(secs),
+                hook_writers,
+                gateway_clients,
+            };
+            let scratch = tempfile::tempdir()?;
+            let report = ghost_bench::load::run(&options, scratch.path())?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost_bench::load::render(&report));
+            }
+            Ok(if report.clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Args::HookCost {
             ghost,
             payload,
             runs,
             json,
         } => {
-            let ghost = match ghost {
-                Some(g) => g,
-                None => std::env::current_exe()?
-                    .parent()
-                    .context("ghost-bench has no folder")?
-                    .join("ghost"),
-            };
+            let ghost = ghost_binary(ghost)?;
             let cost = ghost_bench::hook_cost::run(&ghost, &payload, runs)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&cost)?);
@@ -288,4 +341,15 @@ fn corpus_bench(
         println!("report written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `explicit`, else the `ghost` binary beside this one.
+fn ghost_binary(explicit: Option<PathBuf>) -> Result<PathBuf> {
+    match explicit {
+        Some(g) => Ok(g),
+        None => Ok(std::env::current_exe()?
+            .parent()
+            .context("ghost-bench has no folder")?
+            .join("ghost")),
+    }
 }
