@@ -76,7 +76,8 @@ enum Command {
     Forget(store::ForgetArgs),
     /// Store statistics (the MCP `stats` tool).
     Stats(store::JsonOnly),
-    /// Expire entries past their TTL, purge forgotten ones, compact the store.
+    /// Expire entries past their TTL, redact what was stored before the
+    /// current rules, purge forgotten entries, compact the store.
     Gc(store::JsonOnly),
     /// Memories that survive compaction (the MCP `memory_save`,
     /// `memory_search` and `memory_get` tools).

@@ -1,6 +1,7 @@
 //! No secret in clear: a corpus of realistic outputs full of credentials
 //! (`common/secrets.rs`) goes through the PostToolUse hook, `ghost ingest`,
-//! the prompt and failure hooks and `ghost memory save`; the model is shown
+//! the prompt and failure hooks, `ghost memory save` and `ghost gateway`
+//! (every request's tool results collected into the store); the model is shown
 //! redacted text, and no secret appears in the bytes of any file ghost
 //! wrote (the store, its WAL, the log, memory files) nor in what `recall`
 //! and `get` print.
@@ -233,4 +234,59 @@ fn a_secret_the_user_allows_is_left_alone() {
         !out.status.success() && err.contains("jwts") && err.contains("private-key"),
         "{err}"
     );
+}
+
+#[test]
+fn the_gateway_stores_and_logs_no_secret() {
+    use ghost_bench::load;
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    // Collect every request's tool results, so each one is stored.
+    std::fs::write(
+        home.join("config.toml"),
+        "[gateway]\nstep_share = 0.0\nstep_gap_share = 0.0\nkeep_turns = 0\nreference_min_bytes = 64\n",
+    )
+    .unwrap();
+    let upstream = load::start_upstream().unwrap();
+    let (mut gateway, addr) =
+        load::start_gateway(Path::new(env!("CARGO_BIN_EXE_ghost")), home, upstream).unwrap();
+    // Each output in a conversation of its own, collected at its first
+    // request; a long build log after it makes it worth collecting.
+    let log = std::fs::read_to_string(common::workspace().join("examples/ci-failure.log")).unwrap();
+    for (i, output) in corpus().into_iter().enumerate() {
+        let id = format!("toolu_gw_secret_{i}");
+        let body = json!({"model": "claude-opus-5-5", "max_tokens": 1000, "stream": true,
+        "metadata": {"user_id": format!("{{\"session_id\":\"gw-secrets-{i}\"}}")},
+        "messages": [
+            {"role": "user", "content": format!("look around ({i})")},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": output.command}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": id,
+                 "content": format!("{}\n{log}", output.text)}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "noted"}]},
+            {"role": "user", "content": "go on"}
+        ]});
+        assert!(
+            load::post(addr, body.to_string().as_bytes()).is_some(),
+            "request {i} failed"
+        );
+    }
+    gateway.kill().unwrap();
+    gateway.wait().unwrap();
+    let conn = rusqlite::Connection::open(home.join("store.sqlite3")).unwrap();
+    let stored: i64 = conn
+        .query_row("SELECT count(*) FROM entries", [], |r| r.get(0))
+        .unwrap();
+    assert!(
+        stored >= corpus().len() as i64,
+        "only {stored} entries: the gateway stored too little to test; its log:\n{}",
+        std::fs::read_to_string(home.join("ghost.log")).unwrap_or_default()
+    );
+    drop(conn);
+    let mut files = Vec::new();
+    every_file(home, &mut files);
+    for file in files {
+        assert_no_secret(&file.display().to_string(), &std::fs::read(&file).unwrap());
+    }
 }

@@ -182,8 +182,9 @@ pub fn gateway_line(g: &GatewaySavings) -> String {
 /// What `gc` did, on one line.
 pub fn gc(out: &GcOutput) -> String {
     format!(
-        "expired {} · purged {} forgotten entries · {:.1} MB → {:.1} MB\n",
+        "expired {} · redacted {} · purged {} forgotten entries · {:.1} MB → {:.1} MB\n",
         out.expired,
+        out.redacted,
         out.purged,
         out.bytes_before as f64 / 1e6,
         out.bytes_after as f64 / 1e6

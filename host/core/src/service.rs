@@ -187,6 +187,9 @@ pub struct StatsRequest {}
 pub struct GcOutput {
     /// Entries past their TTL, expired now.
     pub expired: usize,
+    /// Stored texts (entries, memory chunks, gateway replacements) that
+    /// held a secret by the current rules, redacted now.
+    pub redacted: usize,
     /// Forgotten entries purged for good.
     pub purged: usize,
     /// The file's size before, bytes.
@@ -270,12 +273,15 @@ impl Service {
         Ok(self.store.stats()?)
     }
 
-    /// Expires entries past their TTL, purges forgotten ones, compacts the file.
+    /// Expires entries past their TTL, redacts what was stored before the
+    /// current rules, purges forgotten entries, compacts the file.
     pub fn gc(&mut self) -> Result<GcOutput, ServiceError> {
         let maintained = self.store.maintain(now_ms())?;
+        let redacted = self.store.redact_stored()?;
         let collected = self.store.gc()?;
         Ok(GcOutput {
             expired: maintained.expired,
+            redacted,
             purged: collected.purged,
             bytes_before: collected.bytes_before,
             bytes_after: collected.bytes_after,

@@ -300,3 +300,102 @@ fn each_class_keeps_its_own_ttl_and_expired_texts_are_erased() {
     assert!(store.entry(&error).unwrap().active);
     assert!(store.entry(&prompt).unwrap().active);
 }
+
+#[test]
+fn gc_redacts_what_an_older_ghost_stored_in_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let now = ghost_store::now_ms();
+    let token = "ghp_R4nd0mL00k1ngT0k3nV4lu3AbCdEf1234567";
+    {
+        let mut store = Store::open(&path).unwrap();
+        store
+            .insert(&entry(
+                "s",
+                "1",
+                "deploy step output",
+                ContentClass::Log,
+                now,
+            ))
+            .unwrap();
+    }
+    // What an older ghost wrote: the token in clear, in every table.
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute(
+            "UPDATE entries SET original = ?1, summary = ?1",
+            [format!(
+                "git push https://x:{token}@github.com/acme/app deploy step"
+            )],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO memory_chunks (path, project, source, start_line, end_line, text)
+             VALUES ('/m/MEMORY.md', 'p', 'memory', 1, 1, ?1)",
+            [format!("the deploy token is {token}")],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO gateway_rewrites (conversation, block_key, original_digest, replacement,
+                kind, step, original_bytes, created_at)
+             VALUES ('c', 'b', 'd', ?1, 'summary', 1, 10, 0)",
+            [format!("pushed with {token}")],
+        )
+        .unwrap();
+    }
+    let check = |when: &str| {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        for t in ["entries_fts", "memory_fts"] {
+            conn.execute(
+                &format!("INSERT INTO {t}({t}) VALUES ('integrity-check')"),
+                [],
+            )
+            .unwrap_or_else(|e| panic!("{when}: {t}: {e}"));
+        }
+    };
+    check("before");
+    let mut store = Store::open(&path).unwrap();
+    store.clear_wal().unwrap();
+    assert!(on_disk(&path, token));
+    let redacted = store.redact_stored().unwrap();
+    check("after redact");
+
+    assert_eq!(redacted, 3);
+    store.gc().unwrap();
+    check("after gc");
+    assert!(
+        !on_disk(&path, token),
+        "gc left a secret in the store's bytes"
+    );
+    assert!(on_disk(&path, "[secret:github"));
+    // Still found by its other words, and again is a no-op.
+    assert_eq!(recall(&mut store, "deploy step", now).len(), 1);
+    assert_eq!(store.redact_stored().unwrap(), 0);
+}
+
+#[test]
+fn an_active_entry_whose_text_changes_keeps_the_index_whole() {
+    // Found here: the index's two update triggers fired newest first.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let now = ghost_store::now_ms();
+    let mut store = Store::open(&path).unwrap();
+    store
+        .insert(&entry(
+            "s",
+            "1",
+            "deploy step output",
+            ContentClass::Log,
+            now,
+        ))
+        .unwrap();
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE entries SET original = 'x deploy step y', summary = 'z'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(recall(&mut store, "deploy step", now).len(), 1);
+    assert!(recall(&mut store, "output", now).is_empty());
+}

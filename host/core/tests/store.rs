@@ -363,6 +363,19 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
              ALTER TABLE entries DROP COLUMN tokens_exact;
              ALTER TABLE entries DROP COLUMN agent_id;
              ALTER TABLE session_state DROP COLUMN compacted_after;
+             DROP TRIGGER entries_fts_update;
+             CREATE TRIGGER entries_fts_update_old AFTER UPDATE OF
+                 active, original, summary, source_path, context, tags ON entries WHEN old.active BEGIN
+                 INSERT INTO entries_fts(entries_fts, rowid, original, summary, source_path, context, tags)
+                 VALUES ('delete', old.rowid, old.original, old.summary, coalesce(old.source_path, ''),
+                         old.context, old.tags);
+             END;
+             CREATE TRIGGER entries_fts_update_new AFTER UPDATE OF
+                 active, original, summary, source_path, context, tags ON entries WHEN new.active BEGIN
+                 INSERT INTO entries_fts(rowid, original, summary, source_path, context, tags)
+                 VALUES (new.rowid, new.original, new.summary, coalesce(new.source_path, ''),
+                         new.context, new.tags);
+             END;
              PRAGMA user_version = 1;",
         )
         .unwrap();
@@ -377,7 +390,14 @@ fn a_version_1_store_is_migrated_to_the_current_schema() {
         "old counts are exact"
     );
     assert_eq!(store.stats().unwrap().schema_version, SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 6);
+    assert_eq!(SCHEMA_VERSION, 7);
+    // Migration 7 replaced the two update triggers: a text that changes
+    // keeps the index whole.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("UPDATE entries SET summary = 'summary after migration'", [])
+        .unwrap();
+    assert_eq!(ids(&mut store, "migration").len(), 1);
     // The new parts work on the migrated file.
     assert!(store.session_context().claim_flush_nudge("s", T0).unwrap());
     assert!(

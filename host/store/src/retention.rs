@@ -122,6 +122,111 @@ impl Store {
         Ok(evicted)
     }
 
+    /// Redacts what is already stored by the current rules: texts written
+    /// by a ghost older than redaction, or before a rule was added or a
+    /// pattern denied. Returns how many rows changed. Run by `gc`, which
+    /// then compacts the file, so the old texts leave it.
+    pub fn redact_stored(&mut self) -> Result<usize, StoreError> {
+        let redactor = self.redactor().clone();
+        let redact = |text: String| -> Option<String> {
+            match redactor.redact(&text) {
+                std::borrow::Cow::Borrowed(_) => None,
+                std::borrow::Cow::Owned(r) => Some(r),
+            }
+        };
+        let tx = self
+            .conn_mut()
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut changed = 0;
+        {
+            let mut read = tx.prepare(
+                "SELECT rowid, original, summary, context, tags, source_path FROM entries
+                 WHERE active",
+            )?;
+            let mut write = tx.prepare(
+                "UPDATE entries SET original = ?2, summary = ?3, context = ?4, tags = ?5,
+                    source_path = ?6 WHERE rowid = ?1",
+            )?;
+            let mut rows = read.query([])?;
+            while let Some(row) = rows.next()? {
+                let texts: [String; 4] = [row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?];
+                let path: Option<String> = row.get(5)?;
+                let new: Vec<Option<String>> = texts.iter().cloned().map(redact).collect();
+                let new_path = path.clone().and_then(redact);
+                if new.iter().all(Option::is_none) && new_path.is_none() {
+                    continue;
+                }
+                let [o, s, c, t] = texts;
+                let pick = |n: &Option<String>, old: String| n.clone().unwrap_or(old);
+                write.execute(params![
+                    row.get::<_, i64>(0)?,
+                    pick(&new[0], o),
+                    pick(&new[1], s),
+                    pick(&new[2], c),
+                    pick(&new[3], t),
+                    new_path.or(path),
+                ])?;
+                changed += 1;
+            }
+        }
+        {
+            // A chunk leaves its index and comes back (the index's triggers
+            // are on insert and delete).
+            type Chunk = (i64, String, String, String, i64, i64, String);
+            let mut read = tx.prepare(
+                "SELECT rowid, path, project, source, start_line, end_line, text
+                 FROM memory_chunks",
+            )?;
+            let mut rows = read.query([])?;
+            let mut redone: Vec<Chunk> = Vec::new();
+            while let Some(r) = rows.next()? {
+                if let Some(text) = redact(r.get(6)?) {
+                    redone.push((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        text,
+                    ));
+                }
+            }
+            drop(rows);
+            for (rowid, path, project, source, start, end, text) in &redone {
+                tx.execute("DELETE FROM memory_chunks WHERE rowid = ?1", [rowid])?;
+                tx.execute(
+                    "INSERT INTO memory_chunks (rowid, path, project, source, start_line, end_line, text)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![rowid, path, project, source, start, end, text],
+                )?;
+            }
+            changed += redone.len();
+        }
+        {
+            let mut read =
+                tx.prepare("SELECT conversation, block_key, replacement FROM gateway_rewrites")?;
+            let mut rows = read.query([])?;
+            let mut redone = Vec::new();
+            while let Some(row) = rows.next()? {
+                if let Some(text) = redact(row.get(2)?) {
+                    redone.push((row.get::<_, String>(0)?, row.get::<_, String>(1)?, text));
+                }
+            }
+            drop(rows);
+            for (conversation, block, text) in &redone {
+                tx.execute(
+                    "UPDATE gateway_rewrites SET replacement = ?3
+                     WHERE conversation = ?1 AND block_key = ?2",
+                    params![conversation, block, text],
+                )?;
+            }
+            changed += redone.len();
+        }
+        tx.commit()?;
+        Ok(changed)
+    }
+
     /// Checkpoints the write-ahead log into the file and truncates it, so
     /// pages that held removed texts leave it. False when a reader kept
     /// part of it in use.

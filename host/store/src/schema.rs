@@ -178,6 +178,25 @@ const MIGRATIONS: &[&str] = &[
     UPDATE entries SET original = '', summary = '', context = '', tags = '', source_path = NULL
     WHERE NOT active;
     "#,
+    // 7: one update trigger instead of two. SQLite fires a table's
+    // triggers newest first, so the index got an updated row's new text
+    // before losing its old one, and an entry whose text changed while
+    // active (redacted again by `gc`) corrupted it.
+    r#"
+    DROP TRIGGER IF EXISTS entries_fts_update_old;
+    DROP TRIGGER IF EXISTS entries_fts_update_new;
+    CREATE TRIGGER entries_fts_update AFTER UPDATE OF
+        active, original, summary, source_path, context, tags ON entries BEGIN
+        INSERT INTO entries_fts(entries_fts, rowid, original, summary, source_path, context, tags)
+        SELECT 'delete', old.rowid, old.original, old.summary, coalesce(old.source_path, ''),
+               old.context, old.tags
+        WHERE old.active;
+        INSERT INTO entries_fts(rowid, original, summary, source_path, context, tags)
+        SELECT new.rowid, new.original, new.summary, coalesce(new.source_path, ''),
+               new.context, new.tags
+        WHERE new.active;
+    END;
+    "#,
 ];
 
 /// The schema version this binary writes.
