@@ -144,19 +144,24 @@ fn kebab(name: &str) -> String {
     out
 }
 
+/// Each text behind a selector byte (its index), which the text targets
+/// read to pick a compressor, a class, hints and a budget.
+fn with_selectors<'a>(texts: impl Iterator<Item = &'a Vec<u8>>) -> Vec<Vec<u8>> {
+    texts
+        .enumerate()
+        .map(|(i, text)| {
+            let mut seed = vec![i as u8];
+            seed.extend_from_slice(text);
+            seed
+        })
+        .collect()
+}
+
 /// Native compressors: one byte picks the compressor and the budget, the
 /// rest is the text.
 #[test]
 fn compressors_native() {
-    let seeds: Vec<Vec<u8>> = text_seeds()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let mut seed = vec![i as u8];
-            seed.extend_from_slice(s);
-            seed
-        })
-        .collect();
+    let seeds = with_selectors(text_seeds().iter());
     let report = fuzz::run("compressors_native", &seeds, |input| {
         let Some((&selector, text)) = input.split_first() else {
             return Ok(());
@@ -216,16 +221,7 @@ fn compressors_native() {
 fn wit_boundary() {
     let home = tempfile::tempdir().unwrap();
     let pipeline = pipeline(home.path());
-    let seeds: Vec<Vec<u8>> = text_seeds()
-        .iter()
-        .step_by(3)
-        .enumerate()
-        .map(|(i, s)| {
-            let mut seed = vec![i as u8];
-            seed.extend_from_slice(s);
-            seed
-        })
-        .collect();
+    let seeds = with_selectors(text_seeds().iter().step_by(3));
     let report = fuzz::run("wit_boundary", &seeds, |input| {
         let Some((&selector, text)) = input.split_first() else {
             return Ok(());

@@ -191,11 +191,14 @@ pub fn fold(
     let headers = outline_headers(contents);
     let templates = template::mine(&masks);
     let summaries = kept_summaries(contents, &severity, &templates);
+    let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
+    let keep_titles = titles.len() <= MAX_SECTION_TITLES;
     for i in 0..n {
         let c = contents[i];
         // (A line after an error was marked as its context, which folds
         // when its shape was printed: a diagnostic or summary never folds.)
-        if (summaries.contains(&i) || markers::is_diagnostic(c) || headers.contains(&i))
+        let title = keep_titles && titles.binary_search(&i).is_ok();
+        if (summaries.contains(&i) || markers::is_diagnostic(c) || headers.contains(&i) || title)
             && matches!(fate[i], Fate::Undecided | Fate::Context)
         {
             fate[i] = Fate::Keep;
@@ -482,6 +485,28 @@ fn gap_marker(n: usize) -> String {
     } else {
         format!("[… {} lines folded]", thousands(n))
     }
+}
+
+/// A log with more section titles than this is a listing of them (every
+/// passing test's banner): they fold like any other line.
+const MAX_SECTION_TITLES: usize = 100;
+
+/// A title framed by rules: `____ path.py:test_Mul ____`, `=== FAILURES
+/// ===`, `--- Captured stdout ---`. It names the section under it (in a
+/// test run, the failing test), so it is kept even when other titles share
+/// its shape.
+fn is_section_title(content: &str) -> bool {
+    let t = content.trim();
+    let Some(first) = t.chars().next() else {
+        return false;
+    };
+    let rule = |s: &str| s.len() >= 3 && s.chars().all(|c| c == first);
+    matches!(first, '_' | '=' | '-' | '*' | '#')
+        && t.split_once(' ').is_some_and(|(open, rest)| {
+            rest.rsplit_once(' ').is_some_and(|(middle, close)| {
+                rule(open) && rule(close) && middle.chars().any(char::is_alphanumeric)
+            })
+        })
 }
 
 /// Lines that announce a phase: `[INFO] --- plugin ---`, `=== RUN`, `## Step`.

@@ -120,10 +120,18 @@ pub fn parse(lines: &[&str]) -> TestReport {
             && (t.contains(" passed") || t.contains(" failed"))
             && t.contains(" in ")
         {
-            r.saw("pytest");
+            // pytest, or sympy's bin/test ("tests finished: 40 passed, 2
+            // exceptions, in 0.18 seconds"): every outcome that is not a
+            // pass or a skip is a failure.
+            r.saw(if t.contains("tests finished:") {
+                "sympy"
+            } else {
+                "pytest"
+            });
             r.passed += count_before(t, " passed").unwrap_or(0);
-            r.failed +=
-                count_before(t, " failed").unwrap_or(0) + count_before(t, " error").unwrap_or(0);
+            r.failed += count_before(t, " failed").unwrap_or(0)
+                + count_before(t, " error").unwrap_or(0)
+                + count_before(t, " exception").unwrap_or(0);
             r.skipped += count_before(t, " skipped").unwrap_or(0);
         }
         // jest

@@ -242,3 +242,35 @@ fn a_failing_test_whose_message_repeats_one_above_says_so() {
     assert!(out.contains("repeated from above]"), "{out}");
     assert!(!out.contains("lines folded]"), "{out}");
 }
+
+#[test]
+fn every_failing_tests_section_title_is_kept_and_exceptions_count_as_failures() {
+    // sympy's bin/test: one titled section per failing test, the titles
+    // sharing one shape.
+    let mut log = String::from(
+        "============================= test process starts ==============================\n\
+         random seed:        1234\n\n\
+         geometry/tests/test_line.py[30] ..E..E..E.....................              [FAIL]\n\n",
+    );
+    for name in ["test_parallel", "test_perpendicular", "test_intersect"] {
+        log.push_str(
+            "________________________________________________________________________________\n",
+        );
+        log.push_str(&format!(
+            "_____________ geometry/tests/test_line.py:{name} _____________\n\
+             Traceback (most recent call last):\n\
+             \x20 File \"/src/geometry/tests/test_line.py\", line 12, in {name}\n\
+             \x20   assert Line(p, q).is_parallel(r)\n\
+             \x20 File \"/src/geometry/line.py\", line 88, in is_parallel\n\
+             \x20   return self.direction.cross(other.direction) == 0\n\
+             TypeError: unsupported operand type(s) for *: 'Point' and 'NoneType'\n"
+        ));
+    }
+    log.push_str(
+        "\n=========== tests finished: 27 passed, 3 exceptions, in 0.41 seconds ===========\n",
+    );
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.contains(".py:test_"));
+    assert!(out.contains("3 failed, 27 passed"), "{out}");
+    assert!(!out.contains("0 failed"), "{out}");
+}

@@ -53,6 +53,24 @@ fn on_disk(path: &Path, needle: &str) -> bool {
     })
 }
 
+/// A store file holding one log entry, "deploy step output", made now.
+fn one_entry() -> (tempfile::TempDir, std::path::PathBuf, i64) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let now = ghost_store::now_ms();
+    let mut store = Store::open(&path).unwrap();
+    store
+        .insert(&entry(
+            "s",
+            "1",
+            "deploy step output",
+            ContentClass::Log,
+            now,
+        ))
+        .unwrap();
+    (dir, path, now)
+}
+
 fn recall(store: &mut Store, query: &str, now: i64) -> Vec<String> {
     store
         .recall(&RecallQuery::new(query), now)
@@ -303,22 +321,8 @@ fn each_class_keeps_its_own_ttl_and_expired_texts_are_erased() {
 
 #[test]
 fn gc_redacts_what_an_older_ghost_stored_in_clear() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.db");
-    let now = ghost_store::now_ms();
+    let (_dir, path, now) = one_entry();
     let token = "ghp_R4nd0mL00k1ngT0k3nV4lu3AbCdEf1234567";
-    {
-        let mut store = Store::open(&path).unwrap();
-        store
-            .insert(&entry(
-                "s",
-                "1",
-                "deploy step output",
-                ContentClass::Log,
-                now,
-            ))
-            .unwrap();
-    }
     // What an older ghost wrote: the token in clear, in every table.
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
@@ -376,19 +380,8 @@ fn gc_redacts_what_an_older_ghost_stored_in_clear() {
 #[test]
 fn an_active_entry_whose_text_changes_keeps_the_index_whole() {
     // Found here: the index's two update triggers fired newest first.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.db");
-    let now = ghost_store::now_ms();
+    let (_dir, path, now) = one_entry();
     let mut store = Store::open(&path).unwrap();
-    store
-        .insert(&entry(
-            "s",
-            "1",
-            "deploy step output",
-            ContentClass::Log,
-            now,
-        ))
-        .unwrap();
     rusqlite::Connection::open(&path)
         .unwrap()
         .execute(
