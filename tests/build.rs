@@ -18,6 +18,7 @@ const HOSTILE: &[&str] = &[
     "guest-short-lines",
     "guest-moody",
     "guest-classify-all",
+    "guest-task-probe",
 ];
 
 fn main() {

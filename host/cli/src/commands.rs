@@ -14,6 +14,7 @@ use ghost_store::Store;
 
 use crate::{
     bench, classify, compress, context, gateway, ingest, install, logging, memory, plugin, store,
+    task,
 };
 
 /// ghost: a context gardener for AI coding agents.
@@ -118,6 +119,10 @@ enum Command {
     /// Manage plugins: add, list, enable, disable, remove, verify, gc, new
     #[command(subcommand)]
     Plugin(plugin::Args),
+    /// Run code an agent wrote as a sandboxed WebAssembly task, with exactly
+    /// the capabilities granted.
+    #[command(subcommand)]
+    Task(task::Args),
 }
 
 /// Runs the command the user asked for.
@@ -186,6 +191,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Run(args) => gateway::run(args, dirs.as_ref(), &limits, cli.store.as_deref()),
         Command::Plugin(args) => plugin::run(args, dirs.as_ref(), &limits),
+        Command::Task(args) => task::run(args, dirs.as_ref(), cli.verbose),
         Command::Install(args) => install::install(args),
         Command::Uninstall(args) => install::uninstall(args),
         Command::Doctor(args) => {

@@ -15,6 +15,7 @@ mod logging;
 mod memory;
 mod plugin;
 mod store;
+mod task;
 
 use std::process::ExitCode;
 

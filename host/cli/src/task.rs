@@ -1,0 +1,171 @@
+//! `ghost task run`: an agent's task as a sandboxed `wasi:cli/run`
+//! component, with exactly the grants given on the command line.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use ghost_core::paths::GhostDirs;
+use ghost_runtime::cache::ArtifactCache;
+use ghost_task::{Grants, TaskLimits, TaskRequest};
+
+/// `ghost task …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Args {
+    /// Run a wasi:cli/run component with exactly the capabilities granted:
+    /// `ghost task run --allow-read data -- task.wasm ARGS…`. Its stdout and
+    /// stderr are its own (bounded); its exit code is ghost's (124: past its
+    /// deadline, 137: past its memory cap, 134: trapped).
+    Run(RunArgs),
+}
+
+/// Arguments of `ghost task run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// A directory the task may read (seen under its absolute path).
+    #[arg(long, value_name = "DIR")]
+    allow_read: Vec<PathBuf>,
+    /// A directory the task may read and write.
+    #[arg(long, value_name = "DIR")]
+    allow_write: Vec<PathBuf>,
+    /// An environment variable the task may read (the host's value).
+    #[arg(long, value_name = "NAME")]
+    allow_env: Vec<String>,
+    /// A host:port the task may open TCP connections to.
+    #[arg(long, value_name = "HOST:PORT")]
+    allow_net: Vec<String>,
+    /// Wall-clock deadline: 500ms, 30s, 2m.
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR")]
+    timeout: Duration,
+    /// Memory cap, MiB.
+    #[arg(long, default_value_t = 512, value_name = "MIB")]
+    memory: usize,
+    /// Most bytes of stdout, and of stderr, kept (the rest is counted).
+    #[arg(long, default_value_t = 1 << 20, value_name = "BYTES")]
+    max_output: usize,
+    /// A file the task reads as its stdin (default: nothing).
+    #[arg(long, value_name = "FILE")]
+    stdin: Option<PathBuf>,
+    /// The component, then its arguments.
+    #[arg(required = true, num_args = 1.., last = true, value_name = "COMPONENT.wasm [ARGS]")]
+    command: Vec<String>,
+}
+
+/// `500ms`, `30s`, `2m`, or a number of seconds.
+fn parse_duration(value: &str) -> Result<Duration, String> {
+    let v = value.trim();
+    let (number, scale) = if let Some(n) = v.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = v.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = v.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (v, 1.0)
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n > 0.0 && n.is_finite() => Ok(Duration::from_secs_f64(n * scale)),
+        _ => Err(format!("'{value}' is not a duration (500ms, 30s, 2m)")),
+    }
+}
+
+/// Runs `ghost task …`.
+pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCode> {
+    let Args::Run(args) = args;
+    let (path, rest) = args.command.split_first().context("no component given")?;
+    let component =
+        std::fs::read(path).with_context(|| format!("reading the task component {path}"))?;
+    let stdin = match &args.stdin {
+        Some(file) => {
+            std::fs::read(file).with_context(|| format!("reading --stdin {}", file.display()))?
+        }
+        None => Vec::new(),
+    };
+    let name = std::path::Path::new(path)
+        .file_stem()
+        .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+    let request = TaskRequest {
+        component,
+        args: std::iter::once(name).chain(rest.iter().cloned()).collect(),
+        stdin,
+        grants: Grants {
+            read: args.allow_read,
+            write: args.allow_write,
+            env: args.allow_env,
+            net: args.allow_net,
+        },
+        limits: TaskLimits {
+            timeout: args.timeout,
+            memory_bytes: args.memory.max(1) << 20,
+            output_bytes: args.max_output,
+        },
+    };
+    if verbose {
+        eprintln!("ghost task: grants: {}", describe(&request.grants));
+    }
+    let engine = ghost_runtime::engine::shared_engine()?;
+    let cache = ArtifactCache::new(
+        dirs.map(GhostDirs::component_cache),
+        ghost_runtime::engine::compatibility_key(engine),
+    );
+    let outcome = match ghost_task::run(&request, &cache) {
+        Ok(o) => o,
+        Err(e) => bail!("{e}"),
+    };
+    std::io::stdout().write_all(&outcome.stdout)?;
+    std::io::stdout().flush()?;
+    std::io::stderr().write_all(&outcome.stderr)?;
+    for (stream, dropped) in [
+        ("stdout", outcome.stdout_dropped),
+        ("stderr", outcome.stderr_dropped),
+    ] {
+        if dropped > 0 {
+            eprintln!(
+                "ghost task: {dropped} more bytes of {stream} were cut (--max-output {})",
+                request.limits.output_bytes
+            );
+        }
+    }
+    for connect in &outcome.connects {
+        if !connect.allowed {
+            eprintln!(
+                "ghost task: denied a connection to {} (grant it with --allow-net {})",
+                connect.addr, connect.addr
+            );
+        } else if verbose {
+            eprintln!("ghost task: connected to {} (granted)", connect.addr);
+        }
+    }
+    if let Some(reason) = outcome.ended.reason() {
+        eprintln!("ghost task: {reason}");
+    }
+    if verbose {
+        eprintln!(
+            "ghost task: ran {:.1} ms, exit {} (component {:?})",
+            outcome.elapsed.as_secs_f64() * 1000.0,
+            outcome.ended.exit_code(),
+            outcome.cache
+        );
+    }
+    Ok(ExitCode::from(outcome.ended.exit_code().clamp(0, 255) as u8))
+}
+
+/// The grants for people: what is allowed, or that nothing is.
+fn describe(g: &Grants) -> String {
+    let mut parts = Vec::new();
+    parts.extend(g.read.iter().map(|p| format!("read {}", p.display())));
+    parts.extend(
+        g.write
+            .iter()
+            .map(|p| format!("read-write {}", p.display())),
+    );
+    parts.extend(g.env.iter().map(|n| format!("env {n}")));
+    parts.extend(g.net.iter().map(|a| format!("tcp {a}")));
+    if parts.is_empty() {
+        "none (no files, no environment, no network)".into()
+    } else {
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,229 @@
+//! `ghost task run` with a real task component (`tests/guests/guest-task-probe`):
+//! each capability attempted without its grant is denied, with it allowed
+//! and nothing more; an endless loop, a memory bomb and unbounded output
+//! are stopped or cut with a clear message, and the next task runs fine.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::Output;
+
+use common::run_ghost;
+
+fn probe() -> String {
+    let path = ghost_tests::guest_path("guest-task-probe");
+    assert!(path.exists(), "{} was not built", path.display());
+    path.to_string_lossy().into_owned()
+}
+
+/// `ghost task run GRANTS… -- probe ACTION…`.
+fn task(home: &Path, grants: &[&str], action: &[&str]) -> Output {
+    let probe = probe();
+    let mut args = vec!["task", "run"];
+    args.extend_from_slice(grants);
+    args.push("--");
+    args.push(&probe);
+    args.extend_from_slice(action);
+    run_ghost(home, &args, b"")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The next task after a hostile one runs as if nothing happened.
+fn next_task_is_fine(home: &Path) {
+    let out = task(home, &[], &["spam", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 2);
+}
+
+#[test]
+fn files_are_reachable_only_as_granted() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let out_dir = work.path().join("out");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let file = data.join("errors.log");
+    std::fs::write(&file, "E1 timeout\nE2 refused\n").unwrap();
+    let (data_s, file_s) = (data.to_str().unwrap(), file.to_str().unwrap());
+
+    // Granted read: the task reads it.
+    let out = task(home.path(), &["--allow-read", data_s], &["read", file_s]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "E1 timeout\nE2 refused\n");
+    // No grant: not even the file's existence.
+    let out = task(home.path(), &[], &["read", file_s]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("denied:"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Outside the grant: denied.
+    let out = task(
+        home.path(),
+        &["--allow-read", data_s],
+        &["read", "/etc/passwd"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    // Writing into a read-only grant: denied, nothing written.
+    let target = data.join("new.txt");
+    let out = task(
+        home.path(),
+        &["--allow-read", data_s],
+        &["write", target.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!target.exists());
+    // A read-write grant: written.
+    let target = out_dir.join("new.txt");
+    let out = task(
+        home.path(),
+        &["--allow-write", out_dir.to_str().unwrap()],
+        &["write", target.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "written by a task\n"
+    );
+    // A grant that is not a directory is refused before anything runs.
+    let out = task(
+        home.path(),
+        &["--allow-read", "/no/such/dir"],
+        &["spam", "1"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--allow-read /no/such/dir"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn environment_variables_are_seen_only_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    // The variable is in ghost's own environment; the task sees it only
+    // when granted.
+    let var = "GHOST_TASK_TEST_VAR";
+    let probe = probe();
+    let with_var = |grants: &[&str], name: &str| -> Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ghost"))
+            .args(["task", "run"])
+            .args(grants)
+            .args(["--", &probe, "env", name])
+            .env("GHOST_HOME", home.path())
+            .env(var, "visible-when-granted")
+            .output()
+            .unwrap()
+    };
+    let out = with_var(&[], var);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("denied:"));
+    let out = with_var(&["--allow-env", var], var);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "visible-when-granted");
+    let out = with_var(&["--allow-env", var], "HOME");
+    assert_eq!(out.status.code(), Some(1), "HOME was not granted");
+}
+
+#[test]
+fn connections_go_only_to_granted_addresses() {
+    let home = tempfile::tempdir().unwrap();
+    let server = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = server.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in server.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 5];
+            let _ = stream.read_exact(&mut buf);
+            let _ = stream.write_all(b"pong\n");
+        }
+    });
+    // Granted: connected, and the reply comes back.
+    let out = task(home.path(), &["--allow-net", &addr], &["connect", &addr]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "reply: pong");
+    // Not granted (another port granted): denied and named.
+    let other = TcpListener::bind("127.0.0.1:0").unwrap();
+    let other_addr = other.local_addr().unwrap().to_string();
+    let out = task(
+        home.path(),
+        &["--allow-net", &other_addr],
+        &["connect", &addr],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("denied a connection to {addr}")),
+        "{err}"
+    );
+    // No grant at all: denied too.
+    let out = task(home.path(), &[], &["connect", &addr]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("denied a connection"));
+    // A grant that is not host:port is refused.
+    let out = task(home.path(), &["--allow-net", "localhost"], &["spam", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("give a host and a port"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn loops_memory_bombs_and_floods_are_stopped_and_the_next_task_runs() {
+    let home = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let out = task(home.path(), &["--timeout", "300ms"], &["loop"]);
+    assert_eq!(out.status.code(), Some(124));
+    assert!(
+        text(&out.stderr).contains("past its 300ms deadline"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    next_task_is_fine(home.path());
+
+    let out = task(home.path(), &["--memory", "64"], &["alloc"]);
+    assert_eq!(out.status.code(), Some(137));
+    assert!(
+        text(&out.stderr).contains("64 MiB memory cap"),
+        "{}",
+        text(&out.stderr)
+    );
+    next_task_is_fine(home.path());
+
+    let out = task(home.path(), &["--max-output", "4096"], &["spam", "100000"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout.len(), 4096);
+    assert!(
+        text(&out.stderr).contains("more bytes of stdout were cut"),
+        "{}",
+        text(&out.stderr)
+    );
+    next_task_is_fine(home.path());
+
+    // Not a component: a clear error, exit 2.
+    let junk = home.path().join("junk.wasm");
+    std::fs::write(&junk, b"not wasm").unwrap();
+    let out = run_ghost(
+        home.path(),
+        &["task", "run", "--", junk.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a WebAssembly component"),
+        "{}",
+        text(&out.stderr)
+    );
+}
