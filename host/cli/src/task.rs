@@ -1,7 +1,7 @@
 //! `ghost task run`: an agent's task as a sandboxed `wasi:cli/run`
 //! component, with exactly the grants given on the command line.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -48,8 +48,17 @@ pub struct RunArgs {
     /// A file the task reads as its stdin (default: nothing).
     #[arg(long, value_name = "FILE")]
     stdin: Option<PathBuf>,
-    /// The component, then its arguments.
-    #[arg(required = true, num_args = 1.., last = true, value_name = "COMPONENT.wasm [ARGS]")]
+    /// Run this JavaScript file (`-`: stdin) with the built-in runtime;
+    /// the arguments after `--` are the script's `args`.
+    #[arg(long, value_name = "FILE")]
+    js: Option<PathBuf>,
+    /// The component, then its arguments (with --js: the script's arguments).
+    #[arg(
+        required_unless_present = "js",
+        num_args = 0..,
+        last = true,
+        value_name = "COMPONENT.wasm [ARGS]"
+    )]
     command: Vec<String>,
 }
 
@@ -74,21 +83,48 @@ fn parse_duration(value: &str) -> Result<Duration, String> {
 /// Runs `ghost task …`.
 pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCode> {
     let Args::Run(args) = args;
-    let (path, rest) = args.command.split_first().context("no component given")?;
-    let component =
-        std::fs::read(path).with_context(|| format!("reading the task component {path}"))?;
     let stdin = match &args.stdin {
         Some(file) => {
             std::fs::read(file).with_context(|| format!("reading --stdin {}", file.display()))?
         }
         None => Vec::new(),
     };
-    let name = std::path::Path::new(path)
-        .file_stem()
-        .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+    let (component, task_args) = match &args.js {
+        // The script goes in as an argument: it needs no file grant.
+        Some(script) if script.as_os_str() == "-" => {
+            let mut code = String::new();
+            std::io::stdin()
+                .read_to_string(&mut code)
+                .context("reading the script from stdin")?;
+            (
+                ghost_task::JS_RUNTIME.to_vec(),
+                ghost_task::js_args(&code, &args.command),
+            )
+        }
+        Some(script) => {
+            let code = std::fs::read_to_string(script)
+                .with_context(|| format!("reading the script {}", script.display()))?;
+            (
+                ghost_task::JS_RUNTIME.to_vec(),
+                ghost_task::js_args(&code, &args.command),
+            )
+        }
+        None => {
+            let (path, rest) = args.command.split_first().context("no component given")?;
+            let component = std::fs::read(path)
+                .with_context(|| format!("reading the task component {path}"))?;
+            let name = std::path::Path::new(path)
+                .file_stem()
+                .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+            (
+                component,
+                std::iter::once(name).chain(rest.iter().cloned()).collect(),
+            )
+        }
+    };
     let request = TaskRequest {
         component,
-        args: std::iter::once(name).chain(rest.iter().cloned()).collect(),
+        args: task_args,
         stdin,
         grants: Grants {
             read: args.allow_read,

@@ -227,3 +227,57 @@ fn loops_memory_bombs_and_floods_are_stopped_and_the_next_task_runs() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_javascript_snippet_reads_a_granted_file_and_nothing_else() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let log = data.join("errors.log");
+    std::fs::write(&log, "E1 timeout\nE2 refused\nE1 timeout again\n").unwrap();
+    let script = work.path().join("count.js");
+    std::fs::write(
+        &script,
+        "const kinds = {};\n\
+         for (const l of readFile(args[0]).split('\\n').filter(l => l)) {\n\
+           const k = l.split(' ')[0]; kinds[k] = (kinds[k] || 0) + 1;\n\
+         }\n\
+         console.log(JSON.stringify(kinds));\n",
+    )
+    .unwrap();
+    let (data_s, log_s, script_s) = (
+        data.to_str().unwrap(),
+        log.to_str().unwrap(),
+        script.to_str().unwrap(),
+    );
+    let js = |grants: &[&str], arg: &str| {
+        let mut args = vec!["task", "run"];
+        args.extend_from_slice(grants);
+        args.extend_from_slice(&["--js", script_s, "--", arg]);
+        run_ghost(home.path(), &args, b"")
+    };
+    let out = js(&["--allow-read", data_s], log_s);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), r#"{"E1":2,"E2":1}"#);
+    // Without the grant the same script fails with the reason.
+    let out = js(&[], log_s);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("Uncaught Error") && err.contains("granted directory"),
+        "{err}"
+    );
+    // Outside the grant, too.
+    let out = js(&["--allow-read", data_s], "/etc/hostname");
+    assert_eq!(out.status.code(), Some(1));
+    // A script from stdin; an endless one is stopped at its deadline.
+    let out = run_ghost(home.path(), &["task", "run", "--js", "-"], b"print(6 * 7)");
+    assert_eq!(text(&out.stdout).trim(), "42", "{}", text(&out.stderr));
+    let out = run_ghost(
+        home.path(),
+        &["task", "run", "--timeout", "500ms", "--js", "-"],
+        b"while (true) {}",
+    );
+    assert_eq!(out.status.code(), Some(124), "{}", text(&out.stderr));
+}

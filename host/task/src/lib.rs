@@ -3,7 +3,9 @@
 //!
 //! - [`Grants`]: what a task may touch; checked and resolved before it runs;
 //! - [`TaskLimits`]: how long, how much memory, how much output;
-//! - [`run`]: one task, start to end, and its [`TaskOutcome`].
+//! - [`run`]: one task, start to end, and its [`TaskOutcome`];
+//! - [`JS_RUNTIME`]: the built-in JavaScript runtime (boa), a task
+//!   component that runs a script (`--eval CODE ARGS…`).
 
 use std::collections::HashSet;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -22,6 +24,19 @@ use wasmtime_wasi::p2::bindings::sync::Command;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+/// The built-in JavaScript runtime (`runtimes/js`): a task component run
+/// as `ghost_task_js --eval CODE [ARGS…]`.
+pub const JS_RUNTIME: &[u8] = include_bytes!(env!("GHOST_TASK_JS_WASM"));
+
+/// The arguments that make [`JS_RUNTIME`] run `code` with `args`.
+pub fn js_args(code: &str, args: &[String]) -> Vec<String> {
+    ["js", "--eval", code]
+        .into_iter()
+        .map(str::to_string)
+        .chain(args.iter().cloned())
+        .collect()
+}
 
 /// What a task may touch. Everything not listed is denied.
 #[derive(Debug, Clone, Default)]
