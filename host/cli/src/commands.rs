@@ -182,7 +182,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 &config.projects_dir(&store_path),
                 &ghost_core::memory::current_project(),
             );
-            ghost_mcp::serve_stdio(open_store()?, memory)?;
+            let tasks = task_runner(&config, dirs.as_ref(), &limits)?;
+            ghost_mcp::serve_stdio(open_store()?, memory, Some(tasks))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => bench::run(args),
@@ -254,4 +255,30 @@ fn hook(
         let _ = stdout.write_all(b"\n");
         let _ = stdout.flush();
     }
+}
+
+/// What `ghost serve`'s `run_task` needs: the current directory as the
+/// project, scratch directories under ghost's data directory, the user's
+/// `[tasks]` bounds, the component cache and the pipeline.
+fn task_runner(
+    config: &Config,
+    dirs: Option<&GhostDirs>,
+    limits: &PluginLimits,
+) -> Result<ghost_mcp::TaskRunner> {
+    let engine = ghost_runtime::engine::shared_engine()?;
+    let data = dirs.map_or_else(std::env::temp_dir, |d| d.data.clone());
+    Ok(ghost_mcp::TaskRunner {
+        project: std::env::current_dir()?,
+        scratch_root: data.join("tasks"),
+        settings: config.tasks.clone(),
+        cache: ghost_runtime::cache::ArtifactCache::new(
+            dirs.map(GhostDirs::component_cache),
+            ghost_runtime::engine::compatibility_key(engine),
+        ),
+        make_pipeline: {
+            let (dirs, limits) = (dirs.cloned(), limits.clone());
+            Box::new(move || Pipeline::new_with(dirs.as_ref(), limits.clone()))
+        },
+        min_compress_bytes: config.min_compress_bytes(),
+    })
 }

@@ -24,7 +24,8 @@ pub enum Args {
 /// Arguments of `ghost task run`.
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
-    /// A directory the task may read (seen under its absolute path).
+    /// A directory the task may read (seen under its absolute path; when
+    /// the current directory is inside a grant, relative paths start there).
     #[arg(long, value_name = "DIR")]
     allow_read: Vec<PathBuf>,
     /// A directory the task may read and write.
@@ -122,6 +123,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
             )
         }
     };
+    let cwd = granted_cwd(&args.allow_read, &args.allow_write);
     let request = TaskRequest {
         component,
         args: task_args,
@@ -131,6 +133,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
             write: args.allow_write,
             env: args.allow_env,
             net: args.allow_net,
+            cwd,
         },
         limits: TaskLimits {
             timeout: args.timeout,
@@ -204,4 +207,15 @@ fn describe(g: &Grants) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// The current directory, when it is inside a granted directory: relative
+/// paths in the task then start there.
+fn granted_cwd(read: &[PathBuf], write: &[PathBuf]) -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?.canonicalize().ok()?;
+    read.iter()
+        .chain(write)
+        .filter_map(|d| d.canonicalize().ok())
+        .any(|d| cwd.starts_with(d))
+        .then_some(cwd)
 }

@@ -78,8 +78,19 @@ fn seed(home: &Path) -> Vec<String> {
 }
 
 async fn connect(home: &Path, version: ProtocolVersion) -> RunningService<RoleClient, Client> {
+    connect_in(home, home, version).await
+}
+
+/// A client of `ghost serve` started in the project directory `project`.
+async fn connect_in(
+    home: &Path,
+    project: &Path,
+    version: ProtocolVersion,
+) -> RunningService<RoleClient, Client> {
     let mut cmd = tokio::process::Command::new(GHOST);
-    cmd.arg("serve").env("GHOST_HOME", home);
+    cmd.arg("serve")
+        .env("GHOST_HOME", home)
+        .current_dir(project);
     let (transport, _stderr) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::null())
         .spawn()
@@ -143,6 +154,7 @@ async fn a_real_client_lists_and_calls_every_tool() {
             "memory_save",
             "memory_search",
             "recall",
+            "run_task",
             "stats"
         ]
     );
@@ -156,12 +168,12 @@ async fn a_real_client_lists_and_calls_every_tool() {
         let out = t.output_schema.as_ref().expect("output schema");
         assert_eq!(out.get("type"), Some(&json!("object")), "{}", t.name);
         let a = t.annotations.as_ref().expect("annotations");
-        let writes = t.name == "forget" || t.name == "memory_save";
+        let writes = ["forget", "memory_save", "run_task"].contains(&t.name.as_ref());
         assert_eq!(a.read_only_hint, Some(!writes), "{}", t.name);
         assert_eq!(a.destructive_hint, Some(t.name == "forget"), "{}", t.name);
         assert_eq!(
             a.idempotent_hint,
-            Some(t.name != "memory_save"),
+            Some(!["memory_save", "run_task"].contains(&t.name.as_ref())),
             "{}",
             t.name
         );
@@ -423,5 +435,103 @@ async fn older_clients_negotiate_their_own_version() {
     assert_eq!(info.protocol_version, ProtocolVersion::V_2025_06_18);
     let r = call(&client, "stats", json!({})).await;
     assert_eq!(structured(&r)["entries"], json!(0));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn run_task_answers_with_a_compressed_result_and_a_handle() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    // A 5,000-line log in the project; the task prints every error line.
+    let mut log = String::new();
+    for i in 0..5_000 {
+        if i % 50 == 7 {
+            log.push_str(&format!(
+                "2026-11-23 10:{:02}:{:02} ERROR worker {} timed out after 30s\n",
+                i / 60 % 60,
+                i % 60,
+                i % 8
+            ));
+        } else {
+            log.push_str(&format!(
+                "2026-11-23 10:{:02}:{:02} INFO request {i} served in {} ms\n",
+                i / 60 % 60,
+                i % 60,
+                i % 97
+            ));
+        }
+    }
+    std::fs::write(project.path().join("server.log"), &log).unwrap();
+    let client = connect_in(home.path(), project.path(), ProtocolVersion::V_2025_11_25).await;
+
+    let code = "const lines = readFile('server.log').split('\\n');\n\
+                for (const l of lines) { if (l.includes('INFO')) print(l); }\n\
+                console.error('scanned ' + lines.length + ' lines');";
+    let r = call(&client, "run_task", json!({"lang": "js", "code": code})).await;
+    let out = structured(&r).clone();
+    assert_eq!(out["exit_code"], json!(0), "{out}");
+    let shown = out["output"].as_str().unwrap();
+    let id = out["id"]
+        .as_str()
+        .expect("the output is stored")
+        .to_string();
+    assert!(shown.contains(&format!("get id={id}")), "{shown}");
+    assert!(
+        shown.len() * 4 < log.len(),
+        "the agent got {} bytes",
+        shown.len()
+    );
+    assert!(
+        out["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("scanned 5001 lines"),
+        "{out}"
+    );
+    // The whole output is one `get` away.
+    let full = call(
+        &client,
+        "get",
+        json!({"id": id, "around": "request 4999 served"}),
+    )
+    .await;
+    assert!(
+        structured(&full)
+            .to_string()
+            .contains("request 4999 served")
+    );
+
+    // Reading outside the project fails inside the task; asking for a
+    // variable or an address the user did not allow is refused up front.
+    let r = call(
+        &client,
+        "run_task",
+        json!({"lang": "js", "code": "print(readFile('/etc/hostname'))"}),
+    )
+    .await;
+    assert_eq!(structured(&r)["exit_code"], json!(1));
+    let r = call(
+        &client,
+        "run_task",
+        json!({"lang": "js", "code": "1", "env": ["HOME"]}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(format!("{r:?}").contains("allow_env"), "{r:?}");
+    let r = call(
+        &client,
+        "run_task",
+        json!({"lang": "js", "code": "1", "read": ["../"]}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(format!("{r:?}").contains("outside the project"), "{r:?}");
+    let r = call(
+        &client,
+        "run_task",
+        json!({"lang": "python", "code": "print(1)"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
     client.cancel().await.unwrap();
 }

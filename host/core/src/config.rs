@@ -19,6 +19,10 @@
 //! max_store_mib = 2048               # past this, the least important entries go
 //! ttl_days = { log = 14, prompt = 90 } # days per class (0: for ever)
 //!
+//! [tasks]                            # run_task: beyond the project (read) and a scratch dir
+//! allow_env = ["LANG"]               # variables a task may ask for
+//! allow_net = ["127.0.0.1:8080"]     # addresses a task may ask to connect to
+//!
 //! [redact]                           # secrets never stored, logged or shown
 //! allow = ["^AKIAIOSFODNN7EXAMPLE$"] # patterns never redacted
 //! deny = ["acme-[0-9]{6}"]           # patterns always redacted (kind "custom")
@@ -60,6 +64,9 @@ pub struct Config {
     /// How long entries are kept and how big the store may grow.
     #[serde(default)]
     pub retention: crate::retention::Retention,
+    /// What an agent's tasks may be granted beyond the defaults.
+    #[serde(default)]
+    pub tasks: crate::tasks::TaskSettings,
     /// Secret redaction: the built-in rules adjusted.
     #[serde(default)]
     pub redact: ghost_redact::RedactRules,

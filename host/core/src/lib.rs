@@ -15,6 +15,8 @@
 //! - [`memory`]: per-project memory files (MEMORY.md, daily logs) and
 //!   their search index;
 //! - [`retention`]: how long each class is kept, how big the store may grow;
+//! - [`tasks`]: an agent's task run in the sandbox with grants bounded by
+//!   the user's `[tasks]`, its output stored through the pipeline;
 //! - [`render`]: the service's answers as text for people and agents;
 //! - [`excerpt`]: numbered line ranges of an original;
 //! - [`tokens`]: token counting (o200k_base) and its cheap estimate;
@@ -35,4 +37,5 @@ pub mod plugins;
 pub mod render;
 pub mod retention;
 pub mod service;
+pub mod tasks;
 pub mod tokens;

@@ -96,6 +96,32 @@ pub fn forget(out: &ForgetOutput) -> String {
     }
 }
 
+/// A task's answer: how it ended, its (compressed) output, its stderr.
+pub fn run_task(out: &crate::tasks::RunTaskOutput) -> String {
+    let mut text = String::new();
+    match &out.stopped {
+        Some(why) => text.push_str(&format!("task {why} (exit {})\n", out.exit_code)),
+        None => text.push_str(&format!(
+            "task exited {} in {} ms\n",
+            out.exit_code, out.elapsed_ms
+        )),
+    }
+    if !out.output.is_empty() {
+        text.push_str(&out.output);
+        if !out.output.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    if !out.stderr.is_empty() {
+        text.push_str("stderr:\n");
+        text.push_str(&out.stderr);
+        if !out.stderr.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    text
+}
+
 /// What a purge removed, in one line.
 pub fn purged(what: &str, p: &ghost_store::Purged) -> String {
     let mut out = format!(

@@ -61,10 +61,29 @@ fn output<T: JsonSchema + 'static>() -> Arc<JsonObject> {
     schema_for_output::<T>()
 }
 
+/// What `run_task` needs: where tasks run from, what bounds them, the
+/// compiled-component cache and the pipeline their output goes through.
+pub struct TaskRunner {
+    /// The project directory (every task reads it).
+    pub project: std::path::PathBuf,
+    /// Where each task gets its scratch directory.
+    pub scratch_root: std::path::PathBuf,
+    /// The user's `[tasks]` bounds.
+    pub settings: ghost_core::tasks::TaskSettings,
+    /// Compiled components.
+    pub cache: ghost_runtime::cache::ArtifactCache,
+    /// Builds what compresses a task's output (a pipeline stays on the
+    /// thread that built it).
+    pub make_pipeline: Box<dyn Fn() -> Result<ghost_core::pipeline::Pipeline> + Send + Sync>,
+    /// Outputs under this many bytes are stored as they are.
+    pub min_compress_bytes: usize,
+}
+
 /// ghost's MCP server: the service behind a lock, and its tools.
 #[derive(Clone)]
 pub struct GhostServer {
     service: Arc<Mutex<Service>>,
+    tasks: Option<Arc<TaskRunner>>,
     /// Every result passes through it: the store holds no secret, but
     /// memory files (people edit them) and transcripts may.
     redactor: ghost_redact::Redactor,
@@ -80,8 +99,15 @@ impl GhostServer {
             redactor: store.redactor().clone(),
             service: Arc::new(Mutex::new(Service::new(store))),
             memory: Arc::new(memory),
+            tasks: None,
             tool_router: Self::tool_router(),
         }
+    }
+
+    /// This server with `run_task` available, run by `tasks`.
+    pub fn with_tasks(mut self, tasks: TaskRunner) -> Self {
+        self.tasks = Some(Arc::new(tasks));
+        self
     }
 
     /// Runs `call` on the service with `args` parsed as its request, and
@@ -300,6 +326,75 @@ impl GhostServer {
         )
     }
 
+    /// Run a program you wrote (JavaScript, `lang` "js") in ghost's sandbox
+    /// instead of a shell: it reads the project (read-only) and writes only
+    /// its own scratch directory; no environment or network unless the user
+    /// allowed them. Its output comes back compressed with a handle (`get`
+    /// it for the full text), so a 5 MB answer does not fill the context.
+    /// Use it to count, filter or extract over big files or outputs.
+    #[tool(
+        name = "run_task",
+        title = "Run a sandboxed task",
+        input_schema = input::<ghost_core::tasks::RunTaskRequest>(),
+        output_schema = output::<ghost_core::tasks::RunTaskOutput>(),
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn run_task(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        let refuse = |message: String| {
+            log::warn!("mcp run_task: {message}");
+            Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
+        };
+        let Some(tasks) = self.tasks.clone() else {
+            return refuse("run_task: this server runs no tasks".into());
+        };
+        let request: ghost_core::tasks::RunTaskRequest =
+            match serde_json::from_value(serde_json::Value::Object(args.clone())) {
+                Ok(r) => r,
+                Err(e) => return refuse(format!("run_task: bad arguments: {e}")),
+            };
+        let ctx = ghost_core::tasks::TaskContext {
+            project: &tasks.project,
+            scratch_root: &tasks.scratch_root,
+            settings: &tasks.settings,
+        };
+        let (task, scratch) = match ghost_core::tasks::prepare(&request, &ctx) {
+            Ok(prepared) => prepared,
+            Err(e) => return refuse(format!("{e:#}")),
+        };
+        // The task runs on a thread of its own: WASI's synchronous bindings
+        // drive their own async runtime.
+        let (sender, receiver) = tokio::sync::oneshot::channel();
+        let runner = tasks.clone();
+        std::thread::spawn(move || {
+            let outcome = ghost_task::run(&task, &runner.cache);
+            let _ = sender.send((outcome, task));
+        });
+        let (outcome, task) = match receiver.await {
+            Ok((Ok(outcome), task)) => (outcome, task),
+            Ok((Err(e), _)) => return refuse(format!("run_task: {e}")),
+            Err(_) => return refuse("run_task: the task's thread ended without an answer".into()),
+        };
+        let session = format!("task:{}", now_ms() / 86_400_000);
+        self.answer(
+            "run_task",
+            args,
+            |s, _: &ghost_core::tasks::RunTaskRequest| {
+                let pipeline = (tasks.make_pipeline)().map_err(|e| format!("{e:#}"))?;
+                ghost_core::tasks::store_output(
+                    &outcome,
+                    &task,
+                    &scratch,
+                    &session,
+                    s.store(),
+                    pipeline,
+                    tasks.min_compress_bytes,
+                )
+                .map_err(|e| format!("{e:#}"))
+            },
+            render::run_task,
+        )
+    }
+
     fn with_service<T>(&self, f: impl FnOnce(&mut Service) -> T) -> Result<T, ErrorData> {
         let mut service = self
             .service
@@ -422,13 +517,16 @@ fn redact_json(redactor: &ghost_redact::Redactor, value: &mut serde_json::Value)
 /// Serves `store` and the project's `memory` over stdin/stdout until the
 /// client goes away, running the store's maintenance pass at start and every
 /// [`MAINTENANCE_EVERY`].
-pub fn serve_stdio(store: Store, memory: ProjectMemory) -> Result<()> {
+pub fn serve_stdio(store: Store, memory: ProjectMemory, tasks: Option<TaskRunner>) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async move {
-        let server = GhostServer::new(store, memory);
+        let mut server = GhostServer::new(store, memory);
+        if let Some(tasks) = tasks {
+            server = server.with_tasks(tasks);
+        }
         let _ = server.with_service(Service::maintain);
         let maintainer = server.clone();
         tokio::spawn(async move {

@@ -49,6 +49,10 @@ pub struct Grants {
     pub env: Vec<String>,
     /// `host:port` pairs it may open TCP connections to.
     pub net: Vec<String>,
+    /// Where relative paths start: a directory inside one of the granted
+    /// ones, with that grant's permissions (none: relative paths reach
+    /// nothing).
+    pub cwd: Option<PathBuf>,
 }
 
 /// How long, how big, how loud a task may be.
@@ -160,10 +164,11 @@ pub struct TaskOutcome {
 /// Why a task could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum TaskError {
-    /// A granted directory is not there (or not a directory).
-    #[error("--allow-{kind} {path}: {why}")]
+    /// A granted directory (or the working directory) is not there, not a
+    /// directory, or not inside a grant.
+    #[error("{kind} {path}: {why}")]
     BadDir {
-        /// `read` or `write`.
+        /// Which grant: `--allow-read`, `--allow-write` or `cwd`.
         kind: &'static str,
         /// The path given.
         path: PathBuf,
@@ -286,8 +291,8 @@ fn context(
         .allow_udp(false)
         .allow_ip_name_lookup(false);
     for (kind, dirs, perms) in [
-        ("read", &grants.read, FsPerms::ReadOnly),
-        ("write", &grants.write, FsPerms::ReadWrite),
+        ("--allow-read", &grants.read, FsPerms::ReadOnly),
+        ("--allow-write", &grants.write, FsPerms::ReadWrite),
     ] {
         for dir in dirs {
             let path = absolute(dir).map_err(|why| TaskError::BadDir {
@@ -302,6 +307,35 @@ fn context(
                     why: format!("{e:#}"),
                 })?;
         }
+    }
+    if let Some(cwd) = &grants.cwd {
+        let cwd = absolute(cwd).map_err(|why| TaskError::BadDir {
+            kind: "cwd",
+            path: cwd.clone(),
+            why,
+        })?;
+        let within = |dirs: &[PathBuf]| {
+            dirs.iter()
+                .filter_map(|d| absolute(d).ok())
+                .any(|d| cwd.starts_with(d))
+        };
+        let perms = if within(&grants.write) {
+            FsPerms::ReadWrite
+        } else if within(&grants.read) {
+            FsPerms::ReadOnly
+        } else {
+            return Err(TaskError::BadDir {
+                kind: "cwd",
+                path: cwd,
+                why: "not inside a granted directory".into(),
+            });
+        };
+        b.preopened_dir(&cwd, ".", perms)
+            .map_err(|e| TaskError::BadDir {
+                kind: "cwd",
+                path: cwd.clone(),
+                why: format!("{e:#}"),
+            })?;
     }
     for name in &grants.env {
         if let Ok(value) = std::env::var(name) {
