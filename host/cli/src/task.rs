@@ -128,6 +128,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
         component,
         args: task_args,
         stdin,
+        provided_env: Vec::new(),
         grants: Grants {
             read: args.allow_read,
             write: args.allow_write,

@@ -501,6 +501,43 @@ async fn run_task_answers_with_a_compressed_result_and_a_handle() {
             .contains("request 4999 served")
     );
 
+    assert_eq!(
+        out["scratch"],
+        json!(""),
+        "it wrote nothing: no scratch left"
+    );
+    // What a task writes goes into its scratch directory, which it is told
+    // (`scratch`) and which the answer names; nowhere else is writable.
+    let r = call(
+        &client,
+        "run_task",
+        json!({"lang": "js", "code": "writeFile(scratch + '/counts.json', '{\"E1\":2}'); print('saved')"}),
+    )
+    .await;
+    let out = structured(&r).clone();
+    assert_eq!(out["exit_code"], json!(0), "{out}");
+    let dir = out["scratch"].as_str().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(Path::new(dir).join("counts.json")).unwrap(),
+        r#"{"E1":2}"#
+    );
+    let r = call(
+        &client,
+        "run_task",
+        json!({"lang": "js", "code": "writeFile('server.log', 'overwritten')"}),
+    )
+    .await;
+    assert_eq!(
+        structured(&r)["exit_code"],
+        json!(1),
+        "the project is read-only"
+    );
+    assert!(
+        std::fs::read_to_string(project.path().join("server.log"))
+            .unwrap()
+            .len()
+            > 1000
+    );
     // Reading outside the project fails inside the task; asking for a
     // variable or an address the user did not allow is refused up front.
     let r = call(

@@ -112,6 +112,9 @@ pub fn run_task(out: &crate::tasks::RunTaskOutput) -> String {
             text.push('\n');
         }
     }
+    if !out.scratch.is_empty() {
+        text.push_str(&format!("files it wrote: {}\n", out.scratch));
+    }
     if !out.stderr.is_empty() {
         text.push_str("stderr:\n");
         text.push_str(&out.stderr);

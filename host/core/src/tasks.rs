@@ -80,7 +80,8 @@ pub struct RunTaskOutput {
     pub id: Option<String>,
     /// The tail of its stderr.
     pub stderr: String,
-    /// The scratch directory it could write to.
+    /// The scratch directory it wrote into (`scratch` in the script); empty
+    /// when it wrote nothing (the directory is then removed).
     pub scratch: String,
     /// Milliseconds it ran.
     pub elapsed_ms: u64,
@@ -152,6 +153,10 @@ pub fn prepare(request: &RunTaskRequest, ctx: &TaskContext<'_>) -> Result<(TaskR
         component: ghost_task::JS_RUNTIME.to_vec(),
         args: ghost_task::js_args(&code, &request.args),
         stdin: Vec::new(),
+        provided_env: vec![(
+            ghost_task::SCRATCH_VAR.to_string(),
+            scratch.display().to_string(),
+        )],
         grants: Grants {
             read,
             write: vec![scratch.clone()],
@@ -229,7 +234,12 @@ pub fn store_output(
         output,
         id,
         stderr: stderr[tail_from..].to_string(),
-        scratch: scratch.display().to_string(),
+        // An empty scratch directory goes (removing fails when it holds files).
+        scratch: if std::fs::remove_dir(scratch).is_ok() {
+            String::new()
+        } else {
+            scratch.display().to_string()
+        },
         elapsed_ms: outcome.elapsed.as_millis() as u64,
     })
 }

@@ -29,6 +29,10 @@ use wasmtime_wasi::{FsPerms, I32Exit, WasiCtx, WasiCtxBuilder, WasiCtxView, Wasi
 /// as `ghost_task_js --eval CODE [ARGS…]`.
 pub const JS_RUNTIME: &[u8] = include_bytes!(env!("GHOST_TASK_JS_WASM"));
 
+/// The variable through which a task learns its scratch directory (the JS
+/// runtime shows it as `scratch`).
+pub const SCRATCH_VAR: &str = "GHOST_TASK_SCRATCH";
+
 /// The arguments that make [`JS_RUNTIME`] run `code` with `args`.
 pub fn js_args(code: &str, args: &[String]) -> Vec<String> {
     ["js", "--eval", code]
@@ -85,6 +89,9 @@ pub struct TaskRequest {
     pub args: Vec<String>,
     /// What it reads on stdin.
     pub stdin: Vec<u8>,
+    /// Variables ghost itself gives the task (not the host's), such as
+    /// where its scratch directory is.
+    pub provided_env: Vec<(String, String)>,
     /// What it may touch.
     pub grants: Grants,
     /// Its limits.
@@ -336,6 +343,9 @@ fn context(
                 path: cwd.clone(),
                 why: format!("{e:#}"),
             })?;
+    }
+    for (name, value) in &request.provided_env {
+        b.env(name, value);
     }
     for name in &grants.env {
         if let Ok(value) = std::env::var(name) {

@@ -4,7 +4,8 @@
 //!
 //! - `print(…)`, `console.log(…)` (stdout), `console.error(…)` (stderr);
 //! - `readFile(path)` → string, `writeFile(path, text)`, `readStdin()`;
-//! - `args`: the arguments after the code.
+//! - `args`: the arguments after the code;
+//! - `scratch`: the directory it may write into, when it has one.
 //!
 //! An uncaught exception is printed on stderr and the task fails.
 

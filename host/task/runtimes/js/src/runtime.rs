@@ -8,6 +8,10 @@ use boa_engine::{
     Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source, js_string,
 };
 
+/// The variable ghost sets to the task's scratch directory (the same as
+/// `ghost_task::SCRATCH_VAR`, which a guest cannot depend on).
+const SCRATCH_VAR: &str = "GHOST_TASK_SCRATCH";
+
 /// Runs the script its arguments name; returns the exit code.
 pub fn main() -> i32 {
     let argv: Vec<String> = std::env::args().collect();
@@ -78,6 +82,11 @@ fn install(ctx: &mut Context, args: &[String]) -> JsResult<()> {
         .collect();
     let array = boa_engine::object::builtins::JsArray::from_iter(list, ctx);
     ctx.register_global_property(js_string!("args"), array, Attribute::all())?;
+    // Where the task may write, when ghost gave it a scratch directory.
+    let scratch = std::env::var(SCRATCH_VAR).map_or(JsValue::undefined(), |dir| {
+        JsValue::from(JsString::from(dir.as_str()))
+    });
+    ctx.register_global_property(js_string!("scratch"), scratch, Attribute::all())?;
     Ok(())
 }
 
