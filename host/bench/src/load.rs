@@ -318,9 +318,9 @@ fn strings(conn: &rusqlite::Connection, sql: &str) -> Result<HashSet<String>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// One `ghost hook post-tool-use` process for tool call `id`: ok when it
-/// exited 0 and answered with a replacement.
-fn hook_call(ghost: &Path, home: &Path, template: &Value, id: &str) -> Result<()> {
+/// A Bash PostToolUse payload like `template` made distinct for tool call
+/// `id`: its id, its output starting with a line naming it, no transcript.
+pub fn distinct_bash_payload(template: &Value, id: &str) -> Value {
     let mut payload = template.clone();
     payload["tool_use_id"] = json!(id);
     payload["transcript_path"] = Value::Null;
@@ -329,6 +329,13 @@ fn hook_call(ghost: &Path, home: &Path, template: &Value, id: &str) -> Result<()
         .unwrap_or("")
         .to_string();
     payload["tool_response"]["stdout"] = json!(format!("{id}\n{stdout}"));
+    payload
+}
+
+/// One `ghost hook post-tool-use` process for tool call `id`: ok when it
+/// exited 0 and answered with a replacement.
+fn hook_call(ghost: &Path, home: &Path, template: &Value, id: &str) -> Result<()> {
+    let payload = distinct_bash_payload(template, id);
     let mut child = Command::new(ghost)
         .args(["hook", "post-tool-use"])
         .env("GHOST_HOME", home)

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use common::{run_ghost, spawn_ghost, workspace};
 use ghost_bench::load::{self, post};
 use ghost_store::{IdempotencyKey, Store};
+use ghost_tests::fuzz::Rng;
 use serde_json::{Value, json};
 
 const ROUNDS: usize = 100;
@@ -26,24 +27,21 @@ const ROUNDS: usize = 100;
 /// machine's load (each cut lengthens the next delays, each finish shortens
 /// them).
 struct Delays {
-    state: u64,
+    rng: Rng,
     scale: f64,
 }
 
 impl Delays {
     fn new(seed: u64) -> Self {
         Self {
-            state: seed,
+            rng: Rng::new(seed),
             scale: 2.0,
         }
     }
 
     /// A delay in `0..=scale × full`.
     fn next(&mut self, full: Duration) -> Duration {
-        self.state ^= self.state << 13;
-        self.state ^= self.state >> 7;
-        self.state ^= self.state << 17;
-        full.mul_f64(self.scale * (self.state % 10_001) as f64 / 10_000.0)
+        full.mul_f64(self.scale * self.rng.below(10_001) as f64 / 10_000.0)
     }
 
     /// Says whether the last run was cut.
@@ -97,13 +95,10 @@ fn entries_with_key(store: &Path, key: &IdempotencyKey) -> i64 {
 /// The captured large Bash PostToolUse payload, made unique for `round`.
 fn hook_payload(round: usize) -> (String, Vec<u8>) {
     let path = workspace().join("../shared/claude-code/payloads/PostToolUse-Bash-large.json");
-    let mut p: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let template: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let id = format!("toolu_kill_{round:03}");
-    p["tool_use_id"] = json!(id);
-    p["transcript_path"] = json!(null);
-    let stdout = p["tool_response"]["stdout"].as_str().unwrap().to_string();
-    p["tool_response"]["stdout"] = json!(format!("round {round}\n{stdout}"));
-    (id, p.to_string().into_bytes())
+    let payload = load::distinct_bash_payload(&template, &id);
+    (id, payload.to_string().into_bytes())
 }
 
 #[test]

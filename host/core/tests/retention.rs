@@ -3,36 +3,19 @@
 //! session, by date and of everything, eviction under a cap by priority,
 //! and each class's TTL.
 
+mod common;
+
 use std::path::Path;
 
+use common::entry;
 use ghost_core::ingest::{IngestRequest, Ingestor};
 use ghost_core::pipeline::Pipeline;
 use ghost_core::retention::Retention;
 use ghost_store::recall::RecallQuery;
-use ghost_store::{IdempotencyKey, NewEntry, Scope, Store};
+use ghost_store::{Scope, Store};
 use ghost_types::ContentClass;
 
 const DAY: i64 = 86_400_000;
-
-fn entry(session: &str, call: &str, text: &str, class: ContentClass, at: i64) -> NewEntry {
-    NewEntry {
-        key: IdempotencyKey::for_tool_call(session, call),
-        session_id: session.into(),
-        agent_id: String::new(),
-        created_at: at,
-        class,
-        source_tool: Some("Bash".into()),
-        source_path: Some(format!("/work/{call}.txt")),
-        original: text.into(),
-        summary: text.into(),
-        original_tokens: text.len() as i64 / 4,
-        summary_tokens: text.len() as i64 / 4,
-        tokens_exact: true,
-        ttl_seconds: None,
-        context: format!("context of {call}"),
-        tags: "bash".into(),
-    }
-}
 
 /// A text no other entry has: a marker word repeated into a long output
 /// (long enough to spill into overflow pages).

@@ -1,32 +1,22 @@
 //! The store on real SQLite files: idempotent ingest, FTS queries with
 //! punctuation and quotes, TTL expiry, forgetting, migrations.
 
+mod common;
+
 use ghost_core::ingest::{IngestRequest, Ingestor};
 use ghost_core::paths::GhostDirs;
 use ghost_core::pipeline::Pipeline;
 use ghost_store::recall::RecallQuery;
 use ghost_store::schema::SCHEMA_VERSION;
-use ghost_store::{Forgotten, IdempotencyKey, NewEntry, Store, StoreError};
+use ghost_store::{Forgotten, NewEntry, Store, StoreError};
 
 const T0: i64 = 1_790_000_000_000;
 
 fn entry(session: &str, call: &str, text: &str, class: &str) -> NewEntry {
     NewEntry {
-        key: IdempotencyKey::for_tool_call(session, call),
-        session_id: session.into(),
-        agent_id: String::new(),
-        created_at: T0,
-        class: class.parse().unwrap(),
-        source_tool: Some("Bash".into()),
         source_path: None,
-        original: text.into(),
-        summary: text.into(),
-        original_tokens: text.len() as i64 / 4,
-        summary_tokens: text.len() as i64 / 4,
-        tokens_exact: true,
-        ttl_seconds: None,
         context: String::new(),
-        tags: "bash".into(),
+        ..common::entry(session, call, text, class.parse().unwrap(), T0)
     }
 }
 

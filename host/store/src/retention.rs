@@ -75,8 +75,8 @@ impl Store {
                 .conn_mut()
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
             let purged = match scope {
-                Scope::Session(session) => purge_session(&tx, session)?,
-                Scope::Before(time) => purge_before(&tx, time)?,
+                Scope::Session(session) => purge_filtered(&tx, &SESSION, &session)?,
+                Scope::Before(time) => purge_filtered(&tx, &BEFORE, &time)?,
                 Scope::All => purge_all(&tx)?,
             };
             tx.commit()?;
@@ -128,10 +128,12 @@ impl Store {
     /// then compacts the file, so the old texts leave it.
     pub fn redact_stored(&mut self) -> Result<usize, StoreError> {
         let redactor = self.redactor().clone();
-        let redact = |text: String| -> Option<String> {
+        // `Ok` with the text when it holds no secret, `Err` with the
+        // redacted text when it did.
+        let redact = |text: String| -> Result<String, String> {
             match redactor.redact(&text) {
-                std::borrow::Cow::Borrowed(_) => None,
-                std::borrow::Cow::Owned(r) => Some(r),
+                std::borrow::Cow::Borrowed(_) => Ok(text),
+                std::borrow::Cow::Owned(redacted) => Err(redacted),
             }
         };
         let tx = self
@@ -139,35 +141,44 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut changed = 0;
         {
+            // Rows to change are gathered first: a table is not written
+            // while a statement still reads it.
+            type Texts = (i64, [String; 4], Option<String>);
+            let mut redone: Vec<Texts> = Vec::new();
             let mut read = tx.prepare(
                 "SELECT rowid, original, summary, context, tags, source_path FROM entries
                  WHERE active",
             )?;
-            let mut write = tx.prepare(
-                "UPDATE entries SET original = ?2, summary = ?3, context = ?4, tags = ?5,
-                    source_path = ?6 WHERE rowid = ?1",
-            )?;
             let mut rows = read.query([])?;
             while let Some(row) = rows.next()? {
-                let texts: [String; 4] = [row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?];
-                let path: Option<String> = row.get(5)?;
-                let new: Vec<Option<String>> = texts.iter().cloned().map(redact).collect();
-                let new_path = path.clone().and_then(redact);
-                if new.iter().all(Option::is_none) && new_path.is_none() {
-                    continue;
+                let mut any = false;
+                let mut redo = |text: String| match redact(text) {
+                    Ok(same) => same,
+                    Err(redacted) => {
+                        any = true;
+                        redacted
+                    }
+                };
+                let texts = [
+                    redo(row.get(1)?),
+                    redo(row.get(2)?),
+                    redo(row.get(3)?),
+                    redo(row.get(4)?),
+                ];
+                let path = row.get::<_, Option<String>>(5)?.map(&mut redo);
+                if any {
+                    redone.push((row.get(0)?, texts, path));
                 }
-                let [o, s, c, t] = texts;
-                let pick = |n: &Option<String>, old: String| n.clone().unwrap_or(old);
-                write.execute(params![
-                    row.get::<_, i64>(0)?,
-                    pick(&new[0], o),
-                    pick(&new[1], s),
-                    pick(&new[2], c),
-                    pick(&new[3], t),
-                    new_path.or(path),
-                ])?;
-                changed += 1;
             }
+            drop(rows);
+            for (rowid, [original, summary, context, tags], path) in &redone {
+                tx.execute(
+                    "UPDATE entries SET original = ?2, summary = ?3, context = ?4, tags = ?5,
+                        source_path = ?6 WHERE rowid = ?1",
+                    params![rowid, original, summary, context, tags, path],
+                )?;
+            }
+            changed += redone.len();
         }
         {
             // A chunk leaves its index and comes back (the index's triggers
@@ -180,7 +191,7 @@ impl Store {
             let mut rows = read.query([])?;
             let mut redone: Vec<Chunk> = Vec::new();
             while let Some(r) = rows.next()? {
-                if let Some(text) = redact(r.get(6)?) {
+                if let Err(text) = redact(r.get(6)?) {
                     redone.push((
                         r.get(0)?,
                         r.get(1)?,
@@ -209,7 +220,7 @@ impl Store {
             let mut rows = read.query([])?;
             let mut redone = Vec::new();
             while let Some(row) = rows.next()? {
-                if let Some(text) = redact(row.get(2)?) {
+                if let Err(text) = redact(row.get(2)?) {
                     redone.push((row.get::<_, String>(0)?, row.get::<_, String>(1)?, text));
                 }
             }
@@ -269,63 +280,67 @@ fn evict_round(conn: &mut Connection, bytes: u64, keep: &str) -> Result<usize, S
     Ok(victims.len())
 }
 
-fn purge_session(tx: &Connection, session: &str) -> Result<Purged, StoreError> {
-    let memory_chunks = tx.execute(
-        "DELETE FROM memory_chunks WHERE path IN
-            (SELECT transcript_path FROM session_state WHERE session_id = ?1)
-         AND source = 'session'",
-        [session],
-    )?;
-    tx.execute(
-        "DELETE FROM memory_files WHERE path IN
-            (SELECT transcript_path FROM session_state WHERE session_id = ?1)
-         AND source = 'session'",
-        [session],
-    )?;
-    let gateway_rewrites = tx.execute(
-        "DELETE FROM gateway_rewrites WHERE conversation IN
-            (SELECT conversation FROM gateway_conversations WHERE session_id = ?1)",
-        [session],
-    )?;
-    tx.execute(
-        "DELETE FROM gateway_conversations WHERE session_id = ?1",
-        [session],
-    )?;
-    Ok(Purged {
-        entries: tx.execute("DELETE FROM entries WHERE session_id = ?1", [session])?,
-        sessions: tx.execute("DELETE FROM session_state WHERE session_id = ?1", [session])?,
-        gateway_rewrites,
-        memory_chunks,
-        wal_cleared: false,
-    })
+/// Which rows of each table a scoped purge takes: SQL conditions on `?1`.
+struct Filter {
+    /// On `session_state` (its transcripts' index goes with it).
+    sessions: &'static str,
+    /// On `entries`.
+    entries: &'static str,
+    /// On `gateway_conversations`.
+    conversations: &'static str,
+    /// On `gateway_rewrites` (a conversation's rewrites go with it).
+    rewrites: &'static str,
 }
 
-fn purge_before(tx: &Connection, time: i64) -> Result<Purged, StoreError> {
-    let old_transcripts = "SELECT transcript_path FROM session_state WHERE last_seen < ?1";
-    let memory_chunks = tx.execute(
-        &format!(
-            "DELETE FROM memory_chunks WHERE source = 'session' AND path IN ({old_transcripts})"
-        ),
-        [time],
-    )?;
-    tx.execute(
-        &format!(
-            "DELETE FROM memory_files WHERE source = 'session' AND path IN ({old_transcripts})"
-        ),
-        [time],
-    )?;
-    let gateway_rewrites = tx.execute(
-        "DELETE FROM gateway_rewrites WHERE created_at < ?1 OR conversation IN
-            (SELECT conversation FROM gateway_conversations WHERE last_request_at < ?1)",
-        [time],
-    )?;
-    tx.execute(
-        "DELETE FROM gateway_conversations WHERE last_request_at < ?1",
-        [time],
-    )?;
+/// The session `?1`: everything about it.
+const SESSION: Filter = Filter {
+    sessions: "session_id = ?1",
+    entries: "session_id = ?1",
+    conversations: "session_id = ?1",
+    rewrites: "conversation IN (SELECT conversation FROM gateway_conversations WHERE session_id = ?1)",
+};
+
+/// Before `?1` (Unix ms): what was made, or last seen, earlier.
+const BEFORE: Filter = Filter {
+    sessions: "last_seen < ?1",
+    entries: "created_at < ?1",
+    conversations: "last_request_at < ?1",
+    rewrites: "created_at < ?1 OR conversation IN
+        (SELECT conversation FROM gateway_conversations WHERE last_request_at < ?1)",
+};
+
+/// Deletes what `filter` selects with `arg` as `?1`, children before the
+/// rows they are found through.
+fn purge_filtered(
+    tx: &Connection,
+    filter: &Filter,
+    arg: &dyn rusqlite::ToSql,
+) -> Result<Purged, StoreError> {
+    let run = |sql: String| tx.execute(&sql, [arg]);
+    let transcripts = format!(
+        "SELECT transcript_path FROM session_state WHERE {}",
+        filter.sessions
+    );
+    let memory_chunks = run(format!(
+        "DELETE FROM memory_chunks WHERE source = 'session' AND path IN ({transcripts})"
+    ))?;
+    run(format!(
+        "DELETE FROM memory_files WHERE source = 'session' AND path IN ({transcripts})"
+    ))?;
+    let gateway_rewrites = run(format!(
+        "DELETE FROM gateway_rewrites WHERE {}",
+        filter.rewrites
+    ))?;
+    run(format!(
+        "DELETE FROM gateway_conversations WHERE {}",
+        filter.conversations
+    ))?;
     Ok(Purged {
-        entries: tx.execute("DELETE FROM entries WHERE created_at < ?1", [time])?,
-        sessions: tx.execute("DELETE FROM session_state WHERE last_seen < ?1", [time])?,
+        entries: run(format!("DELETE FROM entries WHERE {}", filter.entries))?,
+        sessions: run(format!(
+            "DELETE FROM session_state WHERE {}",
+            filter.sessions
+        ))?,
         gateway_rewrites,
         memory_chunks,
         wal_cleared: false,
@@ -337,15 +352,8 @@ fn purge_all(tx: &Connection) -> Result<Purged, StoreError> {
     tx.execute("DELETE FROM gateway_conversations", [])?;
     tx.execute("DELETE FROM memory_files", [])?;
     let memory_chunks = tx.execute("DELETE FROM memory_chunks", [])?;
-    let entries = tx.execute("DELETE FROM entries", [])?;
-    // Nothing left to index: rebuilding empties the indexes outright.
-    tx.execute(
-        "INSERT INTO entries_fts(entries_fts) VALUES ('rebuild')",
-        params![],
-    )?;
-    tx.execute("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')", [])?;
     Ok(Purged {
-        entries,
+        entries: tx.execute("DELETE FROM entries", [])?,
         sessions: tx.execute("DELETE FROM session_state", [])?,
         gateway_rewrites,
         memory_chunks,
