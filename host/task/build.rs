@@ -13,10 +13,16 @@ fn main() {
         .nth(2)
         .expect("host/task sits two levels under the workspace")
         .to_path_buf();
-    let guests = [Guest {
-        package: "ghost-task-js".into(),
-        dir: manifest.join("runtimes/js"),
-    }];
+    let runtimes = [("js", "JS"), ("py", "PY")];
+    let guests: Vec<Guest> = runtimes
+        .iter()
+        .map(|(dir, _)| Guest {
+            package: format!("ghost-task-{dir}"),
+            dir: manifest.join("runtimes").join(dir),
+        })
+        .collect();
     let built = build_components(&workspace, &guest_target_dir(), &guests);
-    println!("cargo:rustc-env=GHOST_TASK_JS_WASM={}", built[0].display());
+    for ((_, var), wasm) in runtimes.iter().zip(&built) {
+        println!("cargo:rustc-env=GHOST_TASK_{var}_WASM={}", wasm.display());
+    }
 }

@@ -51,11 +51,16 @@ pub struct RunArgs {
     stdin: Option<PathBuf>,
     /// Run this JavaScript file (`-`: stdin) with the built-in runtime;
     /// the arguments after `--` are the script's `args`.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "py")]
     js: Option<PathBuf>,
-    /// The component, then its arguments (with --js: the script's arguments).
+    /// Run this Python file (`-`: stdin) with the built-in runtime; the
+    /// arguments after `--` are the script's `args` (and `sys.argv[1:]`).
+    #[arg(long, value_name = "FILE")]
+    py: Option<PathBuf>,
+    /// The component, then its arguments (with --js or --py: the script's
+    /// arguments).
     #[arg(
-        required_unless_present = "js",
+        required_unless_present_any = ["js", "py"],
         num_args = 0..,
         last = true,
         value_name = "COMPONENT.wasm [ARGS]"
@@ -90,24 +95,27 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
         }
         None => Vec::new(),
     };
-    let (component, task_args) = match &args.js {
+    let script = match (&args.js, &args.py) {
+        (Some(file), _) => Some((ghost_task::Lang::Js, file)),
+        (_, Some(file)) => Some((ghost_task::Lang::Py, file)),
+        _ => None,
+    };
+    let (program, task_args) = match script {
         // The script goes in as an argument: it needs no file grant.
-        Some(script) if script.as_os_str() == "-" => {
-            let mut code = String::new();
-            std::io::stdin()
-                .read_to_string(&mut code)
-                .context("reading the script from stdin")?;
+        Some((lang, file)) => {
+            let code = if file.as_os_str() == "-" {
+                let mut code = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut code)
+                    .context("reading the script from stdin")?;
+                code
+            } else {
+                std::fs::read_to_string(file)
+                    .with_context(|| format!("reading the script {}", file.display()))?
+            };
             (
-                ghost_task::JS_RUNTIME.to_vec(),
-                ghost_task::js_args(&code, &args.command),
-            )
-        }
-        Some(script) => {
-            let code = std::fs::read_to_string(script)
-                .with_context(|| format!("reading the script {}", script.display()))?;
-            (
-                ghost_task::JS_RUNTIME.to_vec(),
-                ghost_task::js_args(&code, &args.command),
+                ghost_task::Program::Runtime(lang),
+                lang.args(&code, &args.command),
             )
         }
         None => {
@@ -118,14 +126,14 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
                 .file_stem()
                 .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
             (
-                component,
+                ghost_task::Program::Component(component),
                 std::iter::once(name).chain(rest.iter().cloned()).collect(),
             )
         }
     };
     let cwd = granted_cwd(&args.allow_read, &args.allow_write);
     let request = TaskRequest {
-        component,
+        program,
         args: task_args,
         stdin,
         provided_env: Vec::new(),
@@ -141,6 +149,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
             memory_bytes: args.memory.max(1) << 20,
             output_bytes: args.max_output,
         },
+        control: ghost_task::TaskControl::default(),
     };
     if verbose {
         eprintln!("ghost task: grants: {}", describe(&request.grants));
@@ -178,6 +187,11 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
             eprintln!("ghost task: connected to {} (granted)", connect.addr);
         }
     }
+    if verbose {
+        for line in grants_used(&request.grants, &outcome) {
+            eprintln!("ghost task: {line}");
+        }
+    }
     if let Some(reason) = outcome.ended.reason() {
         eprintln!("ghost task: {reason}");
     }
@@ -208,6 +222,60 @@ fn describe(g: &Grants) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// Most file openings listed by `-v`.
+const FILES_LISTED: usize = 20;
+
+/// What the task did with its grants, for people: each file it opened (or
+/// a grant refused), each variable it was given, and the grants it never
+/// used (candidates to drop).
+fn grants_used(g: &Grants, outcome: &ghost_task::TaskOutcome) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let files: Vec<&ghost_task::FileUse> = outcome
+        .files
+        .iter()
+        .filter(|f| seen.insert((f.path.clone(), f.write, f.error.clone())))
+        .collect();
+    for f in files.iter().take(FILES_LISTED) {
+        let mode = if f.write { "write" } else { "read" };
+        lines.push(match &f.error {
+            None => format!("opened {} to {mode}", f.path.display()),
+            Some(why) => format!("could not open {} to {mode}: {why}", f.path.display()),
+        });
+    }
+    if files.len() > FILES_LISTED {
+        lines.push(format!(
+            "… and {} more openings",
+            files.len() - FILES_LISTED
+        ));
+    }
+    for name in &g.env {
+        let set = std::env::var_os(name).is_some();
+        lines.push(format!(
+            "env {name}: {}",
+            if set { "given" } else { "not set on the host" }
+        ));
+    }
+    let used = |dir: &PathBuf| {
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        outcome.files.iter().any(|f| f.path.starts_with(&dir))
+    };
+    for (flag, dirs) in [("--allow-read", &g.read), ("--allow-write", &g.write)] {
+        for dir in dirs.iter().filter(|d| !used(d)) {
+            lines.push(format!("unused grant: {flag} {}", dir.display()));
+        }
+    }
+    for addr in &g.net {
+        let granted: Vec<std::net::SocketAddr> = std::net::ToSocketAddrs::to_socket_addrs(addr)
+            .map(|a| a.collect())
+            .unwrap_or_default();
+        if !outcome.connects.iter().any(|c| granted.contains(&c.addr)) {
+            lines.push(format!("unused grant: --allow-net {addr}"));
+        }
+    }
+    lines
 }
 
 /// The current directory, when it is inside a granted directory: relative

@@ -281,3 +281,118 @@ fn a_javascript_snippet_reads_a_granted_file_and_nothing_else() {
     );
     assert_eq!(out.status.code(), Some(124), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_python_snippet_reads_a_granted_file_and_nothing_else() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let out_dir = work.path().join("out");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let log = data.join("errors.log");
+    std::fs::write(&log, "E1 timeout\nE2 refused\nE1 timeout again\n").unwrap();
+    let script = work.path().join("count.py");
+    std::fs::write(
+        &script,
+        "import collections, json, os, sys\n\
+         kinds = collections.Counter(l.split()[0] for l in open(args[0]) if l.strip())\n\
+         print(json.dumps(dict(sorted(kinds.items()))))\n\
+         if len(args) > 1:\n\
+         \x20   open(os.path.join(args[1], 'kinds.txt'), 'w').write(str(len(kinds)))\n\
+         print(os.environ.get('GHOST_TEST_SECRET', 'no variable'), file=sys.stderr)\n",
+    )
+    .unwrap();
+    let (data_s, log_s, script_s, out_s) = (
+        data.to_str().unwrap(),
+        log.to_str().unwrap(),
+        script.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+    );
+    let py = |grants: &[&str], rest: &[&str]| {
+        let mut args = vec!["task", "run"];
+        args.extend_from_slice(grants);
+        args.extend_from_slice(&["--py", script_s, "--"]);
+        args.extend_from_slice(rest);
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ghost"));
+        cmd.args(&args)
+            .env("GHOST_HOME", home.path().join("ghost"))
+            .env("GHOST_TEST_SECRET", "s3cr3t-value")
+            .output()
+            .unwrap()
+    };
+    let out = py(&["--allow-read", data_s], &[log_s]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), r#"{"E1": 2, "E2": 1}"#);
+    // A variable not granted is not there; granted, it is.
+    assert!(
+        text(&out.stderr).contains("no variable"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = py(
+        &["--allow-read", data_s, "--allow-env", "GHOST_TEST_SECRET"],
+        &[log_s],
+    );
+    assert!(
+        text(&out.stderr).contains("s3cr3t-value"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Without the grant the same script fails with Python's own error.
+    let out = py(&[], &[log_s]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("Traceback") && err.contains("Error"), "{err}");
+    // Outside the grant, too; and no writing into a read-only grant.
+    let out = py(&["--allow-read", data_s], &["/etc/hostname"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let out = py(&["--allow-read", data_s], &[log_s, data_s]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!data.join("kinds.txt").exists());
+    // A writable grant takes the file.
+    let out = py(
+        &["--allow-read", data_s, "--allow-write", out_s],
+        &[log_s, out_s],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join("kinds.txt")).unwrap(),
+        "2"
+    );
+    // `-v` names the grants actually used, what a grant refused, and the
+    // grants never used.
+    let out = py(&["-v", "--allow-read", data_s], &[log_s, data_s]);
+    let err = text(&out.stderr);
+    let refused = format!(
+        "could not open {}/kinds.txt to write: not-permitted",
+        data.canonicalize().unwrap().display()
+    );
+    assert!(err.contains(&refused), "{err}");
+    let out = py(
+        &["-v", "--allow-read", data_s, "--allow-write", out_s],
+        &[log_s],
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains(&format!("opened {log_s} to read")), "{err}");
+    assert!(
+        err.contains(&format!("unused grant: --allow-write {out_s}")),
+        "{err}"
+    );
+    // A script from stdin; `sys.exit(3)` fails the task; an endless one is
+    // stopped at its deadline.
+    let out = run_ghost(home.path(), &["task", "run", "--py", "-"], b"print(6 * 7)");
+    assert_eq!(text(&out.stdout).trim(), "42", "{}", text(&out.stderr));
+    let out = run_ghost(
+        home.path(),
+        &["task", "run", "--py", "-"],
+        b"import sys\nsys.exit(3)",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let out = run_ghost(
+        home.path(),
+        &["task", "run", "--timeout", "500ms", "--py", "-"],
+        b"while True: pass",
+    );
+    assert_eq!(out.status.code(), Some(124), "{}", text(&out.stderr));
+}

@@ -47,7 +47,8 @@ pub struct RunTaskRequest {
     pub code: Option<String>,
     /// A file inside the project holding the program.
     pub file: Option<String>,
-    /// Its language: `js` (JavaScript).
+    /// Its language: `js` (JavaScript) or `py` (Python 3; the standard
+    /// library is there, no packages).
     pub lang: String,
     /// Its arguments (`args` in the script).
     #[serde(default)]
@@ -100,12 +101,14 @@ pub struct TaskContext<'a> {
 /// Checks `request` against the user's bounds and builds the task: the
 /// program, its grants, its limits. Fails with what was refused and why.
 pub fn prepare(request: &RunTaskRequest, ctx: &TaskContext<'_>) -> Result<(TaskRequest, PathBuf)> {
-    if request.lang != "js" {
+    let Some(lang) = ghost_task::Lang::parse(&request.lang) else {
+        let names: Vec<&str> = ghost_task::Lang::ALL.iter().map(|l| l.name()).collect();
         bail!(
-            "run_task: lang '{}' is not available; the built-in runtimes are: js",
-            request.lang
+            "run_task: lang '{}' is not available; the built-in runtimes are: {}",
+            request.lang,
+            names.join(", ")
         );
-    }
+    };
     let project = std::fs::canonicalize(ctx.project)
         .with_context(|| format!("the project directory {}", ctx.project.display()))?;
     let inside = |p: &str| -> Result<PathBuf> {
@@ -150,8 +153,8 @@ pub fn prepare(request: &RunTaskRequest, ctx: &TaskContext<'_>) -> Result<(TaskR
     let timeout =
         Duration::from_secs(request.timeout_secs.unwrap_or(30).max(1)).min(MAX_TASK_TIMEOUT);
     let task = TaskRequest {
-        component: ghost_task::JS_RUNTIME.to_vec(),
-        args: ghost_task::js_args(&code, &request.args),
+        program: ghost_task::Program::Runtime(lang),
+        args: lang.args(&code, &request.args),
         stdin: Vec::new(),
         provided_env: vec![(
             ghost_task::SCRATCH_VAR.to_string(),
@@ -168,6 +171,7 @@ pub fn prepare(request: &RunTaskRequest, ctx: &TaskContext<'_>) -> Result<(TaskR
             timeout,
             ..TaskLimits::default()
         },
+        control: ghost_task::TaskControl::default(),
     };
     Ok((task, scratch))
 }

@@ -4,43 +4,98 @@
 //! - [`Grants`]: what a task may touch; checked and resolved before it runs;
 //! - [`TaskLimits`]: how long, how much memory, how much output;
 //! - [`run`]: one task, start to end, and its [`TaskOutcome`];
-//! - [`JS_RUNTIME`]: the built-in JavaScript runtime (boa), a task
-//!   component that runs a script (`--eval CODE ARGS…`).
+//! - [`TaskControl`]: cancel a running task, read its output so far;
+//! - [`Lang`]: the built-in runtimes, JavaScript ([`JS_RUNTIME`], boa) and
+//!   Python ([`PY_RUNTIME`], RustPython), task components that run a
+//!   script (`--eval CODE ARGS…`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use ghost_runtime::PluginLimits;
 use ghost_runtime::cache::{ArtifactCache, CacheStatus};
-use ghost_runtime::engine::{deadline_ticks, shared_engine};
+use ghost_runtime::engine::{EPOCH_TICK, shared_engine};
 use ghost_runtime::limits::CallLimiter;
 use ghost_runtime::output::CappedOutput;
-use wasmtime::Store;
 use wasmtime::component::{Linker, ResourceTable};
+use wasmtime::{Store, UpdateDeadline};
 use wasmtime_wasi::p2::bindings::sync::Command;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
-/// The built-in JavaScript runtime (`runtimes/js`): a task component run
-/// as `ghost_task_js --eval CODE [ARGS…]`.
+mod files;
+
+pub use files::FileUse;
+
+/// The built-in JavaScript runtime (`runtimes/js`, boa): a task component
+/// run as `ghost_task_js --eval CODE [ARGS…]`.
 pub const JS_RUNTIME: &[u8] = include_bytes!(env!("GHOST_TASK_JS_WASM"));
 
-/// The variable through which a task learns its scratch directory (the JS
-/// runtime shows it as `scratch`).
+/// The built-in Python runtime (`runtimes/py`, RustPython with its standard
+/// library frozen in): a task component run as `ghost_task_py --eval CODE
+/// [ARGS…]`.
+pub const PY_RUNTIME: &[u8] = include_bytes!(env!("GHOST_TASK_PY_WASM"));
+
+/// A language with a built-in runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// JavaScript (ECMAScript, boa).
+    Js,
+    /// Python 3 (RustPython).
+    Py,
+}
+
+impl Lang {
+    /// Every built-in language.
+    pub const ALL: [Lang; 2] = [Lang::Js, Lang::Py];
+
+    /// The language called `name` (`js`, `javascript`, `py`, `python`).
+    pub fn parse(name: &str) -> Option<Lang> {
+        match name.to_ascii_lowercase().as_str() {
+            "js" | "javascript" => Some(Lang::Js),
+            "py" | "python" | "python3" => Some(Lang::Py),
+            _ => None,
+        }
+    }
+
+    /// Its short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Js => "js",
+            Lang::Py => "py",
+        }
+    }
+
+    /// Its runtime component.
+    pub fn runtime(self) -> &'static [u8] {
+        match self {
+            Lang::Js => JS_RUNTIME,
+            Lang::Py => PY_RUNTIME,
+        }
+    }
+
+    /// The arguments that make its runtime run `code` with `args`.
+    pub fn args(self, code: &str, args: &[String]) -> Vec<String> {
+        [self.name(), "--eval", code]
+            .into_iter()
+            .map(str::to_string)
+            .chain(args.iter().cloned())
+            .collect()
+    }
+}
+
+/// The variable through which a task learns its scratch directory (the
+/// runtimes show it as `scratch`).
 pub const SCRATCH_VAR: &str = "GHOST_TASK_SCRATCH";
 
-/// The arguments that make [`JS_RUNTIME`] run `code` with `args`.
-pub fn js_args(code: &str, args: &[String]) -> Vec<String> {
-    ["js", "--eval", code]
-        .into_iter()
-        .map(str::to_string)
-        .chain(args.iter().cloned())
-        .collect()
-}
+/// How many epoch ticks pass between two checks of a running task (a
+/// cancel is seen within this many ticks).
+const CHECK_TICKS: u64 = 4;
 
 /// What a task may touch. Everything not listed is denied.
 #[derive(Debug, Clone, Default)]
@@ -80,11 +135,78 @@ impl Default for TaskLimits {
     }
 }
 
+/// What a task runs.
+#[derive(Debug, Clone)]
+pub enum Program {
+    /// A built-in runtime (its arguments say what script it runs).
+    Runtime(Lang),
+    /// A component's bytes (`wasi:cli/run`).
+    Component(Vec<u8>),
+}
+
+impl Default for Program {
+    fn default() -> Self {
+        Program::Component(Vec::new())
+    }
+}
+
+impl Program {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Program::Runtime(lang) => lang.runtime(),
+            Program::Component(bytes) => bytes,
+        }
+    }
+
+    /// The digest the compiled code is keyed by; a runtime's is computed
+    /// once per process.
+    fn digest(&self) -> blake3::Hash {
+        static RUNTIMES: OnceLock<Mutex<HashMap<&'static str, blake3::Hash>>> = OnceLock::new();
+        match self {
+            Program::Runtime(lang) => {
+                let mut known = RUNTIMES
+                    .get_or_init(Mutex::default)
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                *known
+                    .entry(lang.name())
+                    .or_insert_with(|| blake3::hash(lang.runtime()))
+            }
+            Program::Component(bytes) => blake3::hash(bytes),
+        }
+    }
+}
+
+/// Components compiled (or loaded from the disk cache) in this process, by
+/// digest: a server runs the same runtimes again and again. Bounded.
+fn loaded(
+    engine: &wasmtime::Engine,
+    program: &Program,
+    cache: &ArtifactCache,
+) -> anyhow::Result<(wasmtime::component::Component, CacheStatus)> {
+    const KEPT: usize = 8;
+    static LOADED: OnceLock<Mutex<HashMap<blake3::Hash, wasmtime::component::Component>>> =
+        OnceLock::new();
+    let digest = program.digest();
+    let memo = LOADED.get_or_init(Mutex::default);
+    if let Some(component) = memo.lock().ok().and_then(|m| m.get(&digest).cloned()) {
+        return Ok((component, CacheStatus::Hit));
+    }
+    let (component, status) = cache.load_or_compile(engine, program.bytes(), &digest)?;
+    if let Ok(mut memo) = memo.lock() {
+        if memo.len() >= KEPT {
+            memo.clear();
+        }
+        memo.insert(digest, component.clone());
+    }
+    Ok((component, status))
+}
+
 /// One task to run.
 #[derive(Debug, Clone, Default)]
 pub struct TaskRequest {
-    /// The component's bytes (`wasi:cli/run`).
-    pub component: Vec<u8>,
+    /// What it runs.
+    pub program: Program,
     /// Its arguments (the first is its name, by convention).
     pub args: Vec<String>,
     /// What it reads on stdin.
@@ -96,6 +218,49 @@ pub struct TaskRequest {
     pub grants: Grants,
     /// Its limits.
     pub limits: TaskLimits,
+    /// How another thread stops it or looks at its output while it runs.
+    pub control: TaskControl,
+}
+
+/// A handle on a running task, shared with other threads: cancel it, read
+/// its stdout so far. Clones share the same task.
+#[derive(Debug, Clone, Default)]
+pub struct TaskControl {
+    inner: Arc<ControlInner>,
+}
+
+#[derive(Debug, Default)]
+struct ControlInner {
+    cancelled: AtomicBool,
+    stdout: Mutex<Option<CappedOutput>>,
+}
+
+impl TaskControl {
+    /// Asks the task to stop; it ends as [`Ended::Cancelled`] within a few
+    /// milliseconds of its next WebAssembly instruction.
+    pub fn cancel(&self) {
+        self.inner.cancelled.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`TaskControl::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// Its stdout so far (up to its cap), and the bytes dropped beyond it;
+    /// empty before it starts.
+    pub fn stdout_so_far(&self) -> (Vec<u8>, usize) {
+        match self.inner.stdout.lock().ok().and_then(|s| s.clone()) {
+            Some(out) => (out.contents(), out.dropped()),
+            None => (Vec::new(), 0),
+        }
+    }
+
+    fn watch(&self, stdout: &CappedOutput) {
+        if let Ok(mut slot) = self.inner.stdout.lock() {
+            *slot = Some(stdout.clone());
+        }
+    }
 }
 
 /// How a task ended.
@@ -110,17 +275,21 @@ pub enum Ended {
     OutOfMemory(usize),
     /// It trapped (a panic, an unreachable, a stack overflow).
     Trapped(String),
+    /// It was cancelled ([`TaskControl::cancel`]).
+    Cancelled,
 }
 
 impl Ended {
     /// The exit code ghost reports: the task's own, else 124 for a timeout
-    /// (as `timeout(1)`), 137 for the memory cap, 134 for a trap.
+    /// (as `timeout(1)`), 137 for the memory cap, 134 for a trap, 130 when
+    /// cancelled (as an interrupted command).
     pub fn exit_code(&self) -> i32 {
         match self {
             Ended::Exited(code) => *code,
             Ended::TimedOut(_) => 124,
             Ended::OutOfMemory(_) => 137,
             Ended::Trapped(_) => 134,
+            Ended::Cancelled => 130,
         }
     }
 
@@ -134,6 +303,7 @@ impl Ended {
                 cap >> 20
             )),
             Ended::Trapped(why) => Some(format!("stopped: the task trapped: {why}")),
+            Ended::Cancelled => Some("stopped: the task was cancelled".into()),
         }
     }
 }
@@ -162,6 +332,8 @@ pub struct TaskOutcome {
     pub stderr_dropped: usize,
     /// Every connection it tried, allowed or not.
     pub connects: Vec<Connect>,
+    /// Every file or directory it opened under a grant, or tried to.
+    pub files: Vec<FileUse>,
     /// Whether the compiled component came from the cache.
     pub cache: CacheStatus,
     /// Time spent running (compiling excluded).
@@ -197,6 +369,13 @@ struct TaskState {
     wasi: WasiCtx,
     table: ResourceTable,
     limiter: CallLimiter,
+    files: files::FileLog,
+}
+
+impl files::HasFileLog for TaskState {
+    fn file_log(&mut self) -> &mut files::FileLog {
+        &mut self.files
+    }
 }
 
 impl WasiView for TaskState {
@@ -211,14 +390,13 @@ impl WasiView for TaskState {
 /// Runs `request`, compiling its component through `cache`.
 pub fn run(request: &TaskRequest, cache: &ArtifactCache) -> Result<TaskOutcome, TaskError> {
     let engine = shared_engine().map_err(TaskError::Engine)?;
-    let digest = blake3::hash(&request.component);
-    let (component, status) = cache
-        .load_or_compile(engine, &request.component, &digest)
+    let (component, status) = loaded(engine, &request.program, cache)
         .map_err(|e| TaskError::NotACommand(format!("not a WebAssembly component: {e:#}")))?;
 
     let limits = &request.limits;
     let stdout = CappedOutput::new(limits.output_bytes);
     let stderr = CappedOutput::new(limits.output_bytes);
+    request.control.watch(&stdout);
     let connects: Arc<Mutex<Vec<Connect>>> = Arc::default();
     let wasi = context(request, &stdout, &stderr, connects.clone())?;
     let plugin_limits = PluginLimits {
@@ -232,15 +410,29 @@ pub fn run(request: &TaskRequest, cache: &ArtifactCache) -> Result<TaskOutcome, 
             wasi,
             table: ResourceTable::new(),
             limiter: CallLimiter::new(&plugin_limits),
+            files: files::FileLog {
+                cwd: request.grants.cwd.as_deref().and_then(|d| absolute(d).ok()),
+                ..files::FileLog::default()
+            },
         },
     );
     store.limiter(|s| &mut s.limiter);
-    store.set_epoch_deadline(deadline_ticks(limits.timeout));
-    store.epoch_deadline_trap();
+    // Every few ticks the task is checked: cancelled, or past its deadline.
+    let started = Instant::now();
+    let (control, timeout) = (request.control.clone(), limits.timeout);
+    store.set_epoch_deadline(CHECK_TICKS);
+    store.epoch_deadline_callback(move |_| {
+        let left = timeout.saturating_sub(started.elapsed());
+        if control.is_cancelled() || left.is_zero() {
+            return Ok(UpdateDeadline::Interrupt);
+        }
+        let ticks = left.as_micros().div_ceil(EPOCH_TICK.as_micros()) as u64;
+        Ok(UpdateDeadline::Continue(ticks.clamp(1, CHECK_TICKS)))
+    });
 
     let mut linker: Linker<TaskState> = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(|e| TaskError::Engine(e.into()))?;
-    let started = Instant::now();
+    files::track_openings(&mut linker).map_err(|e| TaskError::Engine(e.into()))?;
     let result = Command::instantiate(&mut store, &component, &linker)
         .map_err(|e| {
             TaskError::NotACommand(format!(
@@ -263,14 +455,20 @@ pub fn run(request: &TaskRequest, cache: &ArtifactCache) -> Result<TaskOutcome, 
                 e.downcast_ref::<wasmtime::Trap>(),
                 Some(wasmtime::Trap::Interrupt)
             ) {
-                Ended::TimedOut(limits.timeout)
+                if request.control.is_cancelled() {
+                    Ended::Cancelled
+                } else {
+                    Ended::TimedOut(limits.timeout)
+                }
             } else {
                 Ended::Trapped(format!("{}", e.root_cause()))
             }
         }
     };
     let connects = connects.lock().map(|c| c.clone()).unwrap_or_default();
+    let files = std::mem::take(&mut store.data_mut().files.uses);
     Ok(TaskOutcome {
+        files,
         ended,
         stdout: stdout.contents(),
         stderr: stderr.contents(),
