@@ -155,7 +155,11 @@ async fn a_real_client_lists_and_calls_every_tool() {
             "memory_search",
             "recall",
             "run_task",
-            "stats"
+            "spawn_task",
+            "stats",
+            "task_cancel",
+            "task_output",
+            "task_status"
         ]
     );
     for t in &tools {
@@ -168,12 +172,24 @@ async fn a_real_client_lists_and_calls_every_tool() {
         let out = t.output_schema.as_ref().expect("output schema");
         assert_eq!(out.get("type"), Some(&json!("object")), "{}", t.name);
         let a = t.annotations.as_ref().expect("annotations");
-        let writes = ["forget", "memory_save", "run_task"].contains(&t.name.as_ref());
+        let writes = [
+            "forget",
+            "memory_save",
+            "run_task",
+            "spawn_task",
+            "task_cancel",
+        ]
+        .contains(&t.name.as_ref());
         assert_eq!(a.read_only_hint, Some(!writes), "{}", t.name);
-        assert_eq!(a.destructive_hint, Some(t.name == "forget"), "{}", t.name);
+        assert_eq!(
+            a.destructive_hint,
+            Some(["forget", "task_cancel"].contains(&t.name.as_ref())),
+            "{}",
+            t.name
+        );
         assert_eq!(
             a.idempotent_hint,
-            Some(!["memory_save", "run_task"].contains(&t.name.as_ref())),
+            Some(!["memory_save", "run_task", "spawn_task"].contains(&t.name.as_ref())),
             "{}",
             t.name
         );
@@ -566,9 +582,111 @@ async fn run_task_answers_with_a_compressed_result_and_a_handle() {
     let r = call(
         &client,
         "run_task",
-        json!({"lang": "python", "code": "print(1)"}),
+        json!({"lang": "ruby", "code": "puts 1"}),
     )
     .await;
     assert_eq!(r.is_error, Some(true));
+    assert!(format!("{r:?}").contains("js, py"), "{r:?}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn python_tasks_run_spawned_report_and_cancel() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let rows: String = (0..3_000)
+        .map(|i| {
+            format!(
+                "{{\"id\": {i}, \"status\": \"{}\"}}\n",
+                ["ok", "ok", "late", "failed"][i % 4]
+            )
+        })
+        .collect();
+    std::fs::write(project.path().join("events.jsonl"), &rows).unwrap();
+    let client = connect_in(home.path(), project.path(), ProtocolVersion::V_2025_11_25).await;
+
+    // A Python snippet over a project file: the answer, small.
+    let code = "import json, collections\n\
+                c = collections.Counter(json.loads(l)['status'] for l in open('events.jsonl'))\n\
+                print(json.dumps(dict(sorted(c.items()))))";
+    let r = call(&client, "run_task", json!({"lang": "py", "code": code})).await;
+    let out = structured(&r).clone();
+    assert_eq!(out["exit_code"], json!(0), "{out}");
+    assert_eq!(
+        out["output"].as_str().unwrap().trim(),
+        r#"{"failed": 750, "late": 750, "ok": 1500}"#
+    );
+
+    // Spawned: an id at once, then its status and its answer, which went
+    // through the pipeline (compressed, with a handle).
+    let code = "import json\n\
+                for l in open('events.jsonl'):\n\
+                \x20   e = json.loads(l)\n\
+                \x20   print(f\"2026-11-23 10:00:{e['id'] % 60:02d} INFO request {e['id']} served\")";
+    let r = call(
+        &client,
+        "spawn_task",
+        json!({"lang": "python", "code": code}),
+    )
+    .await;
+    let id = structured(&r)["id"].as_str().unwrap().to_string();
+    let mut answer = Value::Null;
+    for _ in 0..600 {
+        let r = call(&client, "task_output", json!({"id": id})).await;
+        let out = structured(&r).clone();
+        if out["status"]["state"] == "ended" {
+            answer = out;
+            break;
+        }
+        assert_eq!(out["status"]["state"], "running", "{out}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let result = &answer["result"];
+    assert_eq!(result["exit_code"], json!(0), "{answer}");
+    let shown = result["output"].as_str().unwrap();
+    let handle = result["id"].as_str().expect("stored with a handle");
+    assert!(shown.contains(&format!("get id={handle}")), "{shown}");
+    assert!(shown.len() * 4 < rows.len(), "{} bytes shown", shown.len());
+    let r = call(&client, "task_status", json!({"id": id})).await;
+    assert_eq!(structured(&r)["exit_code"], json!(0));
+
+    // An endless task: running, with its output so far; cancelled, it ends
+    // with 130 and what it printed is kept.
+    let code = "print('started', flush=True)\nwhile True:\n    pass";
+    let r = call(
+        &client,
+        "spawn_task",
+        json!({"lang": "py", "code": code, "timeout_secs": 120}),
+    )
+    .await;
+    let id = structured(&r)["id"].as_str().unwrap().to_string();
+    let mut partial = String::new();
+    for _ in 0..600 {
+        let r = call(&client, "task_output", json!({"id": id})).await;
+        let out = structured(&r).clone();
+        assert_eq!(out["status"]["state"], "running", "{out}");
+        partial = out["partial"].as_str().unwrap_or_default().to_string();
+        if !partial.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(partial.trim(), "started");
+    let r = call(&client, "task_cancel", json!({"id": id})).await;
+    let status = structured(&r).clone();
+    assert_eq!(status["state"], "ended", "{status}");
+    assert_eq!(status["exit_code"], json!(130), "{status}");
+    assert!(status["stopped"].as_str().unwrap().contains("cancelled"));
+    let r = call(&client, "task_output", json!({"id": id})).await;
+    assert!(
+        structured(&r)["result"]["output"]
+            .as_str()
+            .unwrap()
+            .contains("started")
+    );
+    // An unknown id is a clear error.
+    let r = call(&client, "task_status", json!({"id": "task-999"})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(format!("{r:?}").contains("spawn_task"), "{r:?}");
     client.cancel().await.unwrap();
 }

@@ -37,5 +37,6 @@ pub mod plugins;
 pub mod render;
 pub mod retention;
 pub mod service;
+pub mod spawned_tasks;
 pub mod tasks;
 pub mod tokens;

@@ -125,6 +125,41 @@ pub fn run_task(out: &crate::tasks::RunTaskOutput) -> String {
     text
 }
 
+/// A spawned task's status, in a line or two.
+pub fn task_status(s: &crate::spawned_tasks::TaskStatus) -> String {
+    let mut text = match s.state.as_str() {
+        "running" => format!(
+            "{} running for {} ms, {} bytes of output so far (task_output for them, \
+             task_cancel to stop it)\n",
+            s.id, s.elapsed_ms, s.output_bytes
+        ),
+        "ended" => format!(
+            "{} ended: exit {} after {} ms (task_output for its answer)\n",
+            s.id,
+            s.exit_code.unwrap_or_default(),
+            s.elapsed_ms
+        ),
+        _ => format!("{} failed after {} ms\n", s.id, s.elapsed_ms),
+    };
+    for line in [&s.stopped, &s.error].into_iter().flatten() {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
+}
+
+/// A spawned task's answer, or its status and output so far.
+pub fn task_output(out: &crate::spawned_tasks::TaskOutputAnswer) -> String {
+    match (&out.result, &out.partial) {
+        (Some(result), _) => format!("{}: {}", out.status.id, run_task(result)),
+        (None, Some(partial)) if !partial.is_empty() => format!(
+            "{}output so far (its tail):\n{partial}",
+            task_status(&out.status)
+        ),
+        _ => task_status(&out.status),
+    }
+}
+
 /// What a purge removed, in one line.
 pub fn purged(what: &str, p: &ghost_store::Purged) -> String {
     let mut out = format!(

@@ -84,6 +84,8 @@ pub struct TaskRunner {
 pub struct GhostServer {
     service: Arc<Mutex<Service>>,
     tasks: Option<Arc<TaskRunner>>,
+    /// Tasks started with `spawn_task`.
+    spawned: Arc<ghost_core::spawned_tasks::SpawnedTasks>,
     /// Every result passes through it: the store holds no secret, but
     /// memory files (people edit them) and transcripts may.
     redactor: ghost_redact::Redactor,
@@ -100,6 +102,7 @@ impl GhostServer {
             service: Arc::new(Mutex::new(Service::new(store))),
             memory: Arc::new(memory),
             tasks: None,
+            spawned: Arc::default(),
             tool_router: Self::tool_router(),
         }
     }
@@ -340,59 +343,168 @@ impl GhostServer {
         annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn run_task(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
-        let refuse = |message: String| {
-            log::warn!("mcp run_task: {message}");
-            Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
+        let (tasks, task, scratch) = match self.prepare_task("run_task", &args) {
+            Ok(prepared) => prepared,
+            Err(refused) => return Ok(refused),
         };
+        // The task runs on a thread of its own: WASI's synchronous bindings
+        // drive their own async runtime.
+        let (sender, receiver) = tokio::sync::oneshot::channel();
+        let service = self.service.clone();
+        std::thread::spawn(move || {
+            let _ = sender.send(run_and_store(&tasks, &service, &task, &scratch));
+        });
+        let answer = receiver
+            .await
+            .unwrap_or_else(|_| Err("run_task: the task's thread ended without an answer".into()));
+        self.answer(
+            "run_task",
+            args,
+            |_, _: &ghost_core::tasks::RunTaskRequest| answer,
+            render::run_task,
+        )
+    }
+
+    /// Start the same sandboxed task as `run_task` in the background and
+    /// return its id at once: for tasks that take a while. Ask
+    /// `task_status` how it goes, `task_output` for its answer (compressed
+    /// with a handle, as `run_task` gives it), `task_cancel` to stop it.
+    #[tool(
+        name = "spawn_task",
+        title = "Start a sandboxed task in the background",
+        input_schema = input::<ghost_core::tasks::RunTaskRequest>(),
+        output_schema = output::<ghost_core::spawned_tasks::TaskStatus>(),
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn spawn_task(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        let (tasks, task, scratch) = match self.prepare_task("spawn_task", &args) {
+            Ok(prepared) => prepared,
+            Err(refused) => return Ok(refused),
+        };
+        let spawned = self.spawned.clone();
+        let id = match spawned.start(task.control.clone()) {
+            Ok(id) => id,
+            Err(e) => {
+                let _ = std::fs::remove_dir(&scratch);
+                return Ok(self.refuse("spawn_task", e.to_string()));
+            }
+        };
+        let service = self.service.clone();
+        let task_id = id.clone();
+        std::thread::spawn(move || {
+            let answer = run_and_store(&tasks, &service, &task, &scratch);
+            spawned.finish(&task_id, answer);
+        });
+        self.answer(
+            "spawn_task",
+            args,
+            |_, _: &ghost_core::tasks::RunTaskRequest| self.spawned.status(&id),
+            render::task_status,
+        )
+    }
+
+    /// How a task started with `spawn_task` is going: running (with the
+    /// bytes of output so far), ended (with its exit code) or failed.
+    #[tool(
+        name = "task_status",
+        title = "A spawned task's status",
+        input_schema = input::<ghost_core::spawned_tasks::TaskId>(),
+        output_schema = output::<ghost_core::spawned_tasks::TaskStatus>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn task_status(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer(
+            "task_status",
+            args,
+            |_, r: &ghost_core::spawned_tasks::TaskId| self.spawned.status(&r.id),
+            render::task_status,
+        )
+    }
+
+    /// A spawned task's answer once it ended — its output compressed with a
+    /// handle, as `run_task` gives it —, else the tail of its output so far.
+    #[tool(
+        name = "task_output",
+        title = "A spawned task's output",
+        input_schema = input::<ghost_core::spawned_tasks::TaskId>(),
+        output_schema = output::<ghost_core::spawned_tasks::TaskOutputAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn task_output(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        self.answer(
+            "task_output",
+            args,
+            |_, r: &ghost_core::spawned_tasks::TaskId| self.spawned.output(&r.id),
+            render::task_output,
+        )
+    }
+
+    /// Stop a spawned task. It ends within milliseconds with exit code 130;
+    /// what it printed so far is kept and `task_output` gives it.
+    #[tool(
+        name = "task_cancel",
+        title = "Cancel a spawned task",
+        input_schema = input::<ghost_core::spawned_tasks::TaskId>(),
+        output_schema = output::<ghost_core::spawned_tasks::TaskStatus>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn task_cancel(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        let Ok(request) = serde_json::from_value::<ghost_core::spawned_tasks::TaskId>(
+            serde_json::Value::Object(args.clone()),
+        ) else {
+            return Ok(self.refuse("task_cancel", "task_cancel: give the task's `id`".into()));
+        };
+        if let Err(e) = self.spawned.cancel(&request.id) {
+            return Ok(self.refuse("task_cancel", e.to_string()));
+        }
+        // Give it a moment to end, so the answer says it has.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while std::time::Instant::now() < deadline
+            && self
+                .spawned
+                .status(&request.id)
+                .is_ok_and(|s| s.state == "running")
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        self.answer(
+            "task_cancel",
+            args,
+            |_, r: &ghost_core::spawned_tasks::TaskId| self.spawned.status(&r.id),
+            render::task_status,
+        )
+    }
+
+    /// Parses and bounds a task request for `tool`; a refusal the agent can
+    /// act on when it cannot run.
+    #[allow(clippy::result_large_err)]
+    fn prepare_task(
+        &self,
+        tool: &str,
+        args: &JsonObject,
+    ) -> Result<(Arc<TaskRunner>, ghost_task::TaskRequest, std::path::PathBuf), CallToolResult>
+    {
         let Some(tasks) = self.tasks.clone() else {
-            return refuse("run_task: this server runs no tasks".into());
+            return Err(self.refuse(tool, format!("{tool}: this server runs no tasks")));
         };
         let request: ghost_core::tasks::RunTaskRequest =
-            match serde_json::from_value(serde_json::Value::Object(args.clone())) {
-                Ok(r) => r,
-                Err(e) => return refuse(format!("run_task: bad arguments: {e}")),
-            };
+            serde_json::from_value(serde_json::Value::Object(args.clone()))
+                .map_err(|e| self.refuse(tool, format!("{tool}: bad arguments: {e}")))?;
         let ctx = ghost_core::tasks::TaskContext {
             project: &tasks.project,
             scratch_root: &tasks.scratch_root,
             settings: &tasks.settings,
         };
-        let (task, scratch) = match ghost_core::tasks::prepare(&request, &ctx) {
-            Ok(prepared) => prepared,
-            Err(e) => return refuse(format!("{e:#}")),
-        };
-        // The task runs on a thread of its own: WASI's synchronous bindings
-        // drive their own async runtime.
-        let (sender, receiver) = tokio::sync::oneshot::channel();
-        let runner = tasks.clone();
-        std::thread::spawn(move || {
-            let outcome = ghost_task::run(&task, &runner.cache);
-            let _ = sender.send((outcome, task));
-        });
-        let (outcome, task) = match receiver.await {
-            Ok((Ok(outcome), task)) => (outcome, task),
-            Ok((Err(e), _)) => return refuse(format!("run_task: {e}")),
-            Err(_) => return refuse("run_task: the task's thread ended without an answer".into()),
-        };
-        let session = format!("task:{}", now_ms() / 86_400_000);
-        self.answer(
-            "run_task",
-            args,
-            |s, _: &ghost_core::tasks::RunTaskRequest| {
-                let pipeline = (tasks.make_pipeline)().map_err(|e| format!("{e:#}"))?;
-                ghost_core::tasks::store_output(
-                    &outcome,
-                    &task,
-                    &scratch,
-                    &session,
-                    s.store(),
-                    pipeline,
-                    tasks.min_compress_bytes,
-                )
-                .map_err(|e| format!("{e:#}"))
-            },
-            render::run_task,
-        )
+        let (task, scratch) = ghost_core::tasks::prepare(&request, &ctx)
+            .map_err(|e| self.refuse(tool, format!("{e:#}")))?;
+        Ok((tasks, task, scratch))
+    }
+
+    /// A tool error with `message` (redacted), logged.
+    fn refuse(&self, tool: &str, message: String) -> CallToolResult {
+        let message = self.redactor.redact_owned(message);
+        log::warn!("mcp {tool}: {message}");
+        CallToolResult::error(vec![ContentBlock::text(message)])
     }
 
     fn with_service<T>(&self, f: impl FnOnce(&mut Service) -> T) -> Result<T, ErrorData> {
@@ -402,6 +514,32 @@ impl GhostServer {
             .map_err(|_| ErrorData::internal_error("the store lock is poisoned", None))?;
         Ok(f(&mut service))
     }
+}
+
+/// Runs `task` (on the calling thread) and stores its output through the
+/// pipeline: the agent's answer, or why there is none.
+fn run_and_store(
+    tasks: &TaskRunner,
+    service: &Mutex<Service>,
+    task: &ghost_task::TaskRequest,
+    scratch: &std::path::Path,
+) -> Result<ghost_core::tasks::RunTaskOutput, String> {
+    let outcome = ghost_task::run(task, &tasks.cache).map_err(|e| format!("run_task: {e}"))?;
+    let session = format!("task:{}", now_ms() / 86_400_000);
+    let pipeline = (tasks.make_pipeline)().map_err(|e| format!("{e:#}"))?;
+    let mut service = service
+        .lock()
+        .map_err(|_| "the store lock is poisoned".to_string())?;
+    ghost_core::tasks::store_output(
+        &outcome,
+        task,
+        scratch,
+        &session,
+        service.store(),
+        pipeline,
+        tasks.min_compress_bytes,
+    )
+    .map_err(|e| format!("{e:#}"))
 }
 
 #[tool_handler(router = self.tool_router)]
