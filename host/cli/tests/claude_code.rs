@@ -1,7 +1,8 @@
 //! End to end with the real Claude Code CLI (pinned 2.1.329, from npm),
 //! driven in print mode against a scripted model server on 127.0.0.1. The
-//! model calls Bash on a real CI log, Read on a large source file, Grep, and
-//! ghost's own MCP `get`; then `/compact` runs. The test asserts on what the
+//! model calls Bash on a real CI log, Read on a large source file, Grep,
+//! ghost's own MCP `get` and a sandboxed Python task (`run_task`) over the
+//! log; then `/compact` runs. The test asserts on what the
 //! model server received. Nothing leaves the machine.
 //!
 //! The CLI is looked for in `GHOST_CLAUDE_BIN`, then in
@@ -236,6 +237,19 @@ fn reply(model: &Model, request: &Value) -> String {
             "toolu_e2e_get",
             get,
             json!({"id": id, "start_line": 1, "end_line": 2000}),
+        )
+    } else if !has("toolu_e2e_task") {
+        // A sandboxed Python task over the project's log, through ghost's
+        // MCP server: its long output comes back compressed with a handle.
+        tool_use(
+            "toolu_e2e_task",
+            &tool_named(request, "run_task"),
+            json!({
+                "lang": "py",
+                "code": "lines = open('ci.log').read().splitlines()\n\
+                         for n, l in enumerate(lines, 1):\n    print(n, l)\n\
+                         print('scanned', len(lines), 'lines')",
+            }),
         )
     } else {
         json!({"type": "text", "text": "All checks done."})
@@ -572,7 +586,7 @@ fn scripted_session(bin: &Path, home: &Path, compact: bool) {
     let last = requests
         .iter()
         .rev()
-        .find(|r| tool_results(r).len() >= 5)
+        .find(|r| tool_results(r).len() >= 6)
         .unwrap_or_else(|| panic!("the scripted session did not finish:\n{transcript}"));
     let results: std::collections::HashMap<String, String> =
         tool_results(last).into_iter().collect();
@@ -608,6 +622,22 @@ fn scripted_session(bin: &Path, home: &Path, compact: bool) {
         get.contains(hidden),
         "get returned:\n{}",
         &get[..get.len().min(2000)]
+    );
+    // The task ran in ghost's sandbox over the project's file; the model got
+    // its output compressed, with the failure and the task's own summary
+    // kept, and a handle to the rest.
+    let task = &results["toolu_e2e_task"];
+    assert!(task.contains(r#""exit_code":0"#), "{task}");
+    assert!(task.contains("get id="), "{task}");
+    assert!(task.contains("BUILD FAILURE"), "{task}");
+    assert!(
+        task.contains(&format!("scanned {} lines", log.lines().count())),
+        "{task}"
+    );
+    assert!(
+        task.len() * 3 < log.len(),
+        "task result compressed: {} bytes",
+        task.len()
     );
     assert!(
         !transcript.contains("hook_error_during_execution"),
