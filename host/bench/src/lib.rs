@@ -19,6 +19,7 @@ pub mod locomo;
 pub mod longevity;
 pub mod replay;
 pub mod store_load;
+pub mod task_start;
 
 use std::time::Duration;
 

@@ -114,6 +114,20 @@ enum Args {
         #[arg(long)]
         json: bool,
     },
+    /// What starting a task costs: a hello world in each built-in runtime
+    /// as a whole `ghost task run`, beside `node -e` and `python3 -c`, and
+    /// per `run_task` call of one `ghost serve`; medians of one run.
+    Tasks {
+        /// The ghost binary (default: `ghost` beside this one).
+        #[arg(long)]
+        ghost: Option<PathBuf>,
+        /// Runs of each.
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Hook processes and streaming gateway requests at once on one store,
     /// against a loopback model API: errors, lost writes, integrity,
     /// p50/p99 of each.
@@ -267,6 +281,16 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
             } else {
                 ExitCode::FAILURE
             })
+        }
+        Args::Tasks { ghost, runs, json } => {
+            let scratch = tempfile::tempdir()?;
+            let report = ghost_bench::task_start::run(&ghost_binary(ghost)?, runs, scratch.path())?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", ghost_bench::task_start::render(&report));
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Args::HookCost {
             ghost,
