@@ -105,12 +105,7 @@ pub fn run(ghost: &Path, runs: usize, scratch: &Path) -> Result<TaskStartReport>
             vec!["-e", "console.log('hi')"],
             b"",
         ),
-        (
-            "python3 -c",
-            real_python(),
-            vec!["-c", "print('hi')"],
-            b"",
-        ),
+        ("python3 -c", real_python(), vec!["-c", "print('hi')"], b""),
     ];
     // Tools not installed are left out; ghost itself must work.
     let mut firsts = Vec::new();

@@ -33,6 +33,20 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// In `work`: `data/errors.log` holding `log`, and an empty `out/`; their
+/// paths (data, out, the log).
+fn workspace_with_log(
+    work: &Path,
+    log: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let (data, out) = (work.join("data"), work.join("out"));
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    let file = data.join("errors.log");
+    std::fs::write(&file, log).unwrap();
+    (data, out, file)
+}
+
 /// The next task after a hostile one runs as if nothing happened.
 fn next_task_is_fine(home: &Path) {
     let out = task(home, &[], &["spam", "2"]);
@@ -44,12 +58,7 @@ fn next_task_is_fine(home: &Path) {
 fn files_are_reachable_only_as_granted() {
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
-    let data = work.path().join("data");
-    let out_dir = work.path().join("out");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::create_dir_all(&out_dir).unwrap();
-    let file = data.join("errors.log");
-    std::fs::write(&file, "E1 timeout\nE2 refused\n").unwrap();
+    let (data, out_dir, file) = workspace_with_log(work.path(), "E1 timeout\nE2 refused\n");
     let (data_s, file_s) = (data.to_str().unwrap(), file.to_str().unwrap());
 
     // Granted read: the task reads it.
@@ -232,10 +241,8 @@ fn loops_memory_bombs_and_floods_are_stopped_and_the_next_task_runs() {
 fn a_javascript_snippet_reads_a_granted_file_and_nothing_else() {
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
-    let data = work.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    let log = data.join("errors.log");
-    std::fs::write(&log, "E1 timeout\nE2 refused\nE1 timeout again\n").unwrap();
+    let (data, _, log) =
+        workspace_with_log(work.path(), "E1 timeout\nE2 refused\nE1 timeout again\n");
     let script = work.path().join("count.js");
     std::fs::write(
         &script,
@@ -286,12 +293,8 @@ fn a_javascript_snippet_reads_a_granted_file_and_nothing_else() {
 fn a_python_snippet_reads_a_granted_file_and_nothing_else() {
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
-    let data = work.path().join("data");
-    let out_dir = work.path().join("out");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::create_dir_all(&out_dir).unwrap();
-    let log = data.join("errors.log");
-    std::fs::write(&log, "E1 timeout\nE2 refused\nE1 timeout again\n").unwrap();
+    let (data, out_dir, log) =
+        workspace_with_log(work.path(), "E1 timeout\nE2 refused\nE1 timeout again\n");
     let script = work.path().join("count.py");
     std::fs::write(
         &script,

@@ -172,15 +172,10 @@ impl SpawnedTasks {
             None => {
                 let (out, _) = task.control.stdout_so_far();
                 let text = String::from_utf8_lossy(&out);
-                let from = text
-                    .char_indices()
-                    .map(|(i, _)| i)
-                    .find(|&i| text.len() - i <= PARTIAL_SHOWN_BYTES)
-                    .unwrap_or(text.len());
                 TaskOutputAnswer {
                     status,
                     result: None,
-                    partial: Some(text[from..].to_string()),
+                    partial: Some(crate::tasks::tail(&text, PARTIAL_SHOWN_BYTES).to_string()),
                 }
             }
         })

@@ -227,17 +227,12 @@ pub fn store_output(
         (ingested.text, Some(ingested.id))
     };
     let stderr = String::from_utf8_lossy(&outcome.stderr);
-    let tail_from = stderr
-        .char_indices()
-        .map(|(i, _)| i)
-        .find(|&i| stderr.len() - i <= STDERR_SHOWN_BYTES)
-        .unwrap_or(stderr.len());
     Ok(RunTaskOutput {
         exit_code: outcome.ended.exit_code(),
         stopped: outcome.ended.reason(),
         output,
         id,
-        stderr: stderr[tail_from..].to_string(),
+        stderr: tail(&stderr, STDERR_SHOWN_BYTES).to_string(),
         // An empty scratch directory goes (removing fails when it holds files).
         scratch: if std::fs::remove_dir(scratch).is_ok() {
             String::new()
@@ -246,4 +241,14 @@ pub fn store_output(
         },
         elapsed_ms: outcome.elapsed.as_millis() as u64,
     })
+}
+
+/// The end of `text`, at most `max_bytes` long, starting on a character.
+pub(crate) fn tail(text: &str, max_bytes: usize) -> &str {
+    let from = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .find(|&i| text.len() - i <= max_bytes)
+        .unwrap_or(text.len());
+    &text[from..]
 }
