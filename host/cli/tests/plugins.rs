@@ -481,10 +481,21 @@ fn js_example() -> Option<PathBuf> {
     let dir = common::workspace().join("plugins/examples/json-compact-js");
     let tool = dir.join("node_modules/@bytecodealliance/componentize-js");
     if !tool.is_dir() {
-        let _ = std::process::Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .output();
+        // `npm ci` first; npm 11 refuses this lock file (optional platform
+        // packages never published), so then the same locked versions
+        // without rewriting the lock.
+        for args in [
+            ["ci", "--no-audit", "--no-fund"].as_slice(),
+            ["install", "--no-save", "--no-audit", "--no-fund"].as_slice(),
+        ] {
+            let _ = std::process::Command::new("npm")
+                .args(args)
+                .current_dir(&dir)
+                .output();
+            if tool.is_dir() {
+                break;
+            }
+        }
     }
     tool.is_dir().then_some(dir)
 }
