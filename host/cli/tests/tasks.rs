@@ -178,6 +178,33 @@ fn connections_go_only_to_granted_addresses() {
     let out = task(home.path(), &[], &["connect", &addr]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("denied a connection"));
+    // The built-in runtimes reach the network only as granted, too.
+    for (lang, script) in [
+        ("--js", format!("print(tcpRequest('{addr}', 'ping\\n'))")),
+        (
+            "--py",
+            format!("import ghost\nprint(ghost.tcp_request('{addr}', b'ping\\n').decode())"),
+        ),
+    ] {
+        let granted = run_ghost(
+            home.path(),
+            &["task", "run", "--allow-net", &addr, lang, "-"],
+            script.as_bytes(),
+        );
+        assert_eq!(granted.status.code(), Some(0), "{}", text(&granted.stderr));
+        assert_eq!(text(&granted.stdout).trim(), "pong", "{lang}");
+        let denied = run_ghost(
+            home.path(),
+            &["task", "run", "--allow-net", &other_addr, lang, "-"],
+            script.as_bytes(),
+        );
+        assert_eq!(denied.status.code(), Some(1), "{lang}");
+        assert!(
+            text(&denied.stderr).contains(&format!("denied a connection to {addr}")),
+            "{}",
+            text(&denied.stderr)
+        );
+    }
     // A grant that is not host:port is refused.
     let out = task(home.path(), &["--allow-net", "localhost"], &["spam", "1"]);
     assert_eq!(out.status.code(), Some(2));

@@ -4,11 +4,15 @@
 //!
 //! - `print(…)`, `console.log(…)` (stdout), `console.error(…)` (stderr);
 //! - `readFile(path)` → string, `writeFile(path, text)`, `readStdin()`;
+//! - `tcpRequest("ip:port", data)` → the answer (to a granted address);
 //! - `args`: the arguments after the code;
 //! - `scratch`: the directory it may write into, when it has one.
 //!
 //! An uncaught exception is printed on stderr and the task fails.
 
+#[cfg(target_arch = "wasm32")]
+#[path = "../../net.rs"]
+mod net;
 #[cfg(target_arch = "wasm32")]
 mod runtime;
 

@@ -48,11 +48,12 @@ fn describe(e: &JsError, ctx: &mut Context) -> String {
 
 /// The global functions and values a script gets.
 fn install(ctx: &mut Context, args: &[String]) -> JsResult<()> {
-    let globals: [(&str, usize, NativeFunction); 4] = [
+    let globals: [(&str, usize, NativeFunction); 5] = [
         ("print", 0, NativeFunction::from_fn_ptr(print_out)),
         ("readFile", 1, NativeFunction::from_fn_ptr(read_file)),
         ("writeFile", 2, NativeFunction::from_fn_ptr(write_file)),
         ("readStdin", 0, NativeFunction::from_fn_ptr(read_stdin)),
+        ("tcpRequest", 2, NativeFunction::from_fn_ptr(tcp_request)),
     ];
     for (name, length, f) in globals {
         ctx.register_global_callable(JsString::from(name), length, f)?;
@@ -141,6 +142,16 @@ fn write_file(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVa
     let text = string_arg(args, 1, "writeFile(path, text): text", ctx)?;
     std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
     Ok(JsValue::undefined())
+}
+
+fn tcp_request(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let addr = string_arg(args, 0, "tcpRequest(addr, data): addr", ctx)?;
+    let data = string_arg(args, 1, "tcpRequest(addr, data): data", ctx)?;
+    let answer = crate::net::tcp_request(&addr, data.as_bytes())
+        .map_err(|e| JsError::from(JsNativeError::error().with_message(e)))?;
+    Ok(JsValue::from(JsString::from(
+        String::from_utf8_lossy(&answer).as_ref(),
+    )))
 }
 
 fn read_stdin(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {

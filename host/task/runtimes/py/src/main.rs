@@ -5,10 +5,17 @@
 //! `socket`…) and two globals:
 //!
 //! - `args`: the arguments after the code (also `sys.argv[1:]`);
-//! - `scratch`: the directory it may write into, when it has one.
+//! - `scratch`: the directory it may write into, when it has one;
+//!
+//! and a module, `ghost`, with `tcp_request("ip:port", data: bytes | str)` →
+//! the answer as bytes (to a granted address: RustPython has no `socket`
+//! module under WASI).
 //!
 //! An uncaught exception is printed on stderr and the task fails.
 
+#[cfg(target_arch = "wasm32")]
+#[path = "../../net.rs"]
+mod net;
 #[cfg(target_arch = "wasm32")]
 mod runtime;
 

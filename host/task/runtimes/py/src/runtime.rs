@@ -30,10 +30,9 @@ pub fn main() -> i32 {
     settings.import_site = false;
     settings.ignore_environment = true;
     settings.safe_path = true;
-    let interpreter = InterpreterBuilder::new()
-        .settings(settings)
-        .init_stdlib()
-        .interpreter();
+    let builder = InterpreterBuilder::new().settings(settings).init_stdlib();
+    let ghost_module = ghost::module_def(&builder.ctx);
+    let interpreter = builder.add_native_module(ghost_module).interpreter();
     let code_ = code.clone();
     interpreter.run(move |vm| run_script(vm, &code_, &rest)) as i32
 }
@@ -61,4 +60,25 @@ fn run_script(vm: &VirtualMachine, code: &str, args: &[String]) -> PyResult<()> 
         .compile(code, Mode::Exec, SCRIPT_NAME.to_string())
         .map_err(|e| vm.new_syntax_error(&e, Some(code)))?;
     vm.run_code_obj(compiled, scope).map(drop)
+}
+
+/// The `ghost` module: what a task gets beyond the standard library.
+#[rustpython_vm::pymodule]
+mod ghost {
+    use rustpython_vm::builtins::PyBytesRef;
+    use rustpython_vm::function::ArgStrOrBytesLike;
+    use rustpython_vm::{PyResult, VirtualMachine};
+
+    /// `tcp_request(addr, data)`: sends `data` to `addr` (`ip:port`, a
+    /// granted address), closes its side, returns the whole answer.
+    #[pyfunction]
+    fn tcp_request(
+        addr: String,
+        data: ArgStrOrBytesLike,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyBytesRef> {
+        let bytes = data.borrow_bytes().to_vec();
+        let answer = crate::net::tcp_request(&addr, &bytes).map_err(|e| vm.new_os_error(e))?;
+        Ok(vm.ctx.new_bytes(answer))
+    }
 }
