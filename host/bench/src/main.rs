@@ -124,6 +124,10 @@ enum Args {
         /// Runs of each.
         #[arg(long, default_value_t = 20)]
         runs: usize,
+        /// Also a task component that copies stdin to stdout when given
+        /// `cat` (the tests' probe: target/ghost-guests/…/guest_task_probe.wasm).
+        #[arg(long, value_name = "WASM")]
+        component: Option<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -282,9 +286,19 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
                 ExitCode::FAILURE
             })
         }
-        Args::Tasks { ghost, runs, json } => {
+        Args::Tasks {
+            ghost,
+            runs,
+            component,
+            json,
+        } => {
             let scratch = tempfile::tempdir()?;
-            let report = ghost_bench::task_start::run(&ghost_binary(ghost)?, runs, scratch.path())?;
+            let report = ghost_bench::task_start::run(
+                &ghost_binary(ghost)?,
+                runs,
+                scratch.path(),
+                component.as_deref(),
+            )?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {

@@ -81,10 +81,18 @@ fn time_process(program: &Path, args: &[&str], home: &Path, stdin: &[u8]) -> Res
     Ok(ms)
 }
 
-/// Measures `runs` hello worlds of each kind with `ghost`, in `scratch`.
-pub fn run(ghost: &Path, runs: usize, scratch: &Path) -> Result<TaskStartReport> {
+/// Measures `runs` hello worlds of each kind with `ghost`, in `scratch`;
+/// with `component`, also that component run as `COMPONENT cat` on "hi"
+/// (a command that copies stdin, such as the tests' probe task).
+pub fn run(
+    ghost: &Path,
+    runs: usize,
+    scratch: &Path,
+    component: Option<&Path>,
+) -> Result<TaskStartReport> {
     let home = scratch.join("ghost");
     let runs = runs.max(2);
+    let component = component.map(|c| c.to_string_lossy().into_owned());
     type Way<'a> = (&'a str, std::path::PathBuf, Vec<&'a str>, &'a [u8]);
     let mut ways: Vec<Way<'_>> = vec![
         (
@@ -107,6 +115,17 @@ pub fn run(ghost: &Path, runs: usize, scratch: &Path) -> Result<TaskStartReport>
         ),
         ("python3 -c", real_python(), vec!["-c", "print('hi')"], b""),
     ];
+    if let Some(c) = &component {
+        ways.insert(
+            0,
+            (
+                "ghost task run -- COMPONENT cat",
+                ghost.to_path_buf(),
+                vec!["task", "run", "--stdin", "/dev/stdin", "--", c, "cat"],
+                b"hi",
+            ),
+        );
+    }
     // Tools not installed are left out; ghost itself must work.
     let mut firsts = Vec::new();
     ways.retain(
