@@ -154,7 +154,9 @@ pub mod python {
             lines: LineIndex::new(source),
             folds: Folds::default(),
         };
-        walker.block(&parsed.syntax().body, false);
+        let body = &parsed.syntax().body;
+        walker.docstring(body.first());
+        walker.block(body, false);
         Some(walker.folds)
     }
 
@@ -167,6 +169,37 @@ pub mod python {
         /// The 0-based line of a byte offset.
         fn line(&self, offset: ruff_text_size::TextSize) -> usize {
             self.lines.line(offset.to_usize())
+        }
+
+        /// The line of a docstring's summary (its first line of text) when
+        /// `stmt` is a docstring.
+        fn docstring_summary(&self, stmt: &Stmt) -> Option<usize> {
+            let Stmt::Expr(e) = stmt else {
+                return None;
+            };
+            let Expr::StringLiteral(doc) = &*e.value else {
+                return None;
+            };
+            let start = self.line(doc.start());
+            // `"""` alone on its line: the summary is on the next one.
+            let text = doc.value.to_str();
+            let opens_alone = text.starts_with('\n') && !text.trim().is_empty();
+            Some(if opens_alone { start + 1 } else { start })
+        }
+
+        /// Folds a module's or class's docstring after its summary line
+        /// (PEP 257: the first line says what it is; the rest is one Read
+        /// away).
+        fn docstring(&mut self, first: Option<&Stmt>) {
+            let Some(first) = first else {
+                return;
+            };
+            if let Some(summary) = self.docstring_summary(first) {
+                let end = self.line(first.end());
+                if summary < end {
+                    self.folds.bodies.push((summary + 1, end));
+                }
+            }
         }
 
         fn block(&mut self, body: &[Stmt], in_function: bool) {
@@ -184,13 +217,11 @@ pub mod python {
                         if in_function {
                             self.folds.keep.push((def_line, header_end));
                         }
-                        // A docstring's first line stays; the rest folds with the body
+                        // A docstring's summary stays; the rest folds with the body
                         // (comments before the first statement included).
-                        let is_docstring = matches!(first, Stmt::Expr(e) if matches!(*e.value, Expr::StringLiteral(_)));
-                        let fold_from = if is_docstring {
-                            first_line + 1
-                        } else {
-                            header_end + 1
+                        let fold_from = match self.docstring_summary(first) {
+                            Some(summary) => summary + 1,
+                            None => header_end + 1,
                         };
                         let fold_to = self.line(last.end());
                         if first_line > header_end && fold_from <= fold_to {
@@ -206,6 +237,7 @@ pub mod python {
                                 self.line(first.start()).saturating_sub(1).max(class_line),
                             ));
                         }
+                        self.docstring(c.body.first());
                         self.block(&c.body, in_function);
                     }
                     Stmt::If(s) => {
@@ -256,6 +288,35 @@ mod python_tests {
             ]
         );
         assert!(super::python::folds("def broken(:\n").is_none());
+    }
+
+    #[test]
+    fn module_and_class_docstrings_keep_their_summary_line() {
+        let src = "\"\"\"\nForm helpers.\n\nLong story.\n\"\"\"\nimport os\n\nclass A:\n    \"\"\"One line.\n\n    More.\n    \"\"\"\n    x = 1\n\nclass B:\n    \"\"\"Short.\"\"\"\n";
+        let folds = super::python::folds(src).unwrap();
+        let n = src.lines().count();
+        let mask = folds.mask(n, &vec![true; n]);
+        let kept: Vec<&str> = src
+            .lines()
+            .zip(&mask)
+            .filter(|(_, k)| **k)
+            .map(|(l, _)| l)
+            .collect();
+        assert_eq!(
+            kept,
+            vec![
+                "\"\"\"",
+                "Form helpers.",
+                "import os",
+                "",
+                "class A:",
+                "    \"\"\"One line.",
+                "    x = 1",
+                "",
+                "class B:",
+                "    \"\"\"Short.\"\"\""
+            ]
+        );
     }
 }
 
