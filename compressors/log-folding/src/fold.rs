@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
-use crate::{markers, passing, template};
+use crate::{code_frame, markers, passing, template};
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
 const FAILURE_EXIT_CONTEXT: usize = 3;
@@ -122,8 +122,13 @@ pub fn fold(
         .iter()
         .map(|c| passing::is_passing_test(c))
         .collect();
-    // A traceback's source listing is code, not messages (see [`pytest_tb`]).
-    let roles = pytest_tb::roles(contents);
+    // A traceback's source listing is code, not messages (see [`pytest_tb`]);
+    // so is a diagnostic's code frame (see [`code_frame`]).
+    let roles: Vec<Role> = pytest_tb::roles(contents)
+        .into_iter()
+        .zip(code_frame::roles(contents))
+        .map(|(tb, frame)| if tb == Role::Other { frame } else { tb })
+        .collect();
     let severity: Vec<Severity> = (0..n)
         .map(|i| {
             if passing[i] || roles[i] != Role::Other {
@@ -319,12 +324,17 @@ pub fn fold(
     let mut printed: HashSet<&str> = HashSet::new();
     let mut printed_masks: HashSet<&str> = HashSet::new();
     let mut gap = Gap::default();
+    // A header seen before that heads a new diagnostic (its location follows,
+    // not printed yet) is that diagnostic's header: it is printed again.
+    let heads_new_diagnostic = |k: usize, printed: &HashSet<&str>| {
+        k + 1 < n && markers::is_diagnostic(contents[k + 1]) && !printed.contains(lines[k + 1])
+    };
     let mut k = 0;
     while k < n {
         match fate[k] {
             Fate::Folded => gap.add(k, passing[k], false),
             Fate::InRun => {}
-            Fate::Keep if printed.contains(lines[k]) => {
+            Fate::Keep if printed.contains(lines[k]) && !heads_new_diagnostic(k, &printed) => {
                 gap.add(k, false, true);
                 stats.folded += 1;
             }

@@ -18,6 +18,8 @@
 //!   name with its assertion message; each passing test's own line folds
 //!   ([`passing`]), so a passing run collapses to its summaries; pytest's
 //!   long tracebacks fold library frames' listings ([`pytest_tb`]);
+//! - compiler and linter code frames ([`code_frame`]): the source under a
+//!   diagnostic's gutter folds, its labels (`^^^ expected u32`) stay;
 //! - search output (`path:line:text`) grouped by file, each path once;
 //! - a one-line summary at the end (lines in → out, errors, warnings).
 //!
@@ -25,6 +27,7 @@
 //! as their fallback) and as the `ghost-compressor-log` component. It never
 //! drops an error line and never needs anything but the text it is given.
 
+pub mod code_frame;
 pub mod fold;
 pub mod grep;
 pub mod line;

@@ -274,3 +274,33 @@ fn every_failing_tests_section_title_is_kept_and_exceptions_count_as_failures() 
     assert!(out.contains("3 failed, 27 passed"), "{out}");
     assert!(!out.contains("0 failed"), "{out}");
 }
+
+#[test]
+fn code_frames_fold_while_every_diagnostic_keeps_its_header_location_and_labels() {
+    // rustc's shape, two diagnostics with the same header at two places.
+    let mut log = String::from("   Compiling shop v0.1.0 (/src/shop)\n");
+    for (line, func) in [(6, "total"), (10, "count")] {
+        log.push_str(&format!(
+            "error[E0308]: mismatched types\n  --> src/lib.rs:{line}:5\n   |\n{line:>2} | pub fn {func}(xs: &[u32]) -> u32 {{\n   |                             --- expected `u32` because of return type\n...\n{line:>2} |     xs.iter().map(|x| *x as u64).sum::<u64>()\n   |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ expected `u32`, found `u64`\n   |\nhelp: you can convert a `u64` to a `u32` and panic if the converted value doesn't fit\n   |\n{line:>2} |     xs.iter().map(|x| *x as u64).sum::<u64>().try_into().unwrap()\n   |                                              ++++++++++++++++++++\n\n"
+        ));
+    }
+    log.push_str("error: could not compile `shop` (lib) due to 2 previous errors\n");
+    let out = compress(&log).text;
+    for line in [
+        "  --> src/lib.rs:6:5",
+        "  --> src/lib.rs:10:5",
+        "   |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ expected `u32`, found `u64`",
+        "help: you can convert a `u64` to a `u32` and panic if the converted value doesn't fit",
+        "error: could not compile `shop` (lib) due to 2 previous errors",
+    ] {
+        assert!(kept(&out, line), "lost {line:?} in:\n{out}");
+    }
+    // Each diagnostic's header, right above its own location.
+    assert!(
+        out.contains("error[E0308]: mismatched types\n  --> src/lib.rs:10:5"),
+        "{out}"
+    );
+    // The source under the gutters folds (the file has it).
+    assert!(!out.contains("try_into().unwrap()"), "{out}");
+    assert!(!out.contains("pub fn count"), "{out}");
+}

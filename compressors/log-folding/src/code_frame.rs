@@ -1,0 +1,123 @@
+//! Code frames under compiler and linter diagnostics, read by their
+//! structure: rustc, clippy, ruff's full format, gcc and clang print the
+//! offending source under a gutter (`  |`, `6 |     sum as u64`) after the
+//! diagnostic's location (`--> src/lib.rs:6:5`, `lib.c:6:5: error: …`).
+//!
+//! The source is code the agent can read in the file at that location; the
+//! labels under it are messages. So a frame's source lines and its bare
+//! gutter, caret and suggestion lines fold, and a label line (carets or
+//! dashes followed by words: `^^^ expected `u32`, found `u64``) stays, as do
+//! the header, the location and the `= note`/`help:` lines around the frame.
+
+use crate::markers;
+use crate::pytest_tb::Role;
+
+/// The role of every line of `contents` (timestamps removed) with respect
+/// to code frames: `Folded` for a frame's source and bare gutter lines,
+/// `Kept` for its label lines, `Other` elsewhere.
+pub fn roles(contents: &[&str]) -> Vec<Role> {
+    let mut roles = vec![Role::Other; contents.len()];
+    // Whether the lines since the last diagnostic location are its frame
+    // (and the notes between its frames).
+    let mut in_diagnostic = false;
+    for (i, line) in contents.iter().enumerate() {
+        if let Some(rest) = gutter_rest(line) {
+            if in_diagnostic {
+                roles[i] = if is_label(rest) {
+                    Role::Kept
+                } else {
+                    Role::Folded
+                };
+            }
+            continue;
+        }
+        let t = line.trim();
+        // A location opens a diagnostic's frames; its notes and help (which
+        // may show a frame of their own) and their indented continuations
+        // keep it open; a blank line or anything else ends it.
+        in_diagnostic = markers::is_diagnostic(line)
+            || t.starts_with("= ")
+            || t.starts_with("help:")
+            || t.starts_with("note:")
+            || in_diagnostic
+                && (t == "..." || !t.is_empty() && line.starts_with(char::is_whitespace));
+    }
+    roles
+}
+
+/// What follows the gutter of a code-frame line (`  |`, `12 | code`,
+/// `   :`), or `None` when the line is not one.
+fn gutter_rest(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    let t = t.trim_start();
+    let rest = t.strip_prefix('|')?;
+    // A table row (`| a | b |`) is not a gutter: a gutter is followed by
+    // nothing or by a space, and the line does not end with a bar.
+    (rest.is_empty() || rest.starts_with(' ') && !rest.trim_end().ends_with('|')).then_some(rest)
+}
+
+/// Whether the text after a gutter is a label: underline marks (`^`, `-`,
+/// `~`, `_`, `|`) followed by words. Source code, bare marks and
+/// suggestion marks (`+++`) are not.
+fn is_label(rest: &str) -> bool {
+    let t = rest.trim_start();
+    let marks = t
+        .char_indices()
+        .find(|(_, c)| !matches!(c, '^' | '-' | '~' | '_' | '|' | ' '))
+        .map_or(t.len(), |(i, _)| i);
+    marks > 0
+        && t[..marks].contains(['^', '-', '~'])
+        && t[marks..].chars().any(char::is_alphanumeric)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rustc_frames_fold_their_source_and_keep_their_labels() {
+        let log = [
+            "error[E0308]: mismatched types",
+            " --> src/lib.rs:6:5",
+            "  |",
+            "3 | pub fn total(xs: &[u32]) -> u32 {",
+            "  |                             --- expected `u32` because of return type",
+            "...",
+            "6 |     sum as u64",
+            "  |     ^^^^^^^^^^ expected `u32`, found `u64`",
+            "  |",
+            "   = note: expected reference `&str`",
+            "                   found enum `Option<&String>`",
+            "help: you can convert a `u64` to a `u32`",
+            "  |",
+            "6 |     (sum as u64).try_into().unwrap()",
+            "  |     +          +++++++++++++++++++++",
+            "",
+            "| a | b |",
+        ];
+        let r = roles(&log);
+        use Role::*;
+        assert_eq!(
+            r,
+            vec![
+                Other, Other, Folded, Folded, Kept, Other, Folded, Kept, Folded, Other, Other,
+                Other, Folded, Folded, Folded, Other, Other
+            ]
+        );
+    }
+
+    #[test]
+    fn gcc_frames_fold_and_tables_elsewhere_stay() {
+        let log = [
+            "lib.c:6:12: warning: unused variable 'x' [-Wunused-variable]",
+            "    6 |     int x = 3;",
+            "      |         ^",
+            "| name | version |",
+        ];
+        assert_eq!(
+            roles(&log),
+            vec![Role::Other, Role::Folded, Role::Folded, Role::Other]
+        );
+    }
+}
