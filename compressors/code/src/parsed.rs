@@ -263,19 +263,23 @@ pub mod python {
 
 #[cfg(test)]
 mod python_tests {
-    #[test]
-    fn python_bodies_fold_docstring_and_nested_signatures_stay() {
-        let src = "import os\n\ndef a(x,\n      y):\n    \"\"\"Doc.\n\n    More.\n    \"\"\"\n    def inner():\n        return 1\n    return inner()\n\ndef one(): return 1\n";
+    /// The lines of `src` its Python folds keep.
+    fn kept(src: &str) -> Vec<&str> {
         let folds = super::python::folds(src).unwrap();
-        let mask = folds.mask(src.lines().count(), &[true; 13]);
-        let kept: Vec<&str> = src
-            .lines()
+        let n = src.lines().count();
+        let mask = folds.mask(n, &vec![true; n]);
+        src.lines()
             .zip(&mask)
             .filter(|(_, k)| **k)
             .map(|(l, _)| l)
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn python_bodies_fold_docstring_and_nested_signatures_stay() {
+        let src = "import os\n\ndef a(x,\n      y):\n    \"\"\"Doc.\n\n    More.\n    \"\"\"\n    def inner():\n        return 1\n    return inner()\n\ndef one(): return 1\n";
         assert_eq!(
-            kept,
+            kept(src),
             vec![
                 "import os",
                 "",
@@ -293,17 +297,8 @@ mod python_tests {
     #[test]
     fn module_and_class_docstrings_keep_their_summary_line() {
         let src = "\"\"\"\nForm helpers.\n\nLong story.\n\"\"\"\nimport os\n\nclass A:\n    \"\"\"One line.\n\n    More.\n    \"\"\"\n    x = 1\n\nclass B:\n    \"\"\"Short.\"\"\"\n";
-        let folds = super::python::folds(src).unwrap();
-        let n = src.lines().count();
-        let mask = folds.mask(n, &vec![true; n]);
-        let kept: Vec<&str> = src
-            .lines()
-            .zip(&mask)
-            .filter(|(_, k)| **k)
-            .map(|(l, _)| l)
-            .collect();
         assert_eq!(
-            kept,
+            kept(src),
             vec![
                 "\"\"\"",
                 "Form helpers.",
