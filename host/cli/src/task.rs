@@ -131,8 +131,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
             )
         }
     };
-    let cwd = granted_cwd(&args.allow_read, &args.allow_write);
-    let request = TaskRequest {
+    let mut request = TaskRequest {
         program,
         args: task_args,
         stdin,
@@ -142,7 +141,7 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
             write: args.allow_write,
             env: args.allow_env,
             net: args.allow_net,
-            cwd,
+            cwd: None,
         },
         limits: TaskLimits {
             timeout: args.timeout,
@@ -151,6 +150,12 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, verbose: bool) -> Result<ExitCo
         },
         control: ghost_task::TaskControl::default(),
     };
+    // Relative paths start at the current directory when it is inside a
+    // grant.
+    request.grants.cwd = std::env::current_dir()
+        .ok()
+        .and_then(|d| d.canonicalize().ok())
+        .filter(|d| request.grants.permissions_of(d).is_some());
     if verbose {
         eprintln!("ghost task: grants: {}", describe(&request.grants));
     }
@@ -276,15 +281,4 @@ fn grants_used(g: &Grants, outcome: &ghost_task::TaskOutcome) -> Vec<String> {
         }
     }
     lines
-}
-
-/// The current directory, when it is inside a granted directory: relative
-/// paths in the task then start there.
-fn granted_cwd(read: &[PathBuf], write: &[PathBuf]) -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?.canonicalize().ok()?;
-    read.iter()
-        .chain(write)
-        .filter_map(|d| d.canonicalize().ok())
-        .any(|d| cwd.starts_with(d))
-        .then_some(cwd)
 }

@@ -144,11 +144,7 @@ impl GhostServer {
                 result.content = vec![ContentBlock::text(self.redactor.redact_owned(text))];
                 result
             }
-            Err(message) => {
-                let message = self.redactor.redact_owned(message);
-                log::warn!("mcp {tool}: {message}");
-                CallToolResult::error(vec![ContentBlock::text(message)])
-            }
+            Err(message) => self.refuse(tool, message),
         })
     }
 
@@ -329,8 +325,8 @@ impl GhostServer {
         )
     }
 
-    /// Run a program you wrote (JavaScript, `lang` "js") in ghost's sandbox
-    /// instead of a shell: it reads the project (read-only) and writes only
+    /// Run a program you wrote (JavaScript, `lang` "js", or Python 3 with its
+    /// standard library, `lang` "py") in ghost's sandbox instead of a shell: it reads the project (read-only) and writes only
     /// its own scratch directory; no environment or network unless the user
     /// allowed them. Its output comes back compressed with a handle (`get`
     /// it for the full text), so a 5 MB answer does not fill the context.

@@ -114,6 +114,26 @@ pub struct Grants {
     pub cwd: Option<PathBuf>,
 }
 
+impl Grants {
+    /// The permissions `dir` (absolute) has under these grants: read-write
+    /// inside a writable grant, read-only inside a readable one, `None`
+    /// outside every grant (or when a grant is not there).
+    pub fn permissions_of(&self, dir: &Path) -> Option<FsPerms> {
+        let within = |dirs: &[PathBuf]| {
+            dirs.iter()
+                .filter_map(|d| absolute(d).ok())
+                .any(|d| dir.starts_with(d))
+        };
+        if within(&self.write) {
+            Some(FsPerms::ReadWrite)
+        } else if within(&self.read) {
+            Some(FsPerms::ReadOnly)
+        } else {
+            None
+        }
+    }
+}
+
 /// How long, how big, how loud a task may be.
 #[derive(Debug, Clone)]
 pub struct TaskLimits {
@@ -519,16 +539,7 @@ fn context(
             path: cwd.clone(),
             why,
         })?;
-        let within = |dirs: &[PathBuf]| {
-            dirs.iter()
-                .filter_map(|d| absolute(d).ok())
-                .any(|d| cwd.starts_with(d))
-        };
-        let perms = if within(&grants.write) {
-            FsPerms::ReadWrite
-        } else if within(&grants.read) {
-            FsPerms::ReadOnly
-        } else {
+        let Some(perms) = grants.permissions_of(&cwd) else {
             return Err(TaskError::BadDir {
                 kind: "cwd",
                 path: cwd,
