@@ -55,8 +55,13 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
             } else if opens_with_exception(body)
                 || ends_with_uncaught_exception(body)
                 || mostly_a_trace(body)
+                || dies_with_a_trace(body)
             {
                 (ContentClass::Error, 0.8)
+            } else if reports_tests_or_diagnostics(body) {
+                // A test runner's report (its failure diffs included) or a
+                // compiler's diagnostics, however long their sentences.
+                (ContentClass::Log, 0.85)
             } else if looks_like_diff(body) {
                 (ContentClass::Code, 0.8)
             } else if ghost_log_folding::grep::looks_like(body) {
@@ -138,6 +143,29 @@ fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
         return (ContentClass::Prose, (0.5 + sentences).min(0.9));
     }
     (ContentClass::Log, 0.5)
+}
+
+/// Share of nonblank lines that must be compiler or linter diagnostics
+/// (`path:line:col: message`) for a command's output to be their report.
+const DIAGNOSTIC_SHARE: f32 = 0.3;
+
+/// Whether a command's output is a test runner's report (a runner adapter
+/// reads counts or failures out of it) or mostly diagnostics.
+fn reports_tests_or_diagnostics(body: &str) -> bool {
+    let lines: Vec<&str> = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(400)
+        .collect();
+    if lines.is_empty() {
+        return false;
+    }
+    let diagnostics = lines
+        .iter()
+        .filter(|l| ghost_log_folding::markers::is_diagnostic(l))
+        .count();
+    diagnostics as f32 >= lines.len() as f32 * DIAGNOSTIC_SHARE
+        || !ghost_log_folding::testrun::parse(&lines).is_empty()
 }
 
 /// A line of running text: long, many words, ending like a sentence.
@@ -272,6 +300,58 @@ fn mostly_a_trace(body: &str) -> bool {
         }
     }
     trace_lines * 5 >= lines.len() * 3 && ghost_log_folding::testrun::parse(&lines).is_empty()
+}
+
+/// Nonblank lines a crashed program may print after its trace (`exit
+/// status 2`, the runtime's version) and still have died of it.
+const AFTER_TRACE_LINES: usize = 3;
+
+/// Whether the output is a program dying with a stack trace, in any
+/// language's shape: a little output, then a trace that ends the output
+/// (within [`AFTER_TRACE_LINES`]) and makes up at least half of it from
+/// the line before its first frame. A frame is any line a trace is made of
+/// (see [`is_frame`]), so Go's, Perl's, Ruby's and PHP's traces count like
+/// Python's and Java's. A test run's or a compiler's report is not a crash,
+/// nor is a trace followed by a runner's counts (`Tests run: 33, Failures: 3`).
+fn dies_with_a_trace(body: &str) -> bool {
+    let lines: Vec<&str> = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(400)
+        .collect();
+    let frames: Vec<usize> = (0..lines.len()).filter(|&i| is_frame(&lines, i)).collect();
+    let (Some(&first), Some(&last)) = (frames.first(), frames.last()) else {
+        return false;
+    };
+    let region = first.saturating_sub(1)..lines.len();
+    let diagnostics = lines
+        .iter()
+        .filter(|l| ghost_log_folding::markers::is_diagnostic(l))
+        .count();
+    frames.len() >= 2
+        && first <= TRACE_PREAMBLE_LINES + 1
+        && last + AFTER_TRACE_LINES >= lines.len()
+        && frames.len() * 2 >= region.len()
+        && diagnostics < frames.len()
+        && !lines[last..]
+            .iter()
+            .any(|l| ghost_log_folding::markers::is_summary(l))
+        && ghost_log_folding::testrun::parse(&lines).is_empty()
+}
+
+/// Whether `lines[i]` is part of a stack frame: a trace line, an indented
+/// line holding a source location (`\t/app/main.go:12 +0x4f`, `\tmain::f()
+/// called at conf.pl line 5`, `from app.rb:6:in 'map'`), or a call
+/// (`main.run(…)`) whose location is on the indented line under it (Go).
+fn is_frame(lines: &[&str], i: usize) -> bool {
+    let indented_location =
+        |l: &str| l.starts_with([' ', '\t']) && ghost_log_folding::markers::has_source_location(l);
+    let l = lines[i];
+    is_trace_line(l.trim_start())
+        || indented_location(l)
+        || !l.starts_with([' ', '\t'])
+            && l.contains('(')
+            && lines.get(i + 1).is_some_and(|next| indented_location(next))
 }
 
 /// A frame or the header or chain link of a stack trace.
@@ -478,6 +558,51 @@ fn starts_with_timestamp(l: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn through_bash(text: &str) -> ContentClass {
+        let hints = Hints {
+            tool_name: Some("Bash"),
+            ..Hints::default()
+        };
+        classify(text, hints).0
+    }
+
+    #[test]
+    fn a_program_dying_with_a_trace_is_an_error_in_any_language() {
+        // Go: a call, then its location indented under it.
+        let go = "job 1\npanic: runtime error: invalid memory address or nil pointer dereference\n\
+                  [signal SIGSEGV: segmentation violation code=0x1 addr=0x8 pc=0x4812cf]\n\n\
+                  goroutine 1 [running]:\nmain.run({0x405418?}, 0xc000070f70?)\n\
+                  \t/w/main.go:12 +0x4f\nmain.main()\n\t/w/main.go:20 +0x7b\nexit status 2\n";
+        assert_eq!(through_bash(go), ContentClass::Error);
+        // Perl's confess: `called at FILE line N`.
+        let perl = "reading\nbad line: b at conf.pl line 4.\n\
+                    \tmain::parse(\"b\") called at conf.pl line 5\n\
+                    \tmain::load(\"a=1\", \"b\") called at conf.pl line 7\n";
+        assert_eq!(through_bash(perl), ContentClass::Error);
+        // A trace followed by a runner's counts is a test run.
+        let junit = "JUnit version 4.13.2\n.E.\nTime: 0.004\nThere was 1 failure:\n1) divides(CalcTest)\n\
+                     java.lang.AssertionError: expected:<3> but was:<4>\n\
+                     \tat org.junit.Assert.fail(Assert.java:89)\n\tat CalcTest.divides(CalcTest.java:34)\n\n\
+                     FAILURES!!!\nTests run: 3,  Failures: 1\n";
+        assert_eq!(through_bash(junit), ContentClass::Log);
+    }
+
+    #[test]
+    fn diagnostics_and_test_reports_are_logs_however_they_read() {
+        // Long sentences ending in a period, and a `# package` line: still a compiler's report.
+        let tsc = "ts/user.ts(2,91): error TS2322: Type 'User | undefined' is not assignable to type 'User' at all here.\n\
+                   ts/user.ts(3,48): error TS18048: The value 'u' is possibly 'undefined' and that is not allowed here.\n";
+        assert_eq!(through_bash(tsc), ContentClass::Log);
+        let go_vet = "# example.com/calc\n./calc.go:7:34: fmt.Sprintf format %s has arg n of wrong type int\n";
+        assert_eq!(through_bash(go_vet), ContentClass::Log);
+        // A test runner's failure diff is part of its report, not a patch.
+        let phpunit = "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n\n..F  3 / 3 (100%)\n\n\
+                       There was 1 failure:\n\n1) MoneyTest::testFormatsCents\n\
+                       Failed asserting that two strings are identical.\n--- Expected\n+++ Actual\n@@ @@\n-'1.05'\n+'1.5'\n\n\
+                       FAILURES!\nTests: 3, Assertions: 3, Failures: 1.\n";
+        assert_eq!(through_bash(phpunit), ContentClass::Log);
+    }
 
     #[test]
     fn classifies_by_hint_and_content() {

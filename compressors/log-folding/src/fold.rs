@@ -203,7 +203,14 @@ pub fn fold(
         // (A line after an error was marked as its context, which folds
         // when its shape was printed: a diagnostic or summary never folds.)
         let title = keep_titles && titles.binary_search(&i).is_ok();
-        if (summaries.contains(&i) || markers::is_diagnostic(c) || headers.contains(&i) || title)
+        // In a short log every place in a source file is kept: where the
+        // agent goes next (a trace's frames, a leak's allocation site).
+        let place = n <= opts.small_log_lines && markers::has_source_location(c);
+        if (summaries.contains(&i)
+            || markers::is_diagnostic(c)
+            || headers.contains(&i)
+            || title
+            || place)
             && matches!(fate[i], Fate::Undecided | Fate::Context)
         {
             fate[i] = Fate::Keep;
@@ -270,14 +277,17 @@ pub fn fold(
     let mut rare: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
     for &(start, len) in &candidates {
-        if chosen.contains(&start)
-            || contents[start].trim().is_empty()
-            || !seen.insert(templates.of_line[start])
-        {
+        if chosen.contains(&start) || contents[start].trim().is_empty() {
             continue;
         }
+        // Every line of a rare shape is kept, not only the first: two
+        // failures' `1) suite` and `2) suite` are two facts.
         if templates.is_rare(start) {
+            seen.insert(templates.of_line[start]);
             rare.push(start);
+            continue;
+        }
+        if !seen.insert(templates.of_line[start]) {
             continue;
         }
         let score = if near_error[start] {
@@ -303,7 +313,16 @@ pub fn fold(
     chosen.extend(rare.iter().take(rare_budget));
     chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
-        if chosen.contains(&start) {
+        if chosen.contains(&start)
+            && len < VARIED_RUN_FOLDS_FROM
+            && !same_masks(&masks[start..start + len])
+        {
+            // A short run whose lines differ in words (`definitely lost:`,
+            // `indirectly lost:`) says different things: all of it shows.
+            fate[start..start + len]
+                .iter_mut()
+                .for_each(|f| *f = Fate::Keep);
+        } else if chosen.contains(&start) {
             fate[start] = Fate::RunHead(len);
             fate[start + 1..start + len]
                 .iter_mut()
@@ -371,6 +390,17 @@ pub fn fold(
     }
     gap.flush(lines, out);
     stats
+}
+
+/// A run of similar lines whose words differ is printed whole when it is
+/// shorter than this; from this length on it folds to its first line and a
+/// count. (Lines differing only in numbers always fold.)
+const VARIED_RUN_FOLDS_FROM: usize = 6;
+
+/// Whether every line of a run has the same mask (differs only in numbers,
+/// hashes, paths).
+fn same_masks(masks: &[String]) -> bool {
+    masks.iter().all(|m| *m == masks[0])
 }
 
 /// A folded line this short is printed instead of a marker: the marker

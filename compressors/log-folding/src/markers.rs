@@ -147,6 +147,26 @@ pub fn is_failure_exit(content: &str) -> bool {
         || t.starts_with("npm error code ")
 }
 
+/// Whether `l` names a place in a source file: `name.ext:12`,
+/// `name.ext(12)` or `name.ext line 12`.
+pub fn has_source_location(l: &str) -> bool {
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count() > 0;
+    l.match_indices('.').any(|(at, _)| {
+        let named = l[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        let rest = &l[at + 1..];
+        let ext = rest.bytes().take_while(u8::is_ascii_alphanumeric).count();
+        let after = &rest[ext..];
+        named
+            && (1..=5).contains(&ext)
+            && (after.strip_prefix(':').is_some_and(digits)
+                || after.strip_prefix('(').is_some_and(digits)
+                || after.strip_prefix(" line ").is_some_and(digits))
+    })
+}
+
 /// A diagnostic's header, as compilers and linters print it:
 /// `path:line[:col]: message` (gcc, clang, go vet, mypy, ruff, eslint's
 /// unix format), `path(line,col): error CODE: message` (tsc, MSBuild),

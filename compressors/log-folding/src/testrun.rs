@@ -212,12 +212,18 @@ pub fn parse(lines: &[&str]) -> TestReport {
         // maven surefire
         else if let Some(pos) = t.find("Tests run:") {
             let s = &t[pos..];
-            if let (Some(run), Some(f), Some(e)) = (
+            // (JUnit 4's own runner prints no `Errors:`: `Tests run: 33,  Failures: 3`.)
+            if let (Some(run), Some(f), e) = (
                 count_after(s, "Tests run:"),
                 count_after(s, "Failures:"),
                 count_after(s, "Errors:"),
             ) {
-                r.saw("maven surefire");
+                r.saw(if e.is_some() {
+                    "maven surefire"
+                } else {
+                    "junit"
+                });
+                let e = e.unwrap_or(0);
                 let skipped = count_after(s, "Skipped:").unwrap_or(0);
                 // Per-class lines have "- in Class"; the totals line does not. Keep the last totals.
                 if !s.contains(" - in ") && !s.contains("Time elapsed") {
@@ -345,5 +351,8 @@ mod tests {
         assert_eq!((sf.passed, sf.failed, sf.skipped), (1, 1, 1));
         assert_eq!(sf.failures[0].name, "testBar(a.FooTest)");
         assert!(sf.failures.iter().any(|f| f.name == "FooTest.testBar:42"));
+        // JUnit 4's own runner prints no `Errors:` count.
+        let junit = parse(&lines("FAILURES!!!\nTests run: 33,  Failures: 3"));
+        assert_eq!((junit.passed, junit.failed), (30, 3));
     }
 }

@@ -304,3 +304,39 @@ fn code_frames_fold_while_every_diagnostic_keeps_its_header_location_and_labels(
     assert!(!out.contains("try_into().unwrap()"), "{out}");
     assert!(!out.contains("pub fn count"), "{out}");
 }
+
+#[test]
+fn every_line_of_a_rare_shape_and_every_source_place_in_a_short_log_is_kept() {
+    // mocha: two numbered failures share a shape; both are facts.
+    let mocha = "  slug\n    ✔ word 0\n    ✔ word 1\n    ✔ word 2\n    1) trims spaces\n    2) keeps numbers\n\n\
+                 \x20 3 passing (7ms)\n  2 failing\n\n  1) slug\n       trims spaces:\n\n\
+                 \x20     AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n\
+                 \x20     at Context.<anonymous> (test/slug.spec.js:34:35)\n\
+                 \x20     at process.processImmediate (node:internal/timers:483:21)\n\n\
+                 \x20 2) slug\n       keeps numbers:\n\n\
+                 \x20     AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n\n\
+                 \x20     at Context.<anonymous> (test/slug.spec.js:35:36)\n\
+                 \x20     at process.processImmediate (node:internal/timers:483:21)\n";
+    let out = compress(mocha).text;
+    for line in [
+        "  1) slug",
+        "  2) slug",
+        "      at Context.<anonymous> (test/slug.spec.js:34:35)",
+        "      at Context.<anonymous> (test/slug.spec.js:35:36)",
+    ] {
+        assert!(kept(&out, line), "lost {line:?} in:\n{out}");
+    }
+    // valgrind: frames in the program's file under a shape printed before,
+    // and a short run of lines that differ in words, all kept.
+    let valgrind = "==7== Invalid write of size 4\n==7==    at 0x10918F: main (leak.c:3)\n\
+                    ==7==  Address 0x4a40050 is 0 bytes after a block of size 16 alloc'd\n\
+                    ==7==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n\
+                    ==7==    by 0x10916A: main (leak.c:3)\n==7==\n==7== LEAK SUMMARY:\n\
+                    ==7==    definitely lost: 16 bytes in 1 blocks\n==7==    indirectly lost: 0 bytes in 0 blocks\n\
+                    ==7==      possibly lost: 0 bytes in 0 blocks\n==7==    still reachable: 0 bytes in 0 blocks\n\
+                    ==7== ERROR SUMMARY: 3 errors from 3 contexts (suppressed: 0 from 0)\n";
+    let out = compress(valgrind).text;
+    assert_all_kept(valgrind, &out, |l| {
+        l.contains("leak.c:") || l.contains(" lost: ") || l.contains("reachable:")
+    });
+}

@@ -13,6 +13,16 @@ PATH.
 `python3 host/bench/corpus/make-local.py VENV_BIN --add` writes only the
 cases of `more_cases()` (added later, with their rules written before
 ghost's output was looked at) and leaves the others as they are.
+
+`--round3` writes only the third round's cases (`third_cases()`: Go, Ruby,
+PHP, JUnit, jest, vitest, mocha, eslint, tsc, prove, g++, the linker,
+valgrind, pylint, flake8, nextest, npm and go JSON; and `crash_cases()`:
+programs crashing in Go, Ruby, PHP, Perl, Node and Python), rules again written
+before ghost's output was looked at. It needs go, ruby, rspec, rubocop,
+php, phpunit, junit4 (Debian packages: golang-go ruby ruby-rspec rubocop
+php-cli phpunit junit4), valgrind, cargo-nextest, pylint and flake8 in
+VENV_BIN, and a folder given by `--js DIR` where `npm install jest vitest
+mocha eslint@9 typescript` was run.
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
@@ -128,10 +138,321 @@ def more_cases():
     case("cargo-metadata-json", "structured", "cargo metadata --format-version 1 --no-deps", t,
          sorted({p["name"] for p in json.loads(t)["packages"]}), "every package name")
 
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "w").write(text)
+
+
+def js_dir():
+    args = sys.argv[1:]
+    return args[args.index("--js") + 1] if "--js" in args else "jsenv"
+
+
+def third_cases():
+    """The third round: more ecosystems (rules written before ghost's output was looked at)."""
+    js = os.path.abspath(js_dir())
+    bin_ = os.path.join(js, "node_modules", ".bin")
+    env_go = "GOFLAGS=-mod=mod GOPROXY=off GOCACHE=/tmp/ghost-gocache GOPATH=/tmp/ghost-gopath"
+    with tempfile.TemporaryDirectory() as tmp:
+        # go test -v with failures: every `--- FAIL:` line, every
+        # `file_test.go:N:` message line, the package's FAIL line.
+        g = os.path.join(tmp, "calc")
+        write(os.path.join(g, "go.mod"), "module example.com/calc\n\ngo 1.19\n")
+        write(os.path.join(g, "calc.go"), "package calc\n\nfunc Add(a, b int) int { return a + b }\n\n"
+              "func Div(a, b int) int { return a / b }\n")
+        write(os.path.join(g, "calc_test.go"), "package calc\n\nimport \"testing\"\n\n"
+              + "".join(f"func TestAdd{i}(t *testing.T) {{ if Add({i}, 1) != {i + 1} {{ t.Fatal(\"bad\") }} }}\n" for i in range(40))
+              + "func TestDivRounds(t *testing.T) {\n\tif got := Div(7, 2); got != 4 {\n\t\tt.Errorf(\"Div(7, 2) = %d, want 4\", got)\n\t}\n}\n"
+              + "func TestTable(t *testing.T) {\n\tfor _, c := range []struct{ a, b, want int }{{1, 1, 2}, {2, 2, 5}, {3, 3, 6}} {\n"
+              + "\t\tt.Run(\"case\", func(t *testing.T) {\n\t\t\tif Add(c.a, c.b) != c.want {\n\t\t\t\tt.Errorf(\"Add(%d, %d) != %d\", c.a, c.b, c.want)\n\t\t\t}\n\t\t})\n\t}\n}\n")
+        t = run(f"{env_go} go test -v ./...", cwd=g)
+        case("go-test-failing", "log", "go test -v ./...", t,
+             lambda l: l.strip().startswith("--- FAIL:") or re.match(r"^\s+calc_test\.go:\d+: ", l) or re.match(r"^(FAIL|ok)\s", l),
+             "every `--- FAIL:` line (subtests too), every `calc_test.go:N:` message, the package's FAIL line")
+        # go test passing, verbose: the `ok` package line and `PASS`.
+        write(os.path.join(g, "calc_test.go"), "package calc\n\nimport \"testing\"\n\n"
+              + "".join(f"func TestAdd{i}(t *testing.T) {{ if Add({i}, 1) != {i + 1} {{ t.Fatal(\"bad\") }} }}\n" for i in range(60)))
+        t = run(f"{env_go} go test -v ./...", cwd=g)
+        case("go-test-passing", "log", "go test -v ./...", t,
+             lambda l: re.match(r"^(ok|PASS)\b", l),
+             "the `PASS` line and the package's `ok` line")
+        # go vet: every `file:line:col:` diagnostic.
+        write(os.path.join(g, "calc.go"), "package calc\n\nimport \"fmt\"\n\nfunc Add(a, b int) int { return a + b }\n\n"
+              "func Show(n int) string { return fmt.Sprintf(\"%s items\", n) }\n\n"
+              "func Log(s string) { fmt.Printf(\"%d\\n\", s) }\n\n"
+              "func Loop() int {\n\tfor {\n\t}\n\treturn 1\n}\n\n"
+              "type T struct{ a int }\n\nfunc (t T) Set(v int) { t.a = v; t.a = t.a }\n")
+        t = run(f"{env_go} go vet ./...", cwd=g)
+        case("go-vet", "log", "go vet ./...", t,
+             lambda l: re.match(r"^\S+\.go:\d+:\d+: ", l),
+             "every `file.go:line:col: message` diagnostic")
+        # go build errors: every diagnostic line.
+        write(os.path.join(g, "calc.go"), "package calc\n\nimport \"os\"\n\nfunc Add(a, b int) int { return a + c }\n\n"
+              "func Name() string { var n int = \"x\"; return n }\n\nfunc Use() { undefinedCall() }\n")
+        t = run(f"{env_go} go build ./...", cwd=g)
+        case("go-build-errors", "log", "go build ./...", t,
+             lambda l: re.match(r"^\S+\.go:\d+:\d+: ", l),
+             "every `file.go:line:col: message` line")
+        # a Go program panicking: the panic line, the program's frames, exit status.
+        m = os.path.join(tmp, "gomain")
+        write(os.path.join(m, "go.mod"), "module example.com/gomain\n\ngo 1.19\n")
+        write(os.path.join(m, "main.go"), "package main\n\nimport \"fmt\"\n\nfunc pick(xs []int, i int) int { return xs[i] }\n\n"
+              "func main() {\n\tfmt.Println(\"picking\")\n\tfmt.Println(pick([]int{1, 2, 3}, 5))\n}\n")
+        t = run(f"{env_go} go run .", cwd=m)
+        case("go-panic", "error", "go run .", t,
+             lambda l: l.startswith("panic: ") or re.search(r"/main\.go:\d+", l) or l.startswith("exit status"),
+             "the `panic:` line, every frame location in main.go, `exit status N`")
+        # go list -json: a stream of JSON objects; every ImportPath.
+        write(os.path.join(g, "calc.go"), "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+        for sub in ["parse", "render", "store"]:
+            write(os.path.join(g, sub, f"{sub}.go"), f"package {sub}\n\nimport \"strings\"\n\nfunc Up(s string) string {{ return strings.ToUpper(s) }}\n")
+        t = run(f"{env_go} go list -json ./...", cwd=g, stderr=False)
+        paths = re.findall(r'^\t"ImportPath": "([^"]+)"', t, re.M)
+        case("go-list-json", "structured", "go list -json ./...", t, paths, "every package's ImportPath")
+        # RSpec, documentation format: failure headers, expected/got, the
+        # summary, every `rspec ./…:N` rerun line.
+        r = os.path.join(tmp, "rb")
+        write(os.path.join(r, "lib", "cart.rb"), "class Cart\n  def initialize; @items = []; end\n  def add(p); @items << p; self; end\n"
+              "  def total; @items.sum; end\n  def count; @items.size + 1; end\nend\n")
+        write(os.path.join(r, "spec", "cart_spec.rb"), "require_relative '../lib/cart'\n\nRSpec.describe Cart do\n"
+              + "".join(f"  it 'totals {i}' do\n    expect(Cart.new.add({i}).add(1).total).to eq({i + 1})\n  end\n" for i in range(30))
+              + "  it 'counts items' do\n    expect(Cart.new.add(1).count).to eq(1)\n  end\n"
+              + "  it 'is empty at first' do\n    expect(Cart.new.total).to be_nil\n  end\n"
+              + "  it 'handles strings' do\n    expect { Cart.new.add('a').total }.not_to raise_error\n  end\nend\n")
+        t = run("rspec --format documentation", cwd=r)
+        case("rspec-failing", "log", "rspec --format documentation", t,
+             lambda l: l.startswith("rspec ./") or re.match(r"^\d+ examples?, \d+ failures?", l) or re.match(r"^\s+\d+\) Cart ", l)
+             or re.match(r"^\s+(expected|got):", l) or re.match(r"^\s+expected no Exception, got", l),
+             "every `rspec ./spec…:N` rerun line, the `N examples, M failures` summary, each numbered failure header, expected/got lines")
+        # A Ruby crash: the error line and the script's frames.
+        write(os.path.join(r, "app.rb"), "def ratio(a, b)\n  a / b\nend\n\ndef report(xs)\n  xs.map { |x| ratio(10, x) }\nend\n\nputs 'start'\np report([1, 2, 0])\n")
+        t = run("ruby app.rb", cwd=r)
+        case("ruby-crash", "error", "ruby app.rb", t,
+             lambda l: re.search(r"app\.rb:\d+:in ", l) or "ZeroDivisionError" in l,
+             "the error line (with ZeroDivisionError) and every app.rb frame")
+        # rubocop on the cart: every `file:line:col: C: Cop: message` offense and the summary.
+        t = run("rubocop --no-color lib spec", cwd=r, stderr=False)
+        case("rubocop", "log", "rubocop lib spec", t,
+             lambda l: re.match(r"^\S+\.rb:\d+:\d+: [A-Z]: ", l) or re.match(r"^\d+ files? inspected", l),
+             "every `file:line:col: S: Cop: message` offense and the `N files inspected, M offenses` summary")
+        # PHPUnit with failures: numbered failure headers, the assertion
+        # message, FAILURES! and the counts line.
+        ph = os.path.join(tmp, "php")
+        write(os.path.join(ph, "src", "Money.php"), "<?php\nfinal class Money {\n  public function __construct(public int $cents) {}\n"
+              "  public function add(Money $o): Money { return new Money($this->cents + $o->cents); }\n"
+              "  public function format(): string { return sprintf('%d.%d', intdiv($this->cents, 100), $this->cents % 100); }\n}\n")
+        write(os.path.join(ph, "tests", "MoneyTest.php"), "<?php\nuse PHPUnit\\Framework\\TestCase;\nrequire_once __DIR__ . '/../src/Money.php';\n"
+              "final class MoneyTest extends TestCase {\n"
+              + "".join(f"  public function testAdds{i}(): void {{ $this->assertSame({i + 1}, (new Money({i}))->add(new Money(1))->cents); }}\n" for i in range(35))
+              + "  public function testFormatsCents(): void { $this->assertSame('1.05', (new Money(105))->format()); }\n"
+              + "  public function testIsPositive(): void { $this->assertTrue((new Money(-1))->cents > 0, 'money must be positive'); }\n}\n")
+        t = run("phpunit --colors=never tests", cwd=ph)
+        case("phpunit-failing", "log", "phpunit tests", t,
+             lambda l: re.match(r"^\d+\) MoneyTest::", l) or l.startswith("Failed asserting") or l.startswith("money must be positive")
+             or l.startswith("FAILURES!") or l.startswith("Tests: ") or re.match(r"^[-+]'", l),
+             "numbered failure headers, `Failed asserting …` lines, the custom message, the -/+ diff lines, FAILURES! and the counts")
+        # php -l on a broken file: the parse error.
+        write(os.path.join(ph, "broken.php"), "<?php\nfunction f($a) {\n  return $a +;\n}\n")
+        t = run("php -l broken.php", cwd=ph)
+        case("php-lint", "error", "php -l broken.php", t,
+             lambda l: "Parse error" in l or l.startswith("Errors parsing"),
+             "the parse error line and `Errors parsing`")
+        # JUnit 4's console runner: failure headers, assertion lines, counts.
+        j = os.path.join(tmp, "junit")
+        write(os.path.join(j, "CalcTest.java"), "import org.junit.Test;\nimport static org.junit.Assert.*;\npublic class CalcTest {\n"
+              + "".join(f"  @Test public void adds{i}() {{ assertEquals({i + 1}, {i} + 1); }}\n" for i in range(30))
+              + "  @Test public void divides() { assertEquals(3, 7 / 2 + 1); }\n"
+              + "  @Test public void parsesHex() { assertEquals(\"hex\", 255, Integer.parseInt(\"ff\", 10)); }\n"
+              + "  @Test public void joins() { assertEquals(\"a,b\", String.join(\";\", \"a\", \"b\")); }\n}\n")
+        cp = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:."
+        t = run(f"javac -cp {cp} CalcTest.java && java -cp {cp} org.junit.runner.JUnitCore CalcTest", cwd=j)
+        case("junit4-failing", "log", "java org.junit.runner.JUnitCore CalcTest", t,
+             lambda l: re.match(r"^\d+\) \w+\(CalcTest\)", l) or re.match(r"^(org\.junit\.ComparisonFailure|java\.lang\.\w+(Error|Exception))", l)
+             or l.startswith("FAILURES!!!") or l.startswith("Tests run:") or re.search(r"at CalcTest\.\w+\(CalcTest\.java:\d+\)", l),
+             "numbered failure headers, the exception/assertion lines, the CalcTest frames, FAILURES!!! and `Tests run:`")
+        # jest with failures: ✕ lines, ● headers, Expected/Received, Tests: summary.
+        s = os.path.join(tmp, "js")
+        write(os.path.join(s, "slug.js"), "exports.slug = s => s.toLowerCase().replace(/ /g, '-');\n")
+        write(os.path.join(s, "slug.test.js"), "const { slug } = require('./slug');\ndescribe('slug', () => {\n"
+              + "".join(f"  test('word {i}', () => expect(slug('Word {i}')).toBe('word-{i}'));\n" for i in range(30))
+              + "  test('trims spaces', () => expect(slug(' a b ')).toBe('a-b'));\n"
+              + "  test('drops punctuation', () => expect(slug('Hi, there!')).toEqual('hi-there'));\n});\n")
+        write(os.path.join(s, "package.json"), '{"name": "s", "version": "1.0.0"}\n')
+        t = run(f"{bin_}/jest --ci --verbose --no-color slug.test.js", cwd=s)
+        case("jest-failing", "log", "jest --verbose", t,
+             lambda l: l.strip().startswith("✕") or l.strip().startswith("● slug ›") or re.match(r"^\s+(Expected|Received):", l)
+             or l.startswith("Tests:") or l.startswith("Test Suites:"),
+             "✕ lines, `● slug › test` headers, Expected/Received lines, the Tests: and Test Suites: lines")
+        # vitest run: the same test file under vitest.
+        write(os.path.join(s, "slug.test.mjs"), "import { describe, test, expect } from 'vitest';\nimport { createRequire } from 'module';\n"
+              "const { slug } = createRequire(import.meta.url)('./slug.js');\ndescribe('slug', () => {\n"
+              + "".join(f"  test('word {i}', () => expect(slug('Word {i}')).toBe('word-{i}'));\n" for i in range(30))
+              + "  test('trims spaces', () => expect(slug(' a b ')).toBe('a-b'));\n});\n")
+        t = run(f"NO_COLOR=1 {bin_}/vitest run --reporter=verbose slug.test.mjs", cwd=s)
+        case("vitest-failing", "log", "vitest run --reporter=verbose", t,
+             lambda l: re.match(r"^\s*(×|FAIL)\s", l) or l.strip().startswith("AssertionError") or re.match(r"^\s+Tests\s+\d+", l)
+             or re.match(r"^\s+Test Files\s+\d+", l),
+             "× and FAIL lines, the AssertionError line, the Tests and Test Files counts")
+        # mocha, spec reporter: passing/failing counts, numbered failures, assertion messages.
+        write(os.path.join(s, "test", "slug.spec.js"), "const assert = require('assert');\nconst { slug } = require('../slug');\ndescribe('slug', () => {\n"
+              + "".join(f"  it('word {i}', () => assert.strictEqual(slug('Word {i}'), 'word-{i}'));\n" for i in range(30))
+              + "  it('trims spaces', () => assert.strictEqual(slug(' a b '), 'a-b'));\n"
+              + "  it('keeps numbers', () => assert.deepStrictEqual([slug('A 1')], ['a1']));\n});\n")
+        t = run(f"{bin_}/mocha --no-color", cwd=s)
+        case("mocha-failing", "log", "mocha", t,
+             lambda l: re.match(r"^\s+\d+ (passing|failing)", l) or re.match(r"^\s+\d+\) slug", l) or l.strip().startswith("AssertionError"),
+             "the passing/failing counts, each numbered failure header, each AssertionError line")
+        # eslint (flat config, recommended rules): every problem row, the file, the summary.
+        write(os.path.join(s, "eslint.config.mjs"), "export default [{ rules: { 'no-unused-vars': 'error', 'no-undef': 'error', "
+              "'eqeqeq': 'warn', 'no-var': 'warn', 'prefer-const': 'warn' }, languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', console: 'readonly' } } }];\n")
+        write(os.path.join(s, "src", "app.js"), "var fs = require('fs');\nvar path = require('path');\nlet count = 0;\n"
+              "function load(name) {\n  let unused = 1;\n  if (name == null) return missing;\n  return fs.readFileSync(name);\n}\n"
+              + "".join(f"var v{i} = {i};\nconsole.log(v{i} == '{i}');\n" for i in range(12))
+              + "module.exports = { load };\n")
+        t = run(f"{bin_}/eslint --no-color src", cwd=s)
+        case("eslint-stylish", "log", "eslint src", t,
+             lambda l: re.match(r"^\s+\d+:\d+\s+(error|warning)\s", l) or l.strip().endswith("app.js") or re.match(r"^✖ \d+ problems?", l),
+             "every `line:col  error|warning  message  rule` row, the file's path, the `✖ N problems` summary")
+        # tsc: every `file(line,col): error TSnnnn:` line.
+        write(os.path.join(s, "tsconfig.json"), '{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2020"}, "include": ["ts"]}\n')
+        write(os.path.join(s, "ts", "user.ts"), "interface User { id: number; name: string }\n"
+              "export function find(users: User[], id: string): User { return users.find(u => u.id === id); }\n"
+              "export function greet(u?: User) { return 'hi ' + u.name.toUpperCase(); }\n"
+              "export const n: number = '3';\nexport function f(x) { return x * 2 }\n")
+        t = run(f"{bin_}/tsc -p . --pretty false", cwd=s)
+        case("tsc-errors", "log", "tsc -p . --pretty false", t,
+             lambda l: re.search(r"\(\d+,\d+\): error TS\d+:", l),
+             "every `file(line,col): error TSnnnn:` line")
+        # prove (TAP from Perl): not ok lines, `Failed test` comments, the result.
+        p = os.path.join(tmp, "perl")
+        write(os.path.join(p, "t", "math.t"), "use strict;\nuse warnings;\nuse Test::More;\n"
+              + "".join(f"is({i} * 2, {2 * i}, 'doubles {i}');\n" for i in range(40))
+              + "is(7 / 2, 3, 'integer division');\nlike('abc', qr/^b/, 'starts with b');\ndone_testing();\n")
+        write(os.path.join(p, "t", "ok.t"), "use Test::More tests => 3;\nok(1, 'one');\nok(2, 'two');\nok(3, 'three');\n")
+        t = run("prove -v t", cwd=p)
+        case("prove-tap", "log", "prove -v t", t,
+             lambda l: l.startswith("not ok") or re.match(r"^#\s+Failed test", l) or l.startswith("Result:") or l.startswith("Files=")
+             or re.match(r"^t/\S+\.t\s+\(Wstat", l),
+             "`not ok` lines, `#   Failed test` comments, the per-file failure line, Files= and Result:")
+        # g++ with template and overload errors: every `file:line:col: error:` line.
+        c = os.path.join(tmp, "cpp")
+        write(os.path.join(c, "m.cpp"), "#include <vector>\n#include <string>\n#include <map>\n#include <algorithm>\n"
+              "struct P { int x; };\nint main() {\n  std::vector<P> v{{1}, {2}};\n  std::sort(v.begin(), v.end());\n"
+              "  std::map<std::string, int> m; m[3] = 1;\n  std::string s = 5 + v;\n  return undefined_fn(v);\n}\n")
+        t = run("g++ -std=c++17 -c m.cpp -o m.o", cwd=c)
+        case("gxx-errors", "log", "g++ -c m.cpp", t,
+             lambda l: re.match(r"^m\.cpp:\d+:\d+: error: ", l),
+             "every `m.cpp:line:col: error:` line")
+        # The linker: undefined references and ld's summary (no `error:` keyword on most lines).
+        write(os.path.join(c, "main.c"), "int helper(int);\nint other(void);\nint main(void) { return helper(1) + other(); }\n")
+        t = run("gcc main.c -o main", cwd=c)
+        case("ld-undefined", "log", "gcc main.c -o main", t,
+             lambda l: "undefined reference to" in l or "ld returned" in l,
+             "every `undefined reference to` line and ld's exit line")
+        # valgrind on a leaking, overreading program: the error kinds, the leak summary lines, the ERROR SUMMARY.
+        write(os.path.join(c, "leak.c"), "#include <stdlib.h>\n#include <stdio.h>\n"
+              "int main(void) { int *a = malloc(4 * sizeof(int)); for (int i = 0; i <= 4; i++) a[i] = i;\n"
+              "  char *s = malloc(16); s[0] = 'x'; printf(\"%d\\n\", a[4]);\n  free(a); return 0; }\n")
+        t = run("gcc -g leak.c -o leak && valgrind --leak-check=full ./leak", cwd=c)
+        case("valgrind-leak", "log", "valgrind --leak-check=full ./leak", t,
+             lambda l: re.search(r"==\d+== (Invalid (read|write)|\d+ bytes in \d+ blocks are definitely lost|ERROR SUMMARY:|\s+definitely lost:)", l)
+             or re.search(r"==\d+==\s+(at|by) 0x\w+: main \(leak\.c:\d+\)", l),
+             "Invalid read/write lines, definitely-lost lines, the ERROR SUMMARY and every frame in leak.c")
+        # pylint and flake8 on a stdlib package: every diagnostic and pylint's rating.
+        src = os.path.join(STDLIB, "wsgiref")
+        t = run(f"{VENV}/pylint --disable=C,R --score=y {src}", stderr=False)
+        case("pylint-wsgiref", "log", "pylint --disable=C,R wsgiref", t,
+             lambda l: re.match(r"^\S+\.py:\d+:\d+: [EWF]\d+: ", l) or l.startswith("Your code has been rated"),
+             "every `path:line:col: CODE: message` line and the rating")
+        t = run(f"{VENV}/flake8 {os.path.join(STDLIB, 'xmlrpc')}", stderr=False)
+        case("flake8-xmlrpc", "log", "flake8 xmlrpc", t,
+             lambda l: re.match(r"^\S+\.py:\d+:\d+: [A-Z]\d+ ", l),
+             "every `path:line:col: CODE message` line")
+        # cargo nextest with a failing test: FAIL lines, panic messages, the Summary.
+        crate = os.path.join(tmp, "nx")
+        write(os.path.join(crate, "Cargo.toml"), '[package]\nname = "nx"\nversion = "0.1.0"\nedition = "2021"\n')
+        write(os.path.join(crate, "src", "lib.rs"), "pub fn half(x: u32) -> u32 { x / 2 }\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n"
+              + "".join(f"    #[test]\n    fn halves_{i}() {{ assert_eq!(half({2 * i}), {i}); }}\n" for i in range(30))
+              + "    #[test]\n    fn rounds_up() { assert_eq!(half(3), 2, \"three halves\"); }\n}\n")
+        t = run("cargo nextest run --offline --color never --no-fail-fast 2>&1 | grep -v '^\\s*\\(Compiling\\|Finished\\|Blocking\\)'", cwd=crate)
+        case("nextest-failing", "log", "cargo nextest run", t,
+             lambda l: re.match(r"^\s+FAIL \[", l) or re.match(r"^\s+Summary \[", l) or re.match(r"^\s*(left|right):", l)
+             or l.strip().startswith("three halves") or re.match(r"^\s*thread '.*' .*panicked at", l),
+             "FAIL lines, the panic header and its left/right/message lines, the Summary line")
+        # package-lock.json of the JS folder: every package path under `packages`.
+        lock = json.load(open(os.path.join(js, "package-lock.json")))
+        t = open(os.path.join(js, "package-lock.json")).read()
+        names = sorted({k.split("node_modules/")[-1] for k in lock["packages"] if k})
+        case("package-lock-json", "structured", "cat package-lock.json", t, names, "every package named under `packages`", tool="Read")
+        # npm view --json of an installed package's metadata, offline from the cache: name, version, every dependency name.
+        t = open(os.path.join(js, "node_modules", "jest", "package.json")).read()
+        meta = json.loads(t)
+        case("jest-package-json", "structured", "cat node_modules/jest/package.json", t,
+             [meta["name"], meta["version"]] + sorted(meta.get("dependencies", {})),
+             "the name, the version and every dependency name", tool="Read")
+
+def crash_cases():
+    """Crashes of programs in more languages, run through a shell (rules first)."""
+    env_go = "GOFLAGS=-mod=mod GOPROXY=off GOCACHE=/tmp/ghost-gocache GOPATH=/tmp/ghost-gopath"
+    with tempfile.TemporaryDirectory() as tmp:
+        # A Go program whose goroutine dereferences nil after some output.
+        m = os.path.join(tmp, "worker")
+        write(os.path.join(m, "go.mod"), "module example.com/worker\n\ngo 1.19\n")
+        write(os.path.join(m, "main.go"), "package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n)\n\ntype Job struct{ Name *string }\n\n"
+              "func run(j Job, wg *sync.WaitGroup) {\n\tdefer wg.Done()\n\tfmt.Println(\"job\", len(*j.Name))\n}\n\n"
+              "func main() {\n\tvar wg sync.WaitGroup\n\tn := \"a\"\n\tfor _, j := range []Job{{&n}, {nil}} {\n\t\twg.Add(1)\n\t\trun(j, &wg)\n\t}\n\twg.Wait()\n}\n")
+        t = run(f"{env_go} go run .", cwd=m)
+        case("go-nil-deref", "error", "go run .", t,
+             lambda l: l.startswith("panic: ") or l.startswith("[signal") or re.search(r"/main\.go:\d+", l) or l.startswith("exit status"),
+             "the `panic:` and `[signal` lines, every main.go location, `exit status N`")
+        # Ruby: a NoMethodError deep in a small program, after some output.
+        r = os.path.join(tmp, "rb")
+        write(os.path.join(r, "inventory.rb"), "class Inventory\n  def initialize(items) = @items = items\n"
+              "  def names = @items.map { |i| label(i) }\n  def label(i) = i[:name].upcase\nend\n\n"
+              "puts 'loading'\nputs Inventory.new([{ name: 'a' }, { title: 'b' }]).names.inspect\n")
+        t = run("ruby inventory.rb", cwd=r)
+        case("ruby-no-method", "error", "ruby inventory.rb", t,
+             lambda l: "NoMethodError" in l or re.search(r"inventory\.rb:\d+:in ", l),
+             "the NoMethodError line and every inventory.rb frame")
+        # PHP: an uncaught exception with its stack trace.
+        p = os.path.join(tmp, "php")
+        write(os.path.join(p, "order.php"), "<?php\nfunction price(array $o): float {\n  if (!isset($o['qty'])) { throw new InvalidArgumentException('order has no qty'); }\n"
+              "  return $o['qty'] * 2.5;\n}\nfunction total(array $os): float { return array_sum(array_map('price', $os)); }\n"
+              "echo \"summing\\n\";\necho total([['qty' => 1], ['sku' => 'x']]);\n")
+        t = run("php -d display_errors=stderr order.php", cwd=p)
+        case("php-uncaught", "error", "php order.php", t,
+             lambda l: "InvalidArgumentException" in l or re.search(r"order\.php[:(]\d+", l),
+             "the exception line and every order.php location")
+        # Perl dying with a full stack (Carp::confess).
+        write(os.path.join(p, "conf.pl"), "use strict;\nuse warnings;\nuse Carp;\nsub parse { my $s = shift; confess \"bad line: $s\" unless $s =~ /=/; return split /=/, $s; }\n"
+              "sub load { my %h; for (@_) { my ($k, $v) = parse($_); $h{$k} = $v } return \\%h }\nprint \"reading\\n\";\nload('a=1', 'b');\n")
+        t = run("perl conf.pl", cwd=p)
+        case("perl-confess", "error", "perl conf.pl", t,
+             lambda l: l.startswith("bad line: ") or re.search(r"conf\.pl line \d+", l),
+             "the message and every `conf.pl line N` location")
+        # Node: an unhandled promise rejection from an async function.
+        write(os.path.join(p, "fetch.mjs"), "async function load(id) { if (id > 2) throw new RangeError(`no item ${id}`); return { id }; }\n"
+              "async function main() { console.log('loading'); for (const id of [1, 2, 3]) console.log(await load(id)); }\nmain();\n")
+        t = run("node fetch.mjs", cwd=p)
+        case("node-async-rejection", "error", "node fetch.mjs", t,
+             lambda l: "RangeError" in l or re.search(r"fetch\.mjs:\d+:\d+", l),
+             "the RangeError line and every fetch.mjs location")
+        # Python: a KeyError raised inside a library call (json), with the script's frames.
+        write(os.path.join(p, "report.py"), "import json\n\ndef field(rows, key):\n    return [r[key] for r in rows]\n\n"
+              "def main():\n    rows = json.loads('[{\"a\": 1}, {\"b\": 2}]')\n    print('rows', len(rows))\n    print(sum(field(rows, 'a')))\n\nmain()\n")
+        t = run("python3 report.py", cwd=p)
+        case("python-key-error", "error", "python3 report.py", t,
+             lambda l: l.startswith("KeyError") or re.search(r'File ".*report\.py", line \d+', l),
+             "the KeyError line and every report.py frame")
+
 
 def main():
     if "--add" in sys.argv:
         more_cases()
+        return
+    if "--round3" in sys.argv:
+        third_cases()
+        crash_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -219,6 +540,8 @@ def main():
         case("npm-ls-all-json", "structured", "npm ls --all --json", t, sorted(names),
              "every package name anywhere in the dependency tree")
     more_cases()
+    third_cases()
+    crash_cases()
 
 
 main()

@@ -354,8 +354,12 @@ fn corpus_bench(
     if cases {
         for c in &report.cases {
             println!(
-                "{:<45} {:<10} {:>9} → {:>8} tokens {:>6.3}  kept {}/{}  {:.1} ms{}",
+                "{:<45} {:<4} {:<10} {:>9} → {:>8} tokens {:>6.3}  kept {}/{}  {:.1} ms{}",
                 c.id,
+                match corpus::Half::of(corpus::source_of(&c.id)) {
+                    corpus::Half::Tuning => "tune",
+                    corpus::Half::Evaluation => "eval",
+                },
                 c.class,
                 c.tokens_in,
                 c.tokens_out,
