@@ -42,8 +42,64 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
             || in_diagnostic
                 && (t == "..." || !t.is_empty() && line.starts_with(char::is_whitespace));
     }
+    pointed_frames(contents, &mut roles);
     roles
 }
+
+/// Frames outside a diagnostic: test runners and bundlers (jest, vitest,
+/// babel) print the failing source under a gutter and point at one line
+/// (`> 33 |` or a caret line under it). A run of at least
+/// [`POINTED_FRAME_LINES`] gutter lines with numbered source and a pointer
+/// is a frame: its source folds, the line pointed at and labels stay.
+fn pointed_frames(contents: &[&str], roles: &mut [Role]) {
+    let pointer = |l: &str| l.trim_start().starts_with('>');
+    fn gutter(l: &str) -> Option<&str> {
+        let t = l.trim_start();
+        gutter_rest(t.strip_prefix('>').unwrap_or(t))
+    }
+    let numbered = |l: &str| {
+        let t = l.trim_start().trim_start_matches('>').trim_start();
+        t.starts_with(|c: char| c.is_ascii_digit())
+    };
+    let mut i = 0;
+    while i < contents.len() {
+        let start = i;
+        while i < contents.len() && roles[i] == Role::Other && gutter(contents[i]).is_some() {
+            i += 1;
+        }
+        if i == start {
+            i += 1;
+            continue;
+        }
+        let run = start..i;
+        let carets: Vec<usize> = run
+            .clone()
+            .filter(|&k| {
+                !numbered(contents[k]) && gutter(contents[k]).is_some_and(|r| r.contains('^'))
+            })
+            .collect();
+        let has_pointer = run.clone().any(|k| pointer(contents[k]));
+        if run.len() < POINTED_FRAME_LINES
+            || !run.clone().any(|k| numbered(contents[k]))
+            || !has_pointer && carets.is_empty()
+        {
+            continue;
+        }
+        for k in run {
+            let rest = gutter(contents[k]).unwrap_or("");
+            let pointed = pointer(contents[k])
+                || !has_pointer && carets.contains(&(k + 1)) && numbered(contents[k]);
+            roles[k] = if pointed || is_label(rest) {
+                Role::Kept
+            } else {
+                Role::Folded
+            };
+        }
+    }
+}
+
+/// Gutter lines a frame outside a diagnostic has at least.
+const POINTED_FRAME_LINES: usize = 3;
 
 /// What follows the gutter of a code-frame line (`  |`, `12 | code`,
 /// `   :`), or `None` when the line is not one.
@@ -105,6 +161,33 @@ mod tests {
                 Other, Folded, Folded, Folded, Other, Other
             ]
         );
+    }
+
+    #[test]
+    fn a_test_runners_frame_folds_but_the_line_it_points_at() {
+        let jest = [
+            "    Received: \"-a-b-\"",
+            "",
+            "      32 |   test('word 29', () => expect(slug('Word 29')).toBe('word-29'));",
+            "    > 33 |   test('trims spaces', () => expect(slug(' a b ')).toBe('a-b'));",
+            "         |                                                    ^",
+            "      34 | });",
+            "",
+            "      at Object.toBe (slug.test.js:33:52)",
+        ];
+        use Role::*;
+        assert_eq!(
+            roles(&jest),
+            vec![Other, Other, Folded, Kept, Folded, Folded, Other, Other]
+        );
+        // vitest: no `>`, the caret points at the line above it.
+        let vitest = [
+            "     34|   test('word 29', () => expect(slug('Word 29')).toBe('word-29'));",
+            "     35|   test('trims spaces', () => expect(slug(' a b ')).toBe('a-b'));",
+            "       |                                                    ^",
+            "     36| });",
+        ];
+        assert_eq!(roles(&vitest), vec![Folded, Kept, Folded, Folded]);
     }
 
     #[test]

@@ -129,9 +129,11 @@ pub fn fold(
         .zip(code_frame::roles(contents))
         .map(|(tb, frame)| if tb == Role::Other { frame } else { tb })
         .collect();
+    // So is a compiler's note in a library header (see [`notes_elsewhere`]).
+    let elsewhere = notes_elsewhere(contents);
     let severity: Vec<Severity> = (0..n)
         .map(|i| {
-            if passing[i] || roles[i] != Role::Other {
+            if passing[i] || roles[i] != Role::Other || elsewhere.contains(&i) {
                 Severity::Normal
             } else {
                 line::severity(contents[i])
@@ -179,7 +181,9 @@ pub fn fold(
             let c = contents[j];
             let blank_inside =
                 c.trim().is_empty() && j + 1 < n && line::is_continuation(contents[j + 1]);
-            if !(line::is_continuation(c) || blank_inside) {
+            // A passing test's line ends the block: under jest's `FAIL
+            // file` header the passing tests are indented too.
+            if !(line::is_continuation(c) || blank_inside) || passing[j] {
                 break;
             }
             fate[j] = Fate::Keep;
@@ -232,6 +236,7 @@ pub fn fold(
         match roles[i] {
             Role::Kept => fate[i] = Fate::Keep,
             Role::Folded => fate[i] = Fate::Folded,
+            Role::Other if elsewhere.contains(&i) => fate[i] = Fate::Folded,
             Role::Other => {}
         }
     }
@@ -487,6 +492,31 @@ fn kept_summaries(
                 || templates.is_rare(i)
                 || last_of_template.get(&templates.of_line[i]) == Some(&i)
         })
+        .collect()
+}
+
+/// Notes (`path:line:col: note: …`) in files where no error or warning of
+/// the log is: a compiler's candidate lists and instantiation chains in
+/// library headers, which explain an error reported elsewhere. They fold
+/// (the gap says how many lines); notes in the files the errors are in stay.
+fn notes_elsewhere(contents: &[&str]) -> HashSet<usize> {
+    let diagnostics: Vec<(usize, &str, String)> = contents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| markers::diagnostic_file_and_level(c).map(|(p, l)| (i, p, l)))
+        .collect();
+    let reported: HashSet<&str> = diagnostics
+        .iter()
+        .filter(|(_, _, level)| level != "note")
+        .map(|&(_, path, _)| path)
+        .collect();
+    if reported.is_empty() {
+        return HashSet::new();
+    }
+    diagnostics
+        .into_iter()
+        .filter(|(_, path, level)| level == "note" && !reported.contains(path))
+        .map(|(i, _, _)| i)
         .collect()
 }
 

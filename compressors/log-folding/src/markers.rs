@@ -217,9 +217,26 @@ pub fn is_diagnostic(content: &str) -> bool {
     }
 }
 
+/// The file of a diagnostic in the `path:line[:col]: level: message` form,
+/// with its level word (`error`, `warning`, `note`), lowercased.
+pub fn diagnostic_file_and_level(content: &str) -> Option<(&str, String)> {
+    let t = content.trim_start();
+    let (path, rest) = t.split_once(':')?;
+    if !is_path(path) {
+        return None;
+    }
+    let mut level = None;
+    location_then(rest, |message| {
+        let first = message.split_whitespace().next().unwrap_or("");
+        level = Some(first.trim_end_matches(':').to_ascii_lowercase());
+        true
+    });
+    level.filter(|l| !l.is_empty()).map(|l| (path, l))
+}
+
 /// `12:5: rest` or `12: rest` (after a path and its colon), with `check`
 /// applied to the rest.
-fn location_then(rest: &str, check: impl Fn(&str) -> bool) -> bool {
+fn location_then(rest: &str, check: impl FnOnce(&str) -> bool) -> bool {
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
         return false;

@@ -340,3 +340,44 @@ fn every_line_of_a_rare_shape_and_every_source_place_in_a_short_log_is_kept() {
         l.contains("leak.c:") || l.contains(" lost: ") || l.contains("reachable:")
     });
 }
+
+#[test]
+fn notes_in_library_headers_fold_while_every_error_and_the_projects_notes_stay() {
+    let mut log = String::from(
+        "m.cpp: In function 'int main()':\n\
+         m.cpp:10:21: error: no match for 'operator+' (operand types are 'int' and 'std::vector<P>')\n",
+    );
+    for k in 0..12 {
+        log.push_str(&format!(
+            "/usr/include/c++/12/bits/basic_string.h:{}:5: note: candidate: 'template<class _CharT> std::basic_string<_CharT> std::operator+(const _CharT*, {k})'\n\
+             /usr/include/c++/12/bits/basic_string.h:{}:5: note:   template argument deduction/substitution failed:\n\
+             m.cpp:10:23: note:   mismatched types 'const _CharT*' and 'int {k}'\n",
+            3400 + k * 7,
+            3400 + k * 7
+        ));
+    }
+    log.push_str("m.cpp:11:10: error: 'undefined_fn' was not declared in this scope\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.starts_with("m.cpp:"));
+    let library_notes = out
+        .lines()
+        .filter(|l| l.starts_with("/usr/include"))
+        .count();
+    assert_eq!(library_notes, 0, "{out}");
+    assert!(out.contains("lines folded]"), "{out}");
+}
+
+#[test]
+fn passing_tests_under_a_failing_files_header_still_fold() {
+    let mut log = String::from("FAIL ./slug.test.js\n  slug\n");
+    for i in 0..30 {
+        log.push_str(&format!("    ✓ word {i} (1 ms)\n"));
+    }
+    log.push_str("    ✕ trims spaces (1 ms)\n\n  ● slug › trims spaces\n\n    Expected: \"a-b\"\n    Received: \"-a-b-\"\n\n");
+    log.push_str("Tests:       1 failed, 30 passed, 31 total\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.contains('✕') || l.contains('●') || l.starts_with("Tests:") || l.contains("Received:")
+    });
+    assert!(!out.contains("✓ word 17"), "{out}");
+}
