@@ -28,6 +28,18 @@ pub struct CompressOutcome {
     pub elapsed: Duration,
 }
 
+/// A compressed text is used only when it is at most this share of the
+/// original's bytes: saving a few bytes is not worth a text the agent may
+/// not find its words in (a fold marker can even cost more tokens than the
+/// lines it folds).
+pub const CLEARLY_SMALLER_PERCENT: usize = 90;
+
+/// Whether `out` is clearly smaller than `original` (see
+/// [`CLEARLY_SMALLER_PERCENT`]).
+fn clearly_smaller(out: &str, original: &str) -> bool {
+    out.len() * 100 <= original.len() * CLEARLY_SMALLER_PERCENT
+}
+
 /// The fail-open entry point to compressors.
 pub trait FailOpen {
     /// Compresses `request` with `plugin`; on any failure, or an answer not
@@ -60,11 +72,12 @@ impl FailOpen for PluginRuntime {
         };
         match self.compress(plugin, request) {
             Err(f) => original(f.reason, Some(f.kind), f.log, f.elapsed),
-            Ok(out) if out.value.text.len() >= request.text.len() => original(
+            Ok(out) if !clearly_smaller(&out.value.text, &request.text) => original(
                 format!(
-                    "output not smaller than input ({} ≥ {} bytes)",
+                    "output not clearly smaller than input ({} of {} bytes; at most {}% is used)",
                     out.value.text.len(),
-                    request.text.len()
+                    request.text.len(),
+                    CLEARLY_SMALLER_PERCENT
                 ),
                 None,
                 out.log,
