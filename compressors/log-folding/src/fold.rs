@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
-use crate::{code_frame, markers, passing, template};
+use crate::{code_frame, markers, passing, template, warnings_summary};
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
 const FAILURE_EXIT_CONTEXT: usize = 3;
@@ -124,10 +124,16 @@ pub fn fold(
         .collect();
     // A traceback's source listing is code, not messages (see [`pytest_tb`]);
     // so is a diagnostic's code frame (see [`code_frame`]).
+    // A warning repeated from other places folds (see [`warnings_summary`]).
     let roles: Vec<Role> = pytest_tb::roles(contents)
         .into_iter()
         .zip(code_frame::roles(contents))
-        .map(|(tb, frame)| if tb == Role::Other { frame } else { tb })
+        .zip(warnings_summary::roles(contents))
+        .map(|((tb, frame), warning)| match (tb, frame) {
+            (Role::Other, Role::Other) => warning,
+            (Role::Other, frame) => frame,
+            (tb, _) => tb,
+        })
         .collect();
     // So is a compiler's note in a library header (see [`notes_elsewhere`]).
     let elsewhere = notes_elsewhere(contents);

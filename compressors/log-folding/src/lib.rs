@@ -19,7 +19,13 @@
 //!   ([`passing`]), so a passing run collapses to its summaries; pytest's
 //!   long tracebacks fold library frames' listings ([`pytest_tb`]);
 //! - compiler and linter code frames ([`code_frame`]): the source under a
-//!   diagnostic's gutter folds, its labels (`^^^ expected u32`) stay;
+//!   diagnostic's gutter folds, its labels (`^^^ expected u32`) stay, and a
+//!   test runner's frame keeps the line it points at; a compiler's notes in
+//!   files no error is in (library headers) fold;
+//! - a short run of lines that differ in words is printed whole, and a
+//!   short log keeps every place in a source file;
+//! - pytest's warnings summary keeps each distinct warning once
+//!   ([`warnings_summary`]);
 //! - search output (`path:line:text`) grouped by file, each path once;
 //! - a one-line summary at the end (lines in → out, errors, warnings).
 //!
@@ -37,6 +43,7 @@ pub mod pytest_tb;
 mod runners;
 pub mod template;
 pub mod testrun;
+pub mod warnings_summary;
 
 pub use fold::FoldOptions;
 
