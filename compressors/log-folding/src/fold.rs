@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
-use crate::{code_frame, markers, passing, template, warnings_summary};
+use crate::{code_frame, markers, passing, python_traceback, template, warnings_summary};
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
 const FAILURE_EXIT_CONTEXT: usize = 3;
@@ -124,15 +124,18 @@ pub fn fold(
         .collect();
     // A traceback's source listing is code, not messages (see [`pytest_tb`]);
     // so is a diagnostic's code frame (see [`code_frame`]).
-    // A warning repeated from other places folds (see [`warnings_summary`]).
+    // A warning repeated from other places folds (see [`warnings_summary`]),
+    // as do a Python traceback's library frames (see [`python_traceback`]).
     let roles: Vec<Role> = pytest_tb::roles(contents)
         .into_iter()
         .zip(code_frame::roles(contents))
         .zip(warnings_summary::roles(contents))
-        .map(|((tb, frame), warning)| match (tb, frame) {
-            (Role::Other, Role::Other) => warning,
-            (Role::Other, frame) => frame,
-            (tb, _) => tb,
+        .zip(python_traceback::roles(contents))
+        .map(|(((tb, frame), warning), traceback)| {
+            [tb, frame, warning, traceback]
+                .into_iter()
+                .find(|r| *r != Role::Other)
+                .unwrap_or(Role::Other)
         })
         .collect();
     // So is a compiler's note in a library header (see [`notes_elsewhere`]).

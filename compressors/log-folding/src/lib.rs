@@ -25,7 +25,8 @@
 //! - a short run of lines that differ in words is printed whole, and a
 //!   short log keeps every place in a source file;
 //! - pytest's warnings summary keeps each distinct warning once
-//!   ([`warnings_summary`]);
+//!   ([`warnings_summary`]); a Python traceback in a log folds its library
+//!   frames but the innermost ([`python_traceback`]);
 //! - search output (`path:line:text`) grouped by file, each path once;
 //! - a one-line summary at the end (lines in → out, errors, warnings).
 //!
@@ -40,6 +41,7 @@ pub mod line;
 pub mod markers;
 pub mod passing;
 pub mod pytest_tb;
+pub mod python_traceback;
 mod runners;
 pub mod template;
 pub mod testrun;

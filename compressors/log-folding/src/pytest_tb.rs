@@ -126,7 +126,7 @@ fn location_path(line: &str) -> Option<&str> {
 
 /// Code that is not the project's: installed packages, the standard library,
 /// the interpreter's frozen modules.
-fn is_library_path(path: &str) -> bool {
+pub(crate) fn is_library_path(path: &str) -> bool {
     path.contains("site-packages/")
         || path.contains("dist-packages/")
         || path.contains("/lib/python")
