@@ -165,6 +165,9 @@ pub mod python {
         folds: Folds,
     }
 
+    /// A string literal assigned outside functions folds from this many lines.
+    const LONG_STRING_LINES: usize = 4;
+
     impl Walker {
         /// The 0-based line of a byte offset.
         fn line(&self, offset: ruff_text_size::TextSize) -> usize {
@@ -199,6 +202,28 @@ pub mod python {
                 if summary < end {
                     self.folds.bodies.push((summary + 1, end));
                 }
+            }
+        }
+
+        /// Folds a string literal spanning more than [`LONG_STRING_LINES`]
+        /// lines after its first line of text.
+        fn long_string(&mut self, value: &Expr) {
+            let Expr::StringLiteral(literal) = value else {
+                return;
+            };
+            let start = self.line(literal.start());
+            let end = self.line(literal.end());
+            if end < start + LONG_STRING_LINES {
+                return;
+            }
+            let text = literal.value.to_str();
+            let first = if text.starts_with('\n') {
+                start + 1
+            } else {
+                start
+            };
+            if first < end {
+                self.folds.bodies.push((first + 1, end));
             }
         }
 
@@ -251,6 +276,16 @@ pub mod python {
                         self.block(&s.orelse, in_function);
                         self.block(&s.finalbody, in_function);
                     }
+                    // A long string assigned at module or class level (a
+                    // docstring template, a SQL query) is text, not
+                    // structure: its first line of text stays, like a
+                    // docstring's summary.
+                    Stmt::Assign(a) if !in_function => self.long_string(&a.value),
+                    Stmt::AnnAssign(a) if !in_function => {
+                        if let Some(value) = &a.value {
+                            self.long_string(value);
+                        }
+                    }
                     Stmt::With(s) => self.block(&s.body, in_function),
                     Stmt::For(s) => self.block(&s.body, in_function),
                     Stmt::While(s) => self.block(&s.body, in_function),
@@ -292,6 +327,22 @@ mod python_tests {
             ]
         );
         assert!(super::python::folds("def broken(:\n").is_none());
+    }
+
+    #[test]
+    fn long_strings_outside_functions_keep_their_first_line() {
+        let src = "TEMPLATE = \"\"\"\n    Reduce this {cls}'s data.\n\n    Parameters\n    dim : str\n\"\"\"\nSHORT = \"\"\"a\nb\"\"\"\nclass A:\n    query: str = \"\"\"SELECT *\n    FROM t\n    WHERE x\n    AND z\n    ORDER BY y\"\"\"\n";
+        assert_eq!(
+            kept(src),
+            vec![
+                "TEMPLATE = \"\"\"",
+                "    Reduce this {cls}'s data.",
+                "SHORT = \"\"\"a",
+                "b\"\"\"",
+                "class A:",
+                "    query: str = \"\"\"SELECT *",
+            ]
+        );
     }
 
     #[test]
