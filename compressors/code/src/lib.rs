@@ -93,6 +93,58 @@ fn is_comment(code: &str) -> bool {
             && !t.starts_with("#define")
 }
 
+/// Whether a comment line shows a declaration (after its comment marks):
+/// `/// pub fn parse(s: &str)`, ` * class Foo`, `struct MyFlags;`.
+fn declares_item(code: &str) -> bool {
+    const DECLARATIONS: &[&str] = &[
+        "pub ",
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "type ",
+        "const ",
+        "static ",
+        "mod ",
+        "impl ",
+        "impl<",
+        "class ",
+        "def ",
+        "interface ",
+        "function ",
+        "export ",
+    ];
+    let t = code
+        .trim_start()
+        .trim_start_matches(['/', '*', '!', '#'])
+        .trim_start();
+    DECLARATIONS.iter().any(|d| t.starts_with(d))
+}
+
+/// Which lines are comments: lines [`is_comment`] recognises, and in
+/// brace languages every line of a `/* … */` block (a crate's `/*!` docs
+/// hold plain Markdown lines).
+fn comment_lines(lines: &[Line<'_>], syntax: Syntax) -> Vec<bool> {
+    let mut comment: Vec<bool> = lines.iter().map(|l| is_comment(l.code)).collect();
+    if syntax == Syntax::Indentation {
+        return comment;
+    }
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].code.trim_start();
+        if t.starts_with("/*") && !t.contains("*/") {
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j].code.contains("*/"))
+                .unwrap_or(lines.len() - 1);
+            comment[i..=end].iter_mut().for_each(|c| *c = true);
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
+    comment
+}
+
 /// Languages with a real parser here.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Language {
@@ -163,15 +215,23 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
         None => lexer,
     };
     // Doc comments and comment blocks: the first line says what follows.
+    let comment = comment_lines(&lines, syntax);
     let mut i = 0;
     while i < lines.len() {
-        if keep[i] && is_comment(lines[i].code) {
+        if keep[i] && comment[i] {
             let mut j = i + 1;
-            while j < lines.len() && keep[j] && is_comment(lines[j].code) {
+            while j < lines.len() && keep[j] && comment[j] {
                 j += 1;
             }
             if j - i > COMMENT_RUN {
-                keep[i + 1..j].iter_mut().for_each(|k| *k = false);
+                // A declaration in a doc's example (`pub struct Flags: u32 {`)
+                // names the API: it stays with the first line.
+                // A run opened by marks alone (`/*!`, `/**`) says what it is
+                // on its next line.
+                let marks_only = !lines[i].code.chars().any(char::is_alphanumeric);
+                for k in i + 1..j {
+                    keep[k] = declares_item(lines[k].code) || marks_only && k == i + 1;
+                }
             }
             i = j;
         } else {
@@ -232,6 +292,16 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_doc_comment_folds_to_its_first_line_and_its_declarations() {
+        let src = "/*!\nGenerate flags types.\n\n# Getting started\n\nAdd it to Cargo.toml, then:\n\n```rust\npub struct Flags: u32 {\n```\n*/\n\npub fn parse(s: &str) -> u32 {\n    s.len() as u32\n}\n";
+        let out = compress(src, Some("src/lib.rs")).text;
+        assert!(out.starts_with("/*!\nGenerate flags types.\n"), "{out}");
+        assert!(out.contains("pub struct Flags: u32 {"), "{out}");
+        assert!(!out.contains("# Getting started"), "{out}");
+        assert!(out.contains("pub fn parse(s: &str) -> u32 {"), "{out}");
+    }
 
     #[test]
     fn read_line_numbers_survive_and_ranges_are_actionable() {
