@@ -36,6 +36,10 @@ pub struct FoldOptions {
     /// Most lines of rare templates kept beyond `novel_budget`, per
     /// thousand lines of log (at least `novel_budget`).
     pub rare_per_thousand: usize,
+    /// Count a diagnostic repeating one message at other places under the
+    /// first, each place named (the last resort under a budget; see
+    /// [`crate::repeats`]).
+    pub group_repeated_diagnostics: bool,
 }
 
 impl Default for FoldOptions {
@@ -47,6 +51,7 @@ impl Default for FoldOptions {
             near_error: 3,
             small_log_lines: 100,
             rare_per_thousand: 10,
+            group_repeated_diagnostics: false,
         }
     }
 }
@@ -74,6 +79,7 @@ impl FoldOptions {
             rare_per_thousand: 0,
             small_log_lines: 0,
             near_error: 0,
+            ..self
         }
     }
 }
@@ -107,6 +113,110 @@ enum Fate {
     Folded,
 }
 
+/// What the folding knows about a log's lines before it chooses: read once,
+/// folded under any [`FoldOptions`] (a tighter budget refolds the same
+/// analysis).
+pub struct Analysis {
+    /// A passing test's own line.
+    passing: Vec<bool>,
+    /// Traceback, code-frame, warnings-summary roles.
+    roles: Vec<Role>,
+    /// How severe each line is.
+    severity: Vec<Severity>,
+    /// Each line with numbers, hashes and paths masked.
+    masks: Vec<String>,
+    /// The templates mined from the masks.
+    templates: template::Templates,
+    /// Runner summaries to keep.
+    summaries: HashSet<usize>,
+    /// An outline's headers.
+    headers: HashSet<usize>,
+    /// Section titles framed by rules, when there are few enough to keep.
+    titles: Vec<usize>,
+    /// Compiler or linter diagnostics.
+    diagnostic: Vec<bool>,
+    /// Lines naming a place in a source file.
+    place: Vec<bool>,
+    /// Failure exits (`make: *** … Error 2`).
+    failure_exit: Vec<bool>,
+}
+
+impl Analysis {
+    /// Reads `contents` (lines without their timestamps).
+    pub fn of(contents: &[&str]) -> Self {
+        let n = contents.len();
+        // A passing test's own line is never an error (whatever its name says)
+        // and folds with its count: a passing run is read for its summaries.
+        let passing: Vec<bool> = contents
+            .iter()
+            .map(|c| passing::is_passing_test(c))
+            .collect();
+        // A traceback's source listing is code, not messages (see [`pytest_tb`]);
+        // so is a diagnostic's code frame (see [`code_frame`]).
+        // A warning repeated from other places folds (see [`warnings_summary`]),
+        // as do a Python traceback's library frames (see [`python_traceback`]).
+        let roles: Vec<Role> = pytest_tb::roles(contents)
+            .into_iter()
+            .zip(code_frame::roles(contents))
+            .zip(warnings_summary::roles(contents))
+            .zip(python_traceback::roles(contents))
+            .map(|(((tb, frame), warning), traceback)| {
+                [tb, frame, warning, traceback]
+                    .into_iter()
+                    .find(|r| *r != Role::Other)
+                    .unwrap_or(Role::Other)
+            })
+            .collect();
+        // So is a compiler's note in a library header (see [`notes_elsewhere`]).
+        let elsewhere = notes_elsewhere(contents);
+        let mut roles = roles;
+        for &i in &elsewhere {
+            if roles[i] == Role::Other {
+                roles[i] = Role::Folded;
+            }
+        }
+        let severity: Vec<Severity> = (0..n)
+            .map(|i| {
+                if passing[i] || roles[i] != Role::Other {
+                    Severity::Normal
+                } else {
+                    line::severity(contents[i])
+                }
+            })
+            .collect();
+        let masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
+        // What a log is read for, by its structure: a runner's summary, a
+        // diagnostic, a failure exit with the lines that led to it, the
+        // headers of an outline.
+        let templates = template::mine(&masks);
+        let summaries = kept_summaries(contents, &severity, &templates);
+        let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
+        Self {
+            headers: outline_headers(contents),
+            titles: if titles.len() <= MAX_SECTION_TITLES {
+                titles
+            } else {
+                Vec::new()
+            },
+            diagnostic: contents.iter().map(|c| markers::is_diagnostic(c)).collect(),
+            place: contents
+                .iter()
+                .map(|c| markers::has_source_location(c))
+                .collect(),
+            failure_exit: contents
+                .iter()
+                .map(|c| markers::is_failure_exit(c))
+                .collect(),
+            passing,
+            roles,
+            severity,
+            masks,
+            templates,
+            summaries,
+        }
+    }
+}
+
 /// Folds `lines` (ANSI-free, as a terminal showed them) and writes the kept
 /// lines and markers to `out`, one per line.
 pub fn fold(
@@ -115,41 +225,31 @@ pub fn fold(
     opts: &FoldOptions,
     out: &mut Vec<String>,
 ) -> FoldStats {
+    fold_analysed(lines, contents, &Analysis::of(contents), opts, out)
+}
+
+/// [`fold`] with the analysis of `contents` already made.
+pub fn fold_analysed(
+    lines: &[&str],
+    contents: &[&str],
+    analysis: &Analysis,
+    opts: &FoldOptions,
+    out: &mut Vec<String>,
+) -> FoldStats {
     let n = lines.len();
-    // A passing test's own line is never an error (whatever its name says)
-    // and folds with its count: a passing run is read for its summaries.
-    let passing: Vec<bool> = contents
-        .iter()
-        .map(|c| passing::is_passing_test(c))
-        .collect();
-    // A traceback's source listing is code, not messages (see [`pytest_tb`]);
-    // so is a diagnostic's code frame (see [`code_frame`]).
-    // A warning repeated from other places folds (see [`warnings_summary`]),
-    // as do a Python traceback's library frames (see [`python_traceback`]).
-    let roles: Vec<Role> = pytest_tb::roles(contents)
-        .into_iter()
-        .zip(code_frame::roles(contents))
-        .zip(warnings_summary::roles(contents))
-        .zip(python_traceback::roles(contents))
-        .map(|(((tb, frame), warning), traceback)| {
-            [tb, frame, warning, traceback]
-                .into_iter()
-                .find(|r| *r != Role::Other)
-                .unwrap_or(Role::Other)
-        })
-        .collect();
-    // So is a compiler's note in a library header (see [`notes_elsewhere`]).
-    let elsewhere = notes_elsewhere(contents);
-    let severity: Vec<Severity> = (0..n)
-        .map(|i| {
-            if passing[i] || roles[i] != Role::Other || elsewhere.contains(&i) {
-                Severity::Normal
-            } else {
-                line::severity(contents[i])
-            }
-        })
-        .collect();
-    let masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
+    let Analysis {
+        passing,
+        roles,
+        severity,
+        masks,
+        templates,
+        summaries,
+        headers,
+        titles,
+        diagnostic,
+        place,
+        failure_exit,
+    } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
     let mut near_error = vec![false; n];
@@ -203,32 +303,19 @@ pub fn fold(
         let hi = (j + opts.near_error).min(n);
         near_error[lo..hi].iter_mut().for_each(|x| *x = true);
     }
-    // What a log is read for, by its structure: a runner's summary, a
-    // diagnostic, a failure exit with the lines that led to it, the
-    // headers of an outline.
-    let headers = outline_headers(contents);
-    let templates = template::mine(&masks);
-    let summaries = kept_summaries(contents, &severity, &templates);
-    let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
-    let keep_titles = titles.len() <= MAX_SECTION_TITLES;
     for i in 0..n {
-        let c = contents[i];
         // (A line after an error was marked as its context, which folds
         // when its shape was printed: a diagnostic or summary never folds.)
-        let title = keep_titles && titles.binary_search(&i).is_ok();
+        let title = titles.binary_search(&i).is_ok();
         // In a short log every place in a source file is kept: where the
         // agent goes next (a trace's frames, a leak's allocation site).
-        let place = n <= opts.small_log_lines && markers::has_source_location(c);
-        if (summaries.contains(&i)
-            || markers::is_diagnostic(c)
-            || headers.contains(&i)
-            || title
-            || place)
+        let place = n <= opts.small_log_lines && place[i];
+        if (summaries.contains(&i) || diagnostic[i] || headers.contains(&i) || title || place)
             && matches!(fate[i], Fate::Undecided | Fate::Context)
         {
             fate[i] = Fate::Keep;
         }
-        if markers::is_failure_exit(c) {
+        if failure_exit[i] {
             fate[i] = Fate::Keep;
             for j in i.saturating_sub(FAILURE_EXIT_CONTEXT)..i {
                 if fate[j] == Fate::Undecided && !contents[j].trim().is_empty() {
@@ -245,7 +332,6 @@ pub fn fold(
         match roles[i] {
             Role::Kept => fate[i] = Fate::Keep,
             Role::Folded => fate[i] = Fate::Folded,
-            Role::Other if elsewhere.contains(&i) => fate[i] = Fate::Folded,
             Role::Other => {}
         }
     }

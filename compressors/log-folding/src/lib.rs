@@ -42,6 +42,7 @@ pub mod markers;
 pub mod passing;
 pub mod pytest_tb;
 pub mod python_traceback;
+pub mod repeats;
 mod runners;
 pub mod template;
 pub mod testrun;
@@ -69,31 +70,55 @@ pub fn compress(text: &str) -> CompressedLog {
 
 /// Compresses `text` to fit `target_tokens` when it can: with the default
 /// options first, then, while the result is larger than the budget (about
-/// four bytes a token), with fewer ordinary lines of context. What is
+/// four bytes a token), with fewer ordinary lines of context; then, if it
+/// is still over, a diagnostic repeating one message at other places is
+/// counted under the first with every place named ([`repeats`]). What is
 /// always kept stays whatever the budget (errors, warnings, failing tests,
-/// diagnostics, summaries, failure exits); the gap markers say what was
-/// folded, and a note says the budget was applied.
+/// every distinct diagnostic, summaries, failure exits); the gap markers
+/// say what was folded, and a note says the budget was applied. The log is
+/// read once ([`fold::Analysis`]) and only refolded per level, so a budget
+/// costs little more time than none.
 pub fn compress_within(text: &str, target_tokens: Option<u32>) -> CompressedLog {
-    let mut opts = FoldOptions::default();
-    let mut out = compress_with(text, &opts);
-    let Some(target) = target_tokens else {
-        return out;
-    };
-    let fits = |c: &CompressedLog| c.text.len().div_ceil(4) <= target as usize;
-    for tighter in [FoldOptions::tighter, FoldOptions::tightest] {
-        if fits(&out) {
-            break;
+    prepared(text, |fold_with| {
+        let mut opts = FoldOptions::default();
+        let mut out = fold_with(&opts);
+        let Some(target) = target_tokens else {
+            return out;
+        };
+        let fits = |c: &CompressedLog| c.text.len().div_ceil(4) <= target as usize;
+        for tighter in [FoldOptions::tighter, FoldOptions::tightest] {
+            if fits(&out) {
+                break;
+            }
+            opts = tighter(opts);
+            out = fold_with(&opts);
+            out.notes
+                .push(format!("folded tighter for a budget of {target} tokens"));
         }
-        opts = tighter(opts);
-        out = compress_with(text, &opts);
-        out.notes
-            .push(format!("folded tighter for a budget of {target} tokens"));
-    }
-    out
+        if !fits(&out) {
+            // Still over: repeats of one diagnostic are counted under the first.
+            opts.group_repeated_diagnostics = true;
+            out = fold_with(&opts);
+            out.notes.push(format!(
+                "repeated diagnostics counted under the first for a budget of {target} tokens"
+            ));
+        }
+        out
+    })
 }
 
 /// Compresses `text` with `opts`.
 pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
+    prepared(text, |fold_with| fold_with(opts))
+}
+
+/// Reads `text` once (terminal redraws, search grouping, test reports, the
+/// fold analysis) and hands `choose` a function that folds it under given
+/// options; search output short enough to keep whole is returned as it is.
+fn prepared(
+    text: &str,
+    choose: impl FnOnce(&dyn Fn(&FoldOptions) -> CompressedLog) -> CompressedLog,
+) -> CompressedLog {
     let clean = ghost_terminal_text::strip_ansi(text);
     let mut lines: Vec<&str> = clean
         .split('\n')
@@ -121,9 +146,21 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
     }
     let contents: Vec<&str> = lines.iter().map(|l| line::without_timestamp(l)).collect();
     let report = testrun::parse(&contents);
+    let analysis = fold::Analysis::of(&contents);
+    choose(&|opts: &FoldOptions| render(&lines, &contents, &analysis, &report, opts))
+}
 
+/// Folds the analysed log under `opts` and writes it out: the test header,
+/// the folded body, the one-line summary.
+fn render(
+    lines: &[&str],
+    contents: &[&str],
+    analysis: &fold::Analysis,
+    report: &testrun::TestReport,
+    opts: &FoldOptions,
+) -> CompressedLog {
     let mut body = Vec::new();
-    let stats = fold::fold(&lines, &contents, opts, &mut body);
+    let stats = fold::fold_analysed(lines, contents, analysis, opts, &mut body);
     let mut out = Vec::new();
     if !report.is_empty() {
         out.push(format!(
@@ -145,6 +182,9 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
                 None => out.push(format!("[failed: {}]", f.name)),
             }
         }
+    }
+    if opts.group_repeated_diagnostics {
+        body = repeats::group(&body);
     }
     out.append(&mut body);
     let summary = format!(

@@ -217,21 +217,59 @@ pub fn is_diagnostic(content: &str) -> bool {
     }
 }
 
-/// The file of a diagnostic in the `path:line[:col]: level: message` form,
-/// with its level word (`error`, `warning`, `note`), lowercased.
-pub fn diagnostic_file_and_level(content: &str) -> Option<(&str, String)> {
+/// A diagnostic in the `path:line[:col]: message` form, cut in three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiagnosticParts<'a> {
+    /// `src/app.py`.
+    pub path: &'a str,
+    /// `12:5` or `12`.
+    pub place: &'a str,
+    /// `error: name 'x' is not defined`, without the leading space.
+    pub message: &'a str,
+}
+
+impl DiagnosticParts<'_> {
+    /// The message's level word (`error`, `warning`, `note`), lowercased.
+    pub fn level(&self) -> String {
+        let first = self.message.split_whitespace().next().unwrap_or("");
+        first.trim_end_matches(':').to_ascii_lowercase()
+    }
+}
+
+/// The parts of a `path:line[:col]: message` line, or `None` when it is
+/// not one.
+pub fn diagnostic_parts(content: &str) -> Option<DiagnosticParts<'_>> {
     let t = content.trim_start();
     let (path, rest) = t.split_once(':')?;
     if !is_path(path) {
         return None;
     }
-    let mut level = None;
-    location_then(rest, |message| {
-        let first = message.split_whitespace().next().unwrap_or("");
-        level = Some(first.trim_end_matches(':').to_ascii_lowercase());
-        true
-    });
-    level.filter(|l| !l.is_empty()).map(|l| (path, l))
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let line = digits(rest);
+    if line == 0 {
+        return None;
+    }
+    let mut place_len = line;
+    if let Some(col) = rest[line..].strip_prefix(':') {
+        let c = digits(col);
+        if c > 0 {
+            place_len += 1 + c;
+        }
+    }
+    let message = rest[place_len..].strip_prefix(':')?;
+    Some(DiagnosticParts {
+        path,
+        place: &rest[..place_len],
+        message: message.trim_start(),
+    })
+}
+
+/// The file of a diagnostic in the `path:line[:col]: level: message` form,
+/// with its level word (`error`, `warning`, `note`), lowercased.
+pub fn diagnostic_file_and_level(content: &str) -> Option<(&str, String)> {
+    let parts = diagnostic_parts(content)?;
+    let level = parts.level();
+    (!level.is_empty()).then_some((parts.path, level))
 }
 
 /// `12:5: rest` or `12: rest` (after a path and its colon), with `check`

@@ -381,3 +381,50 @@ fn passing_tests_under_a_failing_files_header_still_fold() {
     });
     assert!(!out.contains("✓ word 17"), "{out}");
 }
+
+#[test]
+fn under_a_budget_repeated_diagnostics_are_counted_with_every_place() {
+    let mut log = String::new();
+    for i in 0..120 {
+        log.push_str(&format!(
+            "src/client.py:{}:80: E501 line too long ({} > 79 characters)\n",
+            10 + i * 7,
+            80 + i % 20
+        ));
+        if i % 10 == 0 {
+            log.push_str(&format!(
+                "src/client.py:{}:1: F401 `mod{i}` imported but unused\n",
+                3 + i
+            ));
+        }
+    }
+    log.push_str("Found 132 errors.\n");
+    // Without a budget every diagnostic stays verbatim.
+    let whole = ghost_log_folding::compress_within(&log, None).text;
+    assert_all_kept(&log, &whole, |l| l.starts_with("src/"));
+    // Under one, the E501 repeats are counted under the first, each place named;
+    // every distinct diagnostic and the summary stay.
+    let out = ghost_log_folding::compress_within(&log, Some(400)).text;
+    assert_all_kept(&log, &out, |l| {
+        l.contains("F401") || l.starts_with("Found ")
+    });
+    assert!(
+        out.contains("[… 119 more at src/client.py:17:80, 24:80,"),
+        "{out}"
+    );
+    for i in 1..120 {
+        let place = 10 + i * 7;
+        assert!(
+            [", ", "py:"]
+                .iter()
+                .any(|before| out.contains(&format!("{before}{place}:80"))),
+            "place {place} named"
+        );
+    }
+    assert!(
+        out.len() * 3 < log.len(),
+        "{} of {} bytes",
+        out.len(),
+        log.len()
+    );
+}

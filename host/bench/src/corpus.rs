@@ -189,14 +189,20 @@ pub fn lost<'a>(must_keep: &'a [String], output: &str) -> Vec<&'a String> {
 
 /// Scores every case under `dir` (a folder of case folders) with ghost.
 pub fn score(pipeline: &Pipeline, dir: &Path) -> Result<CorpusReport> {
-    score_with(pipeline, dir, None)
+    score_with(pipeline, dir, None, None)
 }
 
 /// Scores every case under `dir`; with `outputs`, scores the texts found
 /// there as `<case id>.txt` (another tool's compressed outputs) instead of
 /// running ghost's compressors. A case with no output file counts as
-/// passed through unchanged.
-pub fn score_with(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result<CorpusReport> {
+/// passed through unchanged. With `target_tokens`, every request carries
+/// that budget, as a hook under context pressure sets it.
+pub fn score_with(
+    pipeline: &Pipeline,
+    dir: &Path,
+    outputs: Option<&Path>,
+    target_tokens: Option<u32>,
+) -> Result<CorpusReport> {
     let mut ids: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading the corpus folder {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -217,7 +223,7 @@ pub fn score_with(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Re
         cases: Vec::new(),
     };
     for case_dir in ids {
-        let score = score_case(pipeline, &case_dir, outputs)?;
+        let score = score_case(pipeline, &case_dir, outputs, target_tokens)?;
         report
             .by_class
             .entry(score.class.clone())
@@ -232,7 +238,12 @@ pub fn score_with(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Re
     Ok(report)
 }
 
-fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result<CaseScore> {
+fn score_case(
+    pipeline: &Pipeline,
+    dir: &Path,
+    outputs: Option<&Path>,
+    target_tokens: Option<u32>,
+) -> Result<CaseScore> {
     let id = dir
         .file_name()
         .unwrap_or_default()
@@ -263,7 +274,7 @@ fn score_case(pipeline: &Pipeline, dir: &Path, outputs: Option<&Path>) -> Result
         class,
         tool_name: meta.tool.clone(),
         source_path,
-        target_tokens: None,
+        target_tokens,
     };
     let (result, external);
     let (out, compressor, applied, elapsed_ms) = match outputs {

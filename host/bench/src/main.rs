@@ -41,6 +41,10 @@ enum Args {
         /// running ghost's compressors: for side-by-side comparisons.
         #[arg(long, value_name = "DIR")]
         outputs: Option<PathBuf>,
+        /// Give every request this token budget, as a hook under context
+        /// pressure does: what the compressors keep when space is short.
+        #[arg(long, value_name = "N")]
+        target_tokens: Option<u32>,
     },
     /// Recall quality on LoCoMo: every question of categories 1-4 through
     /// the MCP recall path; recall@1/5/10, MRR and latency for conversations
@@ -200,7 +204,8 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
             json,
             cases,
             outputs,
-        } => corpus_bench(dir, json, cases, outputs, pipeline),
+            target_tokens,
+        } => corpus_bench(dir, json, cases, outputs, target_tokens, pipeline),
         Args::Recall {
             locomo,
             plain,
@@ -347,10 +352,11 @@ fn corpus_bench(
     json: Option<PathBuf>,
     cases: bool,
     outputs: Option<PathBuf>,
+    target_tokens: Option<u32>,
     pipeline: impl FnOnce() -> Result<Pipeline>,
 ) -> Result<ExitCode> {
     let pipeline = pipeline()?;
-    let report = corpus::score_with(&pipeline, &dir, outputs.as_deref())?;
+    let report = corpus::score_with(&pipeline, &dir, outputs.as_deref(), target_tokens)?;
     if cases {
         for c in &report.cases {
             println!(
