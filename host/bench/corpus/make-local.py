@@ -23,6 +23,10 @@ php, phpunit, junit4 (Debian packages: golang-go ruby ruby-rspec rubocop
 php-cli phpunit junit4), valgrind, cargo-nextest, pylint and flake8 in
 VENV_BIN, and a folder given by `--js DIR` where `npm install jest vitest
 mocha eslint@9 typescript` was run.
+
+`--round4` writes only `fourth_cases()`: Elixir (ExUnit, a compile error,
+a crash), OCaml, Lua and R (Debian packages elixir, ocaml-nox, lua5.4,
+r-base-core).
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
@@ -445,6 +449,64 @@ def crash_cases():
              lambda l: l.startswith("KeyError") or re.search(r'File ".*report\.py", line \d+', l),
              "the KeyError line and every report.py frame")
 
+def fourth_cases():
+    """The fourth round: Elixir, OCaml, Lua and R (rules written before ghost's output was looked at)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = "MIX_ENV=test HEX_OFFLINE=1"
+        run("mix new ledger >/dev/null", cwd=tmp)
+        m = os.path.join(tmp, "ledger")
+        write(os.path.join(m, "lib", "ledger.ex"), "defmodule Ledger do\n  def balance(entries), do: Enum.sum(entries)\n"
+              "  def fee(amount) when amount > 100, do: amount * 0.01\n  def fee(_amount), do: 1\nend\n")
+        write(os.path.join(m, "test", "ledger_test.exs"), "defmodule LedgerTest do\n  use ExUnit.Case\n"
+              + "".join(f"  test \"balance {i}\" do\n    assert Ledger.balance([{i}, 1]) == {i + 1}\n  end\n" for i in range(30))
+              + "  test \"fee of a large amount\" do\n    assert Ledger.fee(1000) == 10\n  end\n"
+              + "  test \"fee of nothing\" do\n    assert Ledger.fee(0) == 0\n  end\nend\n")
+        # ExUnit with failures: numbered failure headers, the assertion's
+        # code/left/right lines, the summary.
+        t = run(f"{env} mix test --seed 0 2>&1", cwd=m)
+        case("exunit-failing", "log", "mix test", t,
+             lambda l: re.match(r"^\s+\d+\) test ", l) or re.match(r"^\s+(code|left|right):", l)
+             or re.match(r"^\d+ tests?, \d+ failures?", l),
+             "numbered failure headers, the code/left/right lines, the `N tests, M failures` summary")
+        # A compile error in the same project: the error lines.
+        write(os.path.join(m, "lib", "ledger.ex"), "defmodule Ledger do\n  def balance(entries), do: Enum.summ(entries)\n"
+              "  def fee(amount), do: amount * rate()\nend\n")
+        t = run(f"{env} mix compile 2>&1", cwd=m)
+        case("mix-compile-error", "log", "mix compile", t,
+             lambda l: re.match(r"^\s*(\*\* \(|error:|warning:)", l) or re.search(r"lib/ledger\.ex:\d+", l),
+             "every `error:`/`warning:`/`** (` line and every lib/ledger.ex location")
+        # An Elixir script crashing: the `** (` line and the script's frames.
+        write(os.path.join(tmp, "split.exs"), "defmodule Split do\n  def share(total, n), do: div(total, n)\n"
+              "  def all(totals), do: Enum.map(totals, &share(&1, length(totals) - 3))\nend\nIO.puts(\"splitting\")\nSplit.all([10, 20, 30])\n")
+        t = run("elixir split.exs 2>&1", cwd=tmp)
+        case("elixir-crash", "error", "elixir split.exs", t,
+             lambda l: l.startswith("** (") or "split.exs:" in l,
+             "the `** (` line and every split.exs location")
+        # OCaml type errors: every `File "…", line N` location and `Error:` line.
+        write(os.path.join(tmp, "shapes.ml"), "type shape = Circle of float | Square of float\n"
+              "let area = function Circle r -> 3.14 *. r *. r | Square s -> s * s\n"
+              "let describe s = \"area: \" ^ area s\n")
+        t = run("ocamlc -c shapes.ml 2>&1", cwd=tmp)
+        case("ocaml-type-error", "log", "ocamlc -c shapes.ml", t,
+             lambda l: l.startswith("File \"shapes.ml\"") or l.startswith("Error:"),
+             "every `File \"shapes.ml\", line N` location and `Error:` line")
+        # Lua failing at run time: the error line and the script's frames.
+        write(os.path.join(tmp, "cart.lua"), "local function price(item) return item.qty * item.unit end\n"
+              "local function total(items)\n  local sum = 0\n  for _, it in ipairs(items) do sum = sum + price(it) end\n  return sum\nend\n"
+              "print('totalling')\nprint(total({{qty = 1, unit = 2}, {qty = 3}}))\n")
+        t = run("lua5.4 cart.lua 2>&1", cwd=tmp)
+        case("lua-error", "error", "lua5.4 cart.lua", t,
+             lambda l: re.search(r"cart\.lua:\d+:", l),
+             "every cart.lua location (the error and its traceback frames)")
+        # R stopping with an error: the Error line, the Calls line, Execution halted.
+        write(os.path.join(tmp, "fit.R"), "scale_col <- function(d, col) (d[[col]] - mean(d[[col]])) / sd(d[[col]])\n"
+              "prep <- function(d) { d$z <- scale_col(d, 'weight'); d }\ncat('preparing\\n')\n"
+              "d <- data.frame(height = c(1.7, 1.8), mass = c(70, 80))\nprint(prep(d))\nstop('unreachable')\n")
+        t = run("Rscript fit.R 2>&1", cwd=tmp)
+        case("r-error", "error", "Rscript fit.R", t,
+             lambda l: l.startswith("Error") or l.startswith("Calls:") or l.startswith("Execution halted"),
+             "the Error line, the Calls: line, `Execution halted`")
+
 
 def main():
     if "--add" in sys.argv:
@@ -453,6 +515,9 @@ def main():
     if "--round3" in sys.argv:
         third_cases()
         crash_cases()
+        return
+    if "--round4" in sys.argv:
+        fourth_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -542,6 +607,7 @@ def main():
     more_cases()
     third_cases()
     crash_cases()
+    fourth_cases()
 
 
 main()
