@@ -238,6 +238,23 @@ fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
     );
     let right = report.overall.classified_right as f64 / report.overall.cases as f64;
     assert!(right >= 0.95, "classifier {right:.3} on the local outputs");
+    // The whole path a hook takes: compressed as the classifier decided.
+    let options = ghost_bench::corpus::ScoreOptions {
+        classified: true,
+        ..Default::default()
+    };
+    let whole = ghost_bench::corpus::score_with(&pipeline, &dir, &options).unwrap();
+    let lost: Vec<_> = whole
+        .cases
+        .iter()
+        .filter(|c| !c.lost.is_empty())
+        .map(|c| format!("{} (as {}): {:?}", c.id, c.classified_as, c.lost))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "classified, cases lost:\n{}",
+        lost.join("\n")
+    );
 }
 
 #[test]

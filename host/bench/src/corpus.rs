@@ -189,20 +189,27 @@ pub fn lost<'a>(must_keep: &'a [String], output: &str) -> Vec<&'a String> {
 
 /// Scores every case under `dir` (a folder of case folders) with ghost.
 pub fn score(pipeline: &Pipeline, dir: &Path) -> Result<CorpusReport> {
-    score_with(pipeline, dir, None, None)
+    score_with(pipeline, dir, &ScoreOptions::default())
 }
 
-/// Scores every case under `dir`; with `outputs`, scores the texts found
-/// there as `<case id>.txt` (another tool's compressed outputs) instead of
-/// running ghost's compressors. A case with no output file counts as
-/// passed through unchanged. With `target_tokens`, every request carries
-/// that budget, as a hook under context pressure sets it.
-pub fn score_with(
-    pipeline: &Pipeline,
-    dir: &Path,
-    outputs: Option<&Path>,
-    target_tokens: Option<u32>,
-) -> Result<CorpusReport> {
+/// How [`score_with`] runs the cases.
+#[derive(Debug, Clone, Default)]
+pub struct ScoreOptions {
+    /// Score the texts found here as `<case id>.txt` (another tool's
+    /// compressed outputs) instead of running ghost's compressors.
+    pub outputs: Option<PathBuf>,
+    /// Give every request this token budget, as a hook under context
+    /// pressure does.
+    pub target_tokens: Option<u32>,
+    /// Compress with the class the classifier picked rather than the
+    /// case's label: the whole path a hook takes.
+    pub classified: bool,
+}
+
+/// Scores every case under `dir` as `options` say (see [`ScoreOptions`]).
+/// With outputs of another tool, a case with no output file counts as
+/// passed through unchanged.
+pub fn score_with(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Result<CorpusReport> {
     let mut ids: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading the corpus folder {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -223,7 +230,7 @@ pub fn score_with(
         cases: Vec::new(),
     };
     for case_dir in ids {
-        let score = score_case(pipeline, &case_dir, outputs, target_tokens)?;
+        let score = score_case(pipeline, &case_dir, options)?;
         report
             .by_class
             .entry(score.class.clone())
@@ -238,12 +245,7 @@ pub fn score_with(
     Ok(report)
 }
 
-fn score_case(
-    pipeline: &Pipeline,
-    dir: &Path,
-    outputs: Option<&Path>,
-    target_tokens: Option<u32>,
-) -> Result<CaseScore> {
+fn score_case(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Result<CaseScore> {
     let id = dir
         .file_name()
         .unwrap_or_default()
@@ -271,13 +273,17 @@ fn score_case(
     });
     let request = CompressRequest {
         text: input,
-        class,
+        class: if options.classified {
+            classified.classification.class
+        } else {
+            class
+        },
         tool_name: meta.tool.clone(),
         source_path,
-        target_tokens,
+        target_tokens: options.target_tokens,
     };
     let (result, external);
-    let (out, compressor, applied, elapsed_ms) = match outputs {
+    let (out, compressor, applied, elapsed_ms) = match options.outputs.as_deref() {
         None => {
             result = pipeline.compress(&request);
             let o = &result.outcome;

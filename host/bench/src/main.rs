@@ -45,6 +45,10 @@ enum Args {
         /// pressure does: what the compressors keep when space is short.
         #[arg(long, value_name = "N")]
         target_tokens: Option<u32>,
+        /// Compress each case as the class the classifier picked (given the
+        /// hints a hook has), not its label: the whole path a hook takes.
+        #[arg(long)]
+        classified: bool,
     },
     /// Recall quality on LoCoMo: every question of categories 1-4 through
     /// the MCP recall path; recall@1/5/10, MRR and latency for conversations
@@ -205,7 +209,18 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
             cases,
             outputs,
             target_tokens,
-        } => corpus_bench(dir, json, cases, outputs, target_tokens, pipeline),
+            classified,
+        } => corpus_bench(
+            dir,
+            json,
+            cases,
+            corpus::ScoreOptions {
+                outputs,
+                target_tokens,
+                classified,
+            },
+            pipeline,
+        ),
         Args::Recall {
             locomo,
             plain,
@@ -351,12 +366,11 @@ fn corpus_bench(
     dir: PathBuf,
     json: Option<PathBuf>,
     cases: bool,
-    outputs: Option<PathBuf>,
-    target_tokens: Option<u32>,
+    options: corpus::ScoreOptions,
     pipeline: impl FnOnce() -> Result<Pipeline>,
 ) -> Result<ExitCode> {
     let pipeline = pipeline()?;
-    let report = corpus::score_with(&pipeline, &dir, outputs.as_deref(), target_tokens)?;
+    let report = corpus::score_with(&pipeline, &dir, &options)?;
     if cases {
         for c in &report.cases {
             println!(
