@@ -139,6 +139,8 @@ pub struct Analysis {
     place: Vec<bool>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
+    /// Lines defining an option in a help text or manual page.
+    options: Vec<bool>,
 }
 
 impl Analysis {
@@ -207,6 +209,7 @@ impl Analysis {
                 .iter()
                 .map(|c| markers::is_failure_exit(c))
                 .collect(),
+            options: option_definitions(contents),
             passing,
             roles,
             severity,
@@ -249,6 +252,7 @@ pub fn fold_analysed(
         diagnostic,
         place,
         failure_exit,
+        options,
     } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
@@ -310,7 +314,12 @@ pub fn fold_analysed(
         // In a short log every place in a source file is kept: where the
         // agent goes next (a trace's frames, a leak's allocation site).
         let place = n <= opts.small_log_lines && place[i];
-        if (summaries.contains(&i) || diagnostic[i] || headers.contains(&i) || title || place)
+        if (summaries.contains(&i)
+            || diagnostic[i]
+            || headers.contains(&i)
+            || title
+            || place
+            || options[i])
             && matches!(fate[i], Fate::Undecided | Fate::Context)
         {
             fate[i] = Fate::Keep;
@@ -588,6 +597,28 @@ fn kept_summaries(
                 || last_of_template.get(&templates.of_line[i]) == Some(&i)
         })
         .collect()
+}
+
+/// A help text or manual page defines options; each defining line
+/// (`  -a, --all`, `--block-size=SIZE`, `-c     with -lt: sort by …`) names
+/// one and is kept: it is what the reader came for. A text is one when it
+/// has at least this many such lines.
+const OPTION_LINES_AT_LEAST: usize = 5;
+
+/// Lines defining an option, when there are at least
+/// [`OPTION_LINES_AT_LEAST`] of them: their text starts with `-x` or
+/// `--name` (a dash and a letter; `-- Configuring` and `--- PASS` do not).
+fn option_definitions(contents: &[&str]) -> Vec<bool> {
+    let defines = |c: &str| {
+        let t = c.trim_start();
+        let name = t.strip_prefix("--").or_else(|| t.strip_prefix('-'));
+        name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphabetic()))
+    };
+    let options: Vec<bool> = contents.iter().map(|c| defines(c)).collect();
+    if options.iter().filter(|&&o| o).count() < OPTION_LINES_AT_LEAST {
+        return vec![false; contents.len()];
+    }
+    options
 }
 
 /// Notes (`path:line:col: note: …`) in files where no error or warning of

@@ -428,3 +428,22 @@ fn under_a_budget_repeated_diagnostics_are_counted_with_every_place() {
         log.len()
     );
 }
+
+#[test]
+fn a_help_text_keeps_every_option_it_defines() {
+    let mut help = String::from("Usage: tool [OPTIONS] FILE...\n\nOptions:\n");
+    for i in 0..60 {
+        help.push_str(&format!(
+            "  -{c}, --option-{w}    Sets the {w} of the run; see the manual for\n                     details on how {w} interacts with the others.\n",
+            c = char::from(b'a' + (i % 26) as u8),
+            w = words(i)
+        ));
+    }
+    help.push_str("  --version           Print the version and exit.\n");
+    let out = compress(&help).text;
+    assert_all_kept(&help, &out, |l| l.trim_start().starts_with('-'));
+    assert!(
+        out.len() < help.len(),
+        "the descriptions' second lines fold"
+    );
+}

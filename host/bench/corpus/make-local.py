@@ -27,6 +27,9 @@ mocha eslint@9 typescript` was run.
 `--round4` writes only `fourth_cases()`: Elixir (ExUnit, a compile error,
 a crash), OCaml, Lua and R (Debian packages elixir, ocaml-nox, lua5.4,
 r-base-core).
+
+`--round5` writes only `help_cases()`: help texts and manual pages (pip,
+go, gcc, rspec, python3, ruff, mypy, man grep, man tar).
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
@@ -507,6 +510,27 @@ def fourth_cases():
              lambda l: l.startswith("Error") or l.startswith("Calls:") or l.startswith("Execution halted"),
              "the Error line, the Calls: line, `Execution halted`")
 
+def help_cases():
+    """The fifth round: help texts and manual pages an agent reads to learn a
+    tool's options (rules written before ghost's output was looked at)."""
+    option = re.compile(r"^\s*--?[A-Za-z][\w-]*")
+    pages = [
+        ("help-pip-install", f"{VENV}/pip install --help", "pip install --help"),
+        ("help-go-build", "go help build", "go help build"),
+        ("help-gcc", "gcc --help", "gcc --help"),
+        ("help-rspec", "rspec --help", "rspec --help"),
+        ("help-python3", "python3 --help", "python3 --help"),
+        ("help-ruff-check", f"{VENV}/ruff check --help", "ruff check --help"),
+        ("help-mypy", f"{VENV}/mypy --help", "mypy --help"),
+        ("man-grep", "MANWIDTH=80 man -P cat grep 2>/dev/null", "man grep"),
+        ("man-tar", "MANWIDTH=80 man -P cat tar 2>/dev/null", "man tar"),
+    ]
+    for cid, cmd, shown in pages:
+        t = run(cmd)
+        # Every line that defines an option (`-a, --all`, `--block-size=SIZE`, `-c  text`).
+        case(cid, "log", shown, t, lambda l: option.match(l),
+             "every line that defines an option (its text starts with -x or --name)")
+
 
 def main():
     if "--add" in sys.argv:
@@ -518,6 +542,9 @@ def main():
         return
     if "--round4" in sys.argv:
         fourth_cases()
+        return
+    if "--round5" in sys.argv:
+        help_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -608,6 +635,7 @@ def main():
     third_cases()
     crash_cases()
     fourth_cases()
+    help_cases()
 
 
 main()
