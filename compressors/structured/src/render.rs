@@ -85,6 +85,25 @@ impl Outline {
             self.table(&records, depth, out);
             return;
         }
+        // A manifest's map of names to short values (`dependencies`: a
+        // package → its version range) is listed whole, a few to a line.
+        if map.len() > self.map_entries && is_name_map(map) {
+            let rows: Vec<Vec<String>> = map
+                .iter()
+                .take(self.table_rows)
+                .map(|(k, v)| vec![k.clone(), self.cell(v)])
+                .collect();
+            out.push_str(&format!("[{} entries]\n", map.len()));
+            push_grouped(&pad, &rows, out);
+            if map.len() > self.table_rows {
+                out.push_str(&format!(
+                    "{pad}… {} more entries not shown\n",
+                    map.len() - self.table_rows
+                ));
+            }
+            out.push_str(&"  ".repeat(depth));
+            return;
+        }
         out.push_str("{\n");
         // A long map whose values all share one shape (versions → dates,
         // packages → entries) is sampled like an array, except at the top.
@@ -220,58 +239,210 @@ fn identifying_rank(field: &str) -> usize {
 }
 
 /// Cells longer than this on average make a column not worth its width,
-/// unless it is one of the first identifying fields (name, id, key, path).
+/// unless it names a record (see [`names_a_record`]) or its values mostly
+/// differ (a diagnostic's message).
 const WIDE_COLUMN_CHARS: usize = 48;
+
+/// A content column's cells (see [`Outline::table`]) are cut only past
+/// this many characters.
+const CONTENT_CELL_CHARS: usize = 160;
+
+/// The mean length of `cells` in characters.
+fn mean_chars(cells: &[String]) -> usize {
+    cells.iter().map(|c| c.chars().count()).sum::<usize>() / cells.len().max(1)
+}
+
+/// A small object inside a record (`location: {row, column}`) gives its
+/// scalar fields as columns when it has at most this many fields.
+const NESTED_FIELDS_AT_MOST: usize = 12;
+
+/// A scalar JSON value (not null, not an object or array).
+fn is_scalar(v: &Value) -> bool {
+    !v.is_object() && !v.is_array() && !v.is_null()
+}
+
+/// A record's field by column name: `name`, or `metadata.name` inside an
+/// object field.
+fn field<'a>(m: &'a Map<String, Value>, column: &str) -> Option<&'a Value> {
+    m.get(column).or_else(|| {
+        let (outer, inner) = column.split_once('.')?;
+        m.get(outer)?.as_object()?.get(inner)
+    })
+}
+
+/// Whether a column names its record: its last name part is or ends in
+/// one of the first identifying words (`name`, `id`, `key`, `path`,
+/// `file`: `filename`, `metadata.name`, `file_path`).
+fn names_a_record(column: &str) -> bool {
+    let last = column
+        .rsplit('.')
+        .next()
+        .unwrap_or(column)
+        .to_ascii_lowercase();
+    IDENTIFYING[..5].iter().any(|w| last.ends_with(w))
+}
+
+/// The order of columns: by [`identifying_rank`] of the last name part, a
+/// top-level field before a nested one of the same rank.
+fn column_rank(column: &str) -> usize {
+    let last = last_part(column);
+    identifying_rank(last) * 2 + usize::from(last.len() < column.len())
+}
+
+/// The field name of a column: `name` of `metadata.name`.
+fn last_part(column: &str) -> &str {
+    column.rsplit('.').next().unwrap_or(column)
+}
+
+/// Whether column `d` determines column `c` over `records`: `d` repeats
+/// (fewer distinct values than records having it) and each of its values
+/// goes with one value of `c`.
+fn determines(records: &[Record<'_>], d: &str, c: &str) -> bool {
+    let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut rows = 0;
+    for (_, m) in records {
+        let (Some(dv), Some(cv)) = (field(m, d), field(m, c)) else {
+            continue;
+        };
+        rows += 1;
+        let (dv, cv) = (dv.to_string(), cv.to_string());
+        match seen.get(&dv) {
+            Some(prev) if *prev != cv => return false,
+            Some(_) => {}
+            None => {
+                seen.insert(dv, cv);
+            }
+        }
+    }
+    rows > 0 && seen.len() < rows
+}
 
 impl Outline {
     /// `records` as a table: a header naming the columns (the identifying
     /// scalar fields first), a row per record, `key` first for a map.
     fn table(&self, records: &[Record<'_>], depth: usize, out: &mut String) {
         let pad = "  ".repeat(depth + 1);
-        // Columns: fields that are scalars in most records.
-        let mut fields: Vec<&str> = Vec::new();
-        for (_, m) in records.iter().take(200) {
-            for k in m.keys() {
-                if !fields.contains(&k.as_str()) {
-                    fields.push(k);
+        // Candidate columns: each field, and the scalar fields of a small
+        // object inside a record (`metadata.name`, `location.row`), in the
+        // order they first appear.
+        let sample = &records[..records.len().min(200)];
+        let mut fields: Vec<String> = Vec::new();
+        let mut add = |f: String| {
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        };
+        for (_, m) in sample {
+            for (k, v) in m.iter() {
+                match v {
+                    Value::Object(inner)
+                        if !inner.is_empty() && inner.len() <= NESTED_FIELDS_AT_MOST =>
+                    {
+                        for (ik, iv) in inner {
+                            if is_scalar(iv) {
+                                add(format!("{k}.{ik}"));
+                            }
+                        }
+                    }
+                    _ => add(k.clone()),
                 }
             }
         }
         // Fields that are scalars (not null) in most records, and not too
-        // wide unless they identify.
-        let sample = &records[..records.len().min(200)];
-        let useful = |f: &str| {
-            let values: Vec<&Value> = sample
+        // wide unless they identify or tell records apart.
+        let cells_of = |f: &str| -> Vec<String> {
+            sample
                 .iter()
-                .filter_map(|(_, m)| m.get(f))
-                .filter(|v| !v.is_object() && !v.is_array() && !v.is_null())
-                .collect();
-            let chars: usize = values.iter().map(|v| self.cell(v).chars().count()).sum();
-            values.len() * 2 >= sample.len()
-                && (identifying_rank(f) < 4 || chars <= WIDE_COLUMN_CHARS * values.len())
+                .filter_map(|(_, m)| field(m, f))
+                .filter(|v| is_scalar(v))
+                .map(|v| self.cell(v))
+                .collect()
         };
-        let mut columns: Vec<&str> = fields.iter().copied().filter(|f| useful(f)).collect();
-        columns.sort_by_key(|f| identifying_rank(f));
-        columns.truncate(self.table_columns);
+        let width = |f: &str| {
+            let cells = cells_of(f);
+            let chars: usize = cells.iter().map(|c| c.chars().count()).sum();
+            let distinct: std::collections::HashSet<&String> = cells.iter().collect();
+            let narrow = chars <= WIDE_COLUMN_CHARS * cells.len();
+            let differs = distinct.len() * 2 >= cells.len();
+            (cells.len() * 2 >= sample.len(), narrow, differs)
+        };
+        let useful = |f: &str| {
+            let (common, narrow, differs) = width(f);
+            common && (names_a_record(f) || narrow || differs)
+        };
+        // A wide column whose values mostly differ is content (a
+        // diagnostic's message): its cells are cut only past a line's width.
+        let is_content = |f: &str| {
+            let (_, narrow, _) = width(f);
+            !narrow && !names_a_record(f)
+        };
+        let mut candidates: Vec<&str> = fields
+            .iter()
+            .map(String::as_str)
+            .filter(|f| useful(f))
+            .collect();
+        candidates.sort_by_key(|f| column_rank(f));
+        // A column another shown column determines and that is longer
+        // (`url` by `code`: each code has one url) says nothing new;
+        // identifying ones always show.
+        let mut columns: Vec<&str> = Vec::new();
+        for c in candidates {
+            if columns.len() == self.table_columns {
+                break;
+            }
+            let redundant = identifying_rank(last_part(c)) >= IDENTIFYING.len()
+                && columns.iter().any(|d| {
+                    determines(sample, d, c) && mean_chars(&cells_of(c)) > mean_chars(&cells_of(d))
+                });
+            if !redundant {
+                columns.push(c);
+            }
+        }
+        let content: Vec<&str> = columns.iter().copied().filter(|c| is_content(c)).collect();
+        let content_cells = Outline {
+            max_string: self.max_string.max(CONTENT_CELL_CHARS),
+            ..self.clone()
+        };
+        let cell_in = |c: &str, v: &Value| {
+            if content.contains(&c) {
+                content_cells.cell(v)
+            } else {
+                self.cell(v)
+            }
+        };
         // A column that says the same in every row it has a value in is
         // said once, above the table (`overridden=false`).
         let mut constant: Vec<String> = Vec::new();
         if records.len() >= CONSTANT_COLUMN_ROWS {
             columns.retain(|c| match constant_value(records, c) {
-                Some(v) if identifying_rank(c) >= IDENTIFYING.len() => {
+                Some(v) if identifying_rank(last_part(c)) >= IDENTIFYING.len() => {
                     constant.push(format!("{c}={}", self.cell(v)));
                     false
                 }
                 _ => true,
             });
         }
-        let omitted: Vec<&str> = fields
-            .iter()
-            .copied()
-            .filter(|f| {
-                !columns.contains(f) && !constant.iter().any(|c| c.starts_with(&format!("{f}=")))
-            })
-            .collect();
+        // Not shown: fields none of whose columns are shown or said once.
+        let said = |f: &str| {
+            columns
+                .iter()
+                .any(|c| *c == f || c.starts_with(&format!("{f}.")))
+                || constant
+                    .iter()
+                    .any(|c| c.starts_with(&format!("{f}=")) || c.starts_with(&format!("{f}.")))
+        };
+        let mut omitted: Vec<&str> = Vec::new();
+        for f in &fields {
+            let top = f.split_once('.').map_or(f.as_str(), |(t, _)| t);
+            let top = if sample.iter().any(|(_, m)| m.contains_key(top)) {
+                top
+            } else {
+                f.as_str()
+            };
+            if !said(top) && !omitted.contains(&top) {
+                omitted.push(top);
+            }
+        }
         let keyed = records[0].0.is_some();
         let mut header: Vec<&str> = Vec::new();
         if keyed {
@@ -295,7 +466,7 @@ impl Outline {
                 cells.push(self.cell(&Value::String((*k).to_string())));
             }
             for c in &columns {
-                cells.push(m.get(*c).map_or(String::new(), |v| self.cell(v)));
+                cells.push(field(m, c).map_or(String::new(), |v| cell_in(c, v)));
             }
             cells
         };
@@ -359,7 +530,7 @@ impl Outline {
             cells.extend(
                 columns
                     .iter()
-                    .map(|c| m.get(*c).map_or(String::new(), |v| self.cell(v))),
+                    .map(|c| field(m, c).map_or(String::new(), |v| self.cell(v))),
             );
             let nested = children(m);
             if nested.is_empty() && columns.len() < GROUPED_COLUMNS && groupable(&cells) {
@@ -433,6 +604,21 @@ fn push_grouped(pad: &str, rows: &[Vec<String>], out: &mut String) {
     }
 }
 
+/// Whether `map` maps names to short values, the way a manifest's
+/// `dependencies` maps packages to versions: every value a short string
+/// without spaces or commas, and most keys names (a letter or `@` first; a
+/// map keyed by versions or dates, such as npm's `time`, is not).
+fn is_name_map(map: &Map<String, Value>) -> bool {
+    let named = map
+        .keys()
+        .filter(|k| k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '@'))
+        .count();
+    named * 5 >= map.len() * 4
+        && map
+            .values()
+            .all(|v| v.as_str().is_some_and(|s| groupable(&[s.to_string()])))
+}
+
 /// A table this long says a column that never changes once, above it.
 const CONSTANT_COLUMN_ROWS: usize = 4;
 
@@ -441,7 +627,7 @@ fn constant_value<'a>(records: &[Record<'a>], column: &str) -> Option<&'a Value>
     let mut seen: Option<&'a Value> = None;
     let mut all_same = true;
     visit(records, &mut |m| {
-        if let Some(v) = m.get(column) {
+        if let Some(v) = field(m, column) {
             match seen {
                 None => seen = Some(v),
                 Some(s) if s == v => {}
@@ -573,6 +759,31 @@ mod tests {
         );
         assert!(out.contains("… (300 chars)"), "{out}");
         assert!(out.contains("\"ok\": true"));
+    }
+
+    #[test]
+    fn a_manifests_dependencies_list_every_package_and_a_time_map_is_sampled() {
+        let deps: serde_json::Map<String, serde_json::Value> = (0..30)
+            .map(|i| (format!("pkg-{i}"), serde_json::json!(format!("^1.{i}.0"))))
+            .collect();
+        let time: serde_json::Map<String, serde_json::Value> = (0..30)
+            .map(|i| {
+                (
+                    format!("1.{i}.0"),
+                    serde_json::json!(format!("2020-01-{:02}T00:00:00Z", i % 28 + 1)),
+                )
+            })
+            .collect();
+        let doc = serde_json::json!({"name": "app", "dependencies": deps, "time": time});
+        let out = Outline::default().render(&doc);
+        for i in 0..30 {
+            assert!(out.contains(&format!("pkg-{i} ^1.{i}.0")), "{out}");
+        }
+        assert!(out.contains("[30 entries]"), "{out}");
+        assert!(
+            !out.contains("\"1.15.0\":"),
+            "the time map is sampled: {out}"
+        );
     }
 
     #[test]

@@ -30,6 +30,9 @@ r-base-core).
 
 `--round5` writes only `help_cases()`: help texts and manual pages (pip,
 go, gcc, rspec, python3, ruff, mypy, man grep, man tar).
+
+`--round6 --js DIR` writes only `json_cases()`: JSON reports of ruff,
+mypy (JSON lines) and eslint, `npm view --json`, `pip inspect`.
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
@@ -531,6 +534,50 @@ def help_cases():
         case(cid, "log", shown, t, lambda l: option.match(l),
              "every line that defines an option (its text starts with -x or --name)")
 
+def verbatim(text):
+    """A set that holds exactly the strings found in `text` as they are."""
+    class Verbatim(set):
+        def __rand__(self, other):
+            return {s for s in other if s in text}
+    return Verbatim()
+
+
+def json_cases():
+    """The sixth round: tools' JSON reports and package metadata (rules
+    written before ghost's output was looked at)."""
+    js = os.path.abspath(js_dir())
+    # ruff's JSON report: an array of diagnostics; every distinct message.
+    src = os.path.join(STDLIB, "xmlrpc")
+    t = run(f"{VENV}/ruff check --no-cache --select F,E,W,B --output-format json {src}", stderr=False)
+    case("ruff-json-report", "structured", "ruff check --output-format json xmlrpc", t,
+         sorted({d["message"] for d in json.loads(t)} & verbatim(t)), "every distinct diagnostic message (as written in the text: one without escapes)")
+    # mypy's JSON lines: one object per line; every distinct message.
+    t = run(f"{VENV}/mypy --strict --no-incremental --ignore-missing-imports -O json {os.path.join(STDLIB, 'wsgiref')}", stderr=False)
+    msgs = sorted({json.loads(l)["message"] for l in t.splitlines() if l.startswith("{")} & verbatim(t))
+    case("mypy-json-lines", "structured", "mypy -O json wsgiref", t, msgs or [json.loads(t.splitlines()[0])["file"]],
+         "every distinct message as written in the text (without escapes); else the first file")
+    # eslint's JSON report: files, each with its messages; every message text.
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "eslint.config.mjs"), "export default [{ rules: { 'no-unused-vars': 'error', 'no-undef': 'error', "
+              "'eqeqeq': 'warn', 'no-var': 'warn' }, languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } } }];\n")
+        for name in ["cart", "user", "report"]:
+            write(os.path.join(tmp, "src", f"{name}.js"), f"var {name}Count = 0;\nfunction load_{name}(x) {{\n  let unused_{name} = 1;\n"
+                  f"  if (x == null) return missing_{name};\n  return x;\n}}\nmodule.exports = {{ load_{name} }};\n")
+        t = run(f"{os.path.join(js, 'node_modules', '.bin', 'eslint')} -f json src", cwd=tmp, stderr=False)
+        msgs = sorted({m["message"] for f in json.loads(t) for m in f["messages"]} & verbatim(t))
+        case("eslint-json-report", "structured", "eslint -f json src", t, msgs, "every distinct message (as written in the text)")
+    # npm view of a package, as JSON: its name, its latest version, every dependency name.
+    t = run("npm view express@4.21.2 --json 2>/dev/null", stderr=False)
+    data = json.loads(t)
+    data = data[-1] if isinstance(data, list) else data
+    case("npm-view-json", "structured", "npm view express@4.21.2 --json", t,
+         [data["name"], data["version"]] + sorted(data.get("dependencies", {})),
+         "the name, the version and every dependency name")
+    # pip inspect: every installed distribution's name.
+    t = run(f"{VENV}/pip inspect 2>/dev/null", stderr=False)
+    names = sorted({d["metadata"]["name"] for d in json.loads(t)["installed"]})
+    case("pip-inspect-json", "structured", "pip inspect", t, names, "every installed distribution's name")
+
 
 def main():
     if "--add" in sys.argv:
@@ -545,6 +592,9 @@ def main():
         return
     if "--round5" in sys.argv:
         help_cases()
+        return
+    if "--round6" in sys.argv:
+        json_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -636,6 +686,7 @@ def main():
     crash_cases()
     fourth_cases()
     help_cases()
+    json_cases()
 
 
 main()
