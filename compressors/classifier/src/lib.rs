@@ -121,7 +121,7 @@ fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
             }
             !in_fence && !l.trim().is_empty()
         })
-        .take(400)
+        .take(LINES_JUDGED)
         .collect();
     if lines.is_empty() {
         return (ContentClass::Log, 0.3);
@@ -152,11 +152,7 @@ const DIAGNOSTIC_SHARE: f32 = 0.3;
 /// Whether a command's output is a test runner's report (a runner adapter
 /// reads counts or failures out of it) or mostly diagnostics.
 fn reports_tests_or_diagnostics(body: &str) -> bool {
-    let lines: Vec<&str> = body
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(400)
-        .collect();
+    let lines = nonblank_lines(body);
     if lines.is_empty() {
         return false;
     }
@@ -168,6 +164,18 @@ fn reports_tests_or_diagnostics(body: &str) -> bool {
         || !ghost_log_folding::testrun::parse(&lines).is_empty()
 }
 
+/// Nonblank lines of a text judged by its lines: the first
+/// [`LINES_JUDGED`].
+fn nonblank_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(LINES_JUDGED)
+        .collect()
+}
+
+/// The classifier judges a text's lines by its first this many nonblank ones.
+const LINES_JUDGED: usize = 400;
+
 /// A line of running text: long, many words, ending like a sentence.
 fn is_sentence_line(l: &str) -> bool {
     l.len() > 60
@@ -178,11 +186,7 @@ fn is_sentence_line(l: &str) -> bool {
 /// How much of `body` reads as prose: sentence lines, with Markdown headings
 /// counting double.
 fn prose_share(body: &str) -> f32 {
-    let lines: Vec<&str> = body
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(400)
-        .collect();
+    let lines = nonblank_lines(body);
     if lines.is_empty() {
         return 0.0;
     }
@@ -266,11 +270,7 @@ const TRACE_PREAMBLE_LINES: usize = 10;
 /// lines, `Traceback` headers, chain links, the exception) are most of it, and no test
 /// runner reports on it (a test run's tracebacks belong to its log).
 fn mostly_a_trace(body: &str) -> bool {
-    let lines: Vec<&str> = body
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(400)
-        .collect();
+    let lines = nonblank_lines(body);
     let Some(first) = lines.iter().position(|l| is_trace_line(l.trim_start())) else {
         return false;
     };
@@ -314,11 +314,7 @@ const AFTER_TRACE_LINES: usize = 3;
 /// Python's and Java's. A test run's or a compiler's report is not a crash,
 /// nor is a trace followed by a runner's counts (`Tests run: 33, Failures: 3`).
 fn dies_with_a_trace(body: &str) -> bool {
-    let lines: Vec<&str> = body
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(400)
-        .collect();
+    let lines = nonblank_lines(body);
     let frames: Vec<usize> = (0..lines.len()).filter(|&i| is_frame(&lines, i)).collect();
     let (Some(&first), Some(&last)) = (frames.first(), frames.last()) else {
         return false;
@@ -430,7 +426,7 @@ fn parses_as_json(text: &str) -> bool {
 fn looks_like_diff(text: &str) -> bool {
     let mut minus = false;
     let mut plus = false;
-    for l in text.lines().take(400) {
+    for l in text.lines().take(LINES_JUDGED) {
         if l.starts_with("diff --git ") {
             return true;
         }
@@ -458,11 +454,7 @@ fn head(text: &str, max: usize) -> &str {
 /// most of its lines are frames. (A build log with a trace in the middle is a
 /// log: the log compressor keeps the trace.)
 fn looks_like_error(sample: &str) -> bool {
-    let lines: Vec<&str> = sample
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(400)
-        .collect();
+    let lines = nonblank_lines(sample);
     let frames = lines
         .iter()
         .filter(|l| {
