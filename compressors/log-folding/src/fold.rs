@@ -606,13 +606,16 @@ fn kept_summaries(
 const OPTION_LINES_AT_LEAST: usize = 5;
 
 /// Lines defining an option, when there are at least
-/// [`OPTION_LINES_AT_LEAST`] of them: their text starts with `-x` or
-/// `--name` (a dash and a letter; `-- Configuring` and `--- PASS` do not).
+/// [`OPTION_LINES_AT_LEAST`] of them: their text starts with `--name`, or,
+/// indented, with `-x` (a dash and a letter; `-- Configuring` and `---
+/// PASS` do not, nor does a diff's `-removed` line at the margin).
 fn option_definitions(contents: &[&str]) -> Vec<bool> {
+    let starts_with_letter = |n: &str| n.starts_with(|c: char| c.is_ascii_alphabetic());
     let defines = |c: &str| {
         let t = c.trim_start();
-        let name = t.strip_prefix("--").or_else(|| t.strip_prefix('-'));
-        name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphabetic()))
+        let indented = t.len() < c.len();
+        t.strip_prefix("--").is_some_and(starts_with_letter)
+            || indented && t.strip_prefix('-').is_some_and(starts_with_letter)
     };
     let options: Vec<bool> = contents.iter().map(|c| defines(c)).collect();
     if options.iter().filter(|&&o| o).count() < OPTION_LINES_AT_LEAST {
