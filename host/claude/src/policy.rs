@@ -68,12 +68,6 @@ pub fn target_tokens(context_share: Option<f64>) -> Option<u32> {
         .map(|(_, tokens)| *tokens)
 }
 
-/// A replacement is used only when it is at most this share of what the
-/// model would see: saving a few percent is not worth showing a digest in
-/// place of the exact text (a task description with two sentences cut,
-/// seen in the replayed transcripts, saved 2.6%).
-pub const MAX_KEPT_SHARE: f64 = 0.9;
-
 /// Replacement texts are kept under this many bytes: Claude Code persists a
 /// replacement of about 60 KB (Bash; 120 KB for MCP) to a file and shows the
 /// model a 2 KB preview, which would undo the replacement (observed on

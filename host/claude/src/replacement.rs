@@ -18,8 +18,8 @@ use ghost_types::ContentClass;
 use crate::file_list;
 use crate::hooks::{HookContext, open_store};
 use crate::policy::{
-    FILE_LIST_LINES, MAX_KEPT_SHARE, MAX_REPLACEMENT_BYTES, MIN_RESULT_BYTES,
-    PERSISTED_DIGEST_BYTES, READ_MIN_BYTES, SEEN_MIN_BYTES, read_fold_bytes, target_tokens,
+    FILE_LIST_LINES, MAX_REPLACEMENT_BYTES, MIN_RESULT_BYTES, PERSISTED_DIGEST_BYTES,
+    READ_MIN_BYTES, SEEN_MIN_BYTES, read_fold_bytes, target_tokens,
 };
 use crate::response::{self, Extracted, Slot};
 use crate::seen;
@@ -158,14 +158,14 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
 
 /// The text to show for `ingested`, when it is clearly smaller than what
 /// the model would see of `extracted` (never worse): the compressor's own
-/// text must save a tenth ([`MAX_KEPT_SHARE`]), and what is shown, cut to
+/// text must be [`ghost_types::clearly_smaller`], and what is shown, cut to
 /// the size cap, too.
 fn worth_showing(ingested: &Ingested, extracted: &Extracted, tool: &str) -> Option<String> {
     if !ingested.compressed {
         return None;
     }
     let would_see = extracted.text.len();
-    let saves_a_tenth = |len: usize| len as f64 <= would_see as f64 * MAX_KEPT_SHARE;
+    let saves_a_tenth = |len: usize| ghost_types::clearly_smaller(len, would_see);
     let kept_as_is = |len: usize| {
         log::info!(
             "{tool} result kept as it is: the summary ({len} bytes) does not save a tenth of what the model would see ({would_see} bytes); stored as id={}",

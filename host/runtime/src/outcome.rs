@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use crate::plugin::{Plugin, PluginRuntime};
-use ghost_types::CompressRequest;
+use ghost_types::{CompressRequest, MAX_KEPT_PERCENT, clearly_smaller};
 
 /// The text to show the agent, and how it was arrived at.
 #[derive(Debug, Clone)]
@@ -26,18 +26,6 @@ pub struct CompressOutcome {
     pub plugin_log: Vec<String>,
     /// How long the plugin call took.
     pub elapsed: Duration,
-}
-
-/// A compressed text is used only when it is at most this share of the
-/// original's bytes: saving a few bytes is not worth a text the agent may
-/// not find its words in (a fold marker can even cost more tokens than the
-/// lines it folds).
-pub const CLEARLY_SMALLER_PERCENT: usize = 90;
-
-/// Whether `out` is clearly smaller than `original` (see
-/// [`CLEARLY_SMALLER_PERCENT`]).
-fn clearly_smaller(out: &str, original: &str) -> bool {
-    out.len() * 100 <= original.len() * CLEARLY_SMALLER_PERCENT
 }
 
 /// The fail-open entry point to compressors.
@@ -72,12 +60,12 @@ impl FailOpen for PluginRuntime {
         };
         match self.compress(plugin, request) {
             Err(f) => original(f.reason, Some(f.kind), f.log, f.elapsed),
-            Ok(out) if !clearly_smaller(&out.value.text, &request.text) => original(
+            Ok(out) if !clearly_smaller(out.value.text.len(), request.text.len()) => original(
                 format!(
                     "output not clearly smaller than input ({} of {} bytes; at most {}% is used)",
                     out.value.text.len(),
                     request.text.len(),
-                    CLEARLY_SMALLER_PERCENT
+                    MAX_KEPT_PERCENT
                 ),
                 None,
                 out.log,

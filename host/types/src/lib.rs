@@ -5,7 +5,8 @@
 //!
 //! - [`ContentClass`]: log, code, structured, prose, error, prompt;
 //! - [`CompressRequest`], [`Compressed`], [`ClassifyRequest`],
-//!   [`Classification`]: a plugin call's input and output;
+//!   [`Classification`]: a plugin call's input and output, and when an
+//!   answer is [`clearly_smaller`] than its input;
 //! - [`class_of_path`]: a file's class by its extension;
 //! - [`command::file_shown`]: the file a shell command prints.
 
@@ -18,4 +19,6 @@ pub use class::{ContentClass, UnknownClass};
 pub use extension::{
     EXTENSIONS, PathHint, WEAK_EXTENSIONS, class_of_extension, class_of_path, hint_of_path,
 };
-pub use request::{Classification, ClassifyRequest, CompressRequest, Compressed};
+pub use request::{
+    Classification, ClassifyRequest, CompressRequest, Compressed, MAX_KEPT_PERCENT, clearly_smaller,
+};
