@@ -135,8 +135,6 @@ pub struct Analysis {
     titles: Vec<usize>,
     /// Compiler or linter diagnostics.
     diagnostic: Vec<bool>,
-    /// Lines naming a place in a source file.
-    place: Vec<bool>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
     /// Lines defining an option in a help text or manual page.
@@ -157,26 +155,26 @@ impl Analysis {
         // so is a diagnostic's code frame (see [`code_frame`]).
         // A warning repeated from other places folds (see [`warnings_summary`]),
         // as do a Python traceback's library frames (see [`python_traceback`]).
+        // So is a compiler's note in a library header (see [`notes_elsewhere`]).
+        let elsewhere = notes_elsewhere(contents);
         let roles: Vec<Role> = pytest_tb::roles(contents)
             .into_iter()
             .zip(code_frame::roles(contents))
             .zip(warnings_summary::roles(contents))
             .zip(python_traceback::roles(contents))
-            .map(|(((tb, frame), warning), traceback)| {
-                [tb, frame, warning, traceback]
+            .enumerate()
+            .map(|(i, (((tb, frame), warning), traceback))| {
+                let note_elsewhere = if elsewhere.contains(&i) {
+                    Role::Folded
+                } else {
+                    Role::Other
+                };
+                [tb, frame, warning, traceback, note_elsewhere]
                     .into_iter()
                     .find(|r| *r != Role::Other)
                     .unwrap_or(Role::Other)
             })
             .collect();
-        // So is a compiler's note in a library header (see [`notes_elsewhere`]).
-        let elsewhere = notes_elsewhere(contents);
-        let mut roles = roles;
-        for &i in &elsewhere {
-            if roles[i] == Role::Other {
-                roles[i] = Role::Folded;
-            }
-        }
         let severity: Vec<Severity> = (0..n)
             .map(|i| {
                 if passing[i] || roles[i] != Role::Other {
@@ -201,10 +199,6 @@ impl Analysis {
                 Vec::new()
             },
             diagnostic: contents.iter().map(|c| markers::is_diagnostic(c)).collect(),
-            place: contents
-                .iter()
-                .map(|c| markers::has_source_location(c))
-                .collect(),
             failure_exit: contents
                 .iter()
                 .map(|c| markers::is_failure_exit(c))
@@ -250,7 +244,6 @@ pub fn fold_analysed(
         headers,
         titles,
         diagnostic,
-        place,
         failure_exit,
         options,
     } = analysis;
@@ -313,7 +306,7 @@ pub fn fold_analysed(
         let title = titles.binary_search(&i).is_ok();
         // In a short log every place in a source file is kept: where the
         // agent goes next (a trace's frames, a leak's allocation site).
-        let place = n <= opts.small_log_lines && place[i];
+        let place = n <= opts.small_log_lines && markers::has_source_location(contents[i]);
         if (summaries.contains(&i)
             || diagnostic[i]
             || headers.contains(&i)
@@ -455,7 +448,7 @@ pub fn fold_analysed(
     // A header seen before that heads a new diagnostic (its location follows,
     // not printed yet) is that diagnostic's header: it is printed again.
     let heads_new_diagnostic = |k: usize, printed: &HashSet<&str>| {
-        k + 1 < n && markers::is_diagnostic(contents[k + 1]) && !printed.contains(lines[k + 1])
+        k + 1 < n && diagnostic[k + 1] && !printed.contains(lines[k + 1])
     };
     let mut k = 0;
     while k < n {
@@ -606,16 +599,15 @@ fn kept_summaries(
 const OPTION_LINES_AT_LEAST: usize = 5;
 
 /// Lines defining an option, when there are at least
-/// [`OPTION_LINES_AT_LEAST`] of them: their text starts with `--name`, or,
-/// indented, with `-x` (a dash and a letter; `-- Configuring` and `---
-/// PASS` do not, nor does a diff's `-removed` line at the margin).
+/// [`OPTION_LINES_AT_LEAST`] of them: their text starts with `-x` or
+/// `--name` (a dash and a letter; `-- Configuring` and `--- PASS` do not).
+/// python3's options stand at the margin (`-b     : issue warnings`), so a
+/// diff's `-removed` line counts too: kept, never lost.
 fn option_definitions(contents: &[&str]) -> Vec<bool> {
-    let starts_with_letter = |n: &str| n.starts_with(|c: char| c.is_ascii_alphabetic());
     let defines = |c: &str| {
         let t = c.trim_start();
-        let indented = t.len() < c.len();
-        t.strip_prefix("--").is_some_and(starts_with_letter)
-            || indented && t.strip_prefix('-').is_some_and(starts_with_letter)
+        let name = t.strip_prefix("--").or_else(|| t.strip_prefix('-'));
+        name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphabetic()))
     };
     let options: Vec<bool> = contents.iter().map(|c| defines(c)).collect();
     if options.iter().filter(|&&o| o).count() < OPTION_LINES_AT_LEAST {
@@ -632,7 +624,7 @@ fn notes_elsewhere(contents: &[&str]) -> HashSet<usize> {
     let diagnostics: Vec<(usize, &str, String)> = contents
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| markers::diagnostic_file_and_level(c).map(|(p, l)| (i, p, l)))
+        .filter_map(|(i, c)| markers::diagnostic_parts(c).map(|d| (i, d.path, d.level())))
         .collect();
     let reported: HashSet<&str> = diagnostics
         .iter()

@@ -244,46 +244,37 @@ pub fn diagnostic_parts(content: &str) -> Option<DiagnosticParts<'_>> {
     if !is_path(path) {
         return None;
     }
-    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
-    let line = digits(rest);
-    if line == 0 {
-        return None;
-    }
-    let mut place_len = line;
-    if let Some(col) = rest[line..].strip_prefix(':') {
-        let c = digits(col);
-        if c > 0 {
-            place_len += 1 + c;
-        }
-    }
-    let message = rest[place_len..].strip_prefix(':')?;
+    let place = place_len(rest);
+    let message = rest[place..].strip_prefix(':').filter(|_| place > 0)?;
     Some(DiagnosticParts {
         path,
-        place: &rest[..place_len],
+        place: &rest[..place],
         message: message.trim_start(),
     })
 }
 
-/// The file of a diagnostic in the `path:line[:col]: level: message` form,
-/// with its level word (`error`, `warning`, `note`), lowercased.
-pub fn diagnostic_file_and_level(content: &str) -> Option<(&str, String)> {
-    let parts = diagnostic_parts(content)?;
-    let level = parts.level();
-    (!level.is_empty()).then_some((parts.path, level))
+/// The length of the `12:5` or `12` that `rest` (after a path and its
+/// colon) starts with; 0 when it starts with no line number.
+fn place_len(rest: &str) -> usize {
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let line = digits(rest);
+    if line == 0 {
+        return 0;
+    }
+    match rest[line..].strip_prefix(':').map(digits) {
+        Some(col) if col > 0 => line + 1 + col,
+        _ => line,
+    }
 }
 
 /// `12:5: rest` or `12: rest` (after a path and its colon), with `check`
 /// applied to the rest.
-fn location_then(rest: &str, check: impl FnOnce(&str) -> bool) -> bool {
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
+fn location_then(rest: &str, check: impl Fn(&str) -> bool) -> bool {
+    let place = place_len(rest);
+    if place == 0 {
         return false;
     }
-    let mut rest = &rest[digits..];
-    if let Some(col) = rest.strip_prefix(':') {
-        let d = col.bytes().take_while(u8::is_ascii_digit).count();
-        rest = if d > 0 { &col[d..] } else { rest };
-    }
+    let rest = &rest[place..];
     match rest.strip_prefix(':') {
         Some(message) => check(message),
         // rustc's `--> src/a.rs:3:5` ends there.

@@ -13,7 +13,6 @@ use crate::markers;
 /// places keep their order; a path is written once for a run of places in
 /// it.
 pub fn group(lines: &[String]) -> Vec<String> {
-    let key_of = |l: &str| markers::diagnostic_parts(l).map(|p| message_key(p.message));
     let mut first_of: HashMap<String, usize> = HashMap::new();
     let mut more: HashMap<usize, Vec<(&str, &str)>> = HashMap::new();
     let mut dropped = vec![false; lines.len()];
@@ -21,7 +20,7 @@ pub fn group(lines: &[String]) -> Vec<String> {
         let Some(parts) = markers::diagnostic_parts(l) else {
             continue;
         };
-        let key = key_of(l).unwrap_or_default();
+        let key = message_key(parts.message);
         match first_of.get(&key) {
             Some(&first) => {
                 more.entry(first)
