@@ -50,15 +50,16 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
     let body = body.as_ref();
     match tool {
         "Bash" | "BashOutput" | "TaskOutput" => {
+            let output = ShellOutput::of(body);
             return if parses_as_json(text) {
                 (ContentClass::Structured, 0.9)
             } else if opens_with_exception(body)
                 || ends_with_uncaught_exception(body)
-                || mostly_a_trace(body)
-                || dies_with_a_trace(body)
+                || mostly_a_trace(&output)
+                || dies_with_a_trace(&output)
             {
                 (ContentClass::Error, 0.8)
-            } else if reports_tests_or_diagnostics(body) {
+            } else if reports_tests_or_diagnostics(&output) {
                 // A test runner's report (its failure diffs included) or a
                 // compiler's diagnostics, however long their sentences.
                 (ContentClass::Log, 0.85)
@@ -67,7 +68,7 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
             } else if ghost_log_folding::grep::looks_like(body) {
                 // grep/rg output: the log compressor groups it by file.
                 (ContentClass::Log, 0.85)
-            } else if prose_share(body) > 0.25 {
+            } else if prose_share(&output.lines) > 0.25 {
                 (ContentClass::Prose, 0.6)
             } else {
                 (ContentClass::Log, 0.8)
@@ -149,19 +150,49 @@ fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
 /// (`path:line:col: message`) for a command's output to be their report.
 const DIAGNOSTIC_SHARE: f32 = 0.3;
 
+/// A command's output as the classifier reads it: its lines taken once,
+/// and what several rules ask of them (whether a test runner reports on
+/// it, how many lines are diagnostics) worked out once, when first asked.
+struct ShellOutput<'a> {
+    /// The nonblank lines judged (see [`nonblank_lines`]).
+    lines: Vec<&'a str>,
+    test_run: std::cell::OnceCell<bool>,
+    diagnostics: std::cell::OnceCell<usize>,
+}
+
+impl<'a> ShellOutput<'a> {
+    fn of(body: &'a str) -> Self {
+        Self {
+            lines: nonblank_lines(body),
+            test_run: std::cell::OnceCell::new(),
+            diagnostics: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether a runner adapter reads counts or failures out of it.
+    fn is_test_run(&self) -> bool {
+        *self
+            .test_run
+            .get_or_init(|| !ghost_log_folding::testrun::parse(&self.lines).is_empty())
+    }
+
+    /// How many of its lines are compiler or linter diagnostics.
+    fn diagnostics(&self) -> usize {
+        *self.diagnostics.get_or_init(|| {
+            self.lines
+                .iter()
+                .filter(|l| ghost_log_folding::markers::is_diagnostic(l))
+                .count()
+        })
+    }
+}
+
 /// Whether a command's output is a test runner's report (a runner adapter
 /// reads counts or failures out of it) or mostly diagnostics.
-fn reports_tests_or_diagnostics(body: &str) -> bool {
-    let lines = nonblank_lines(body);
-    if lines.is_empty() {
-        return false;
-    }
-    let diagnostics = lines
-        .iter()
-        .filter(|l| ghost_log_folding::markers::is_diagnostic(l))
-        .count();
-    diagnostics as f32 >= lines.len() as f32 * DIAGNOSTIC_SHARE
-        || !ghost_log_folding::testrun::parse(&lines).is_empty()
+fn reports_tests_or_diagnostics(output: &ShellOutput<'_>) -> bool {
+    !output.lines.is_empty()
+        && (output.diagnostics() as f32 >= output.lines.len() as f32 * DIAGNOSTIC_SHARE
+            || output.is_test_run())
 }
 
 /// Nonblank lines of a text judged by its lines: the first
@@ -185,13 +216,12 @@ fn is_sentence_line(l: &str) -> bool {
 
 /// How much of `body` reads as prose: sentence lines, with Markdown headings
 /// counting double.
-fn prose_share(body: &str) -> f32 {
-    let lines = nonblank_lines(body);
+fn prose_share(lines: &[&str]) -> f32 {
     if lines.is_empty() {
         return 0.0;
     }
     let sentences = lines.iter().filter(|l| is_sentence_line(l)).count() as f32;
-    (sentences + 2.0 * markdown_headings(&lines) as f32) / lines.len() as f32
+    (sentences + 2.0 * markdown_headings(lines) as f32) / lines.len() as f32
 }
 
 /// Lines that read as Markdown headings (`# `, `## `). When most of them
@@ -269,8 +299,8 @@ const TRACE_PREAMBLE_LINES: usize = 10;
 /// starts within [`TRACE_PREAMBLE_LINES`], trace lines (frames, their source
 /// lines, `Traceback` headers, chain links, the exception) are most of it, and no test
 /// runner reports on it (a test run's tracebacks belong to its log).
-fn mostly_a_trace(body: &str) -> bool {
-    let lines = nonblank_lines(body);
+fn mostly_a_trace(output: &ShellOutput<'_>) -> bool {
+    let lines = &output.lines;
     let Some(first) = lines.iter().position(|l| is_trace_line(l.trim_start())) else {
         return false;
     };
@@ -299,7 +329,7 @@ fn mostly_a_trace(body: &str) -> bool {
             in_frame = false;
         }
     }
-    trace_lines * 5 >= lines.len() * 3 && ghost_log_folding::testrun::parse(&lines).is_empty()
+    trace_lines * 5 >= lines.len() * 3 && !output.is_test_run()
 }
 
 /// Nonblank lines a crashed program may print after its trace (`exit
@@ -313,26 +343,22 @@ const AFTER_TRACE_LINES: usize = 3;
 /// (see [`is_frame`]), so Go's, Perl's, Ruby's and PHP's traces count like
 /// Python's and Java's. A test run's or a compiler's report is not a crash,
 /// nor is a trace followed by a runner's counts (`Tests run: 33, Failures: 3`).
-fn dies_with_a_trace(body: &str) -> bool {
-    let lines = nonblank_lines(body);
-    let frames: Vec<usize> = (0..lines.len()).filter(|&i| is_frame(&lines, i)).collect();
+fn dies_with_a_trace(output: &ShellOutput<'_>) -> bool {
+    let lines = &output.lines;
+    let frames: Vec<usize> = (0..lines.len()).filter(|&i| is_frame(lines, i)).collect();
     let (Some(&first), Some(&last)) = (frames.first(), frames.last()) else {
         return false;
     };
     let region = first.saturating_sub(1)..lines.len();
-    let diagnostics = lines
-        .iter()
-        .filter(|l| ghost_log_folding::markers::is_diagnostic(l))
-        .count();
     frames.len() >= 2
         && first <= TRACE_PREAMBLE_LINES + 1
         && last + AFTER_TRACE_LINES >= lines.len()
         && frames.len() * 2 >= region.len()
-        && diagnostics < frames.len()
+        && output.diagnostics() < frames.len()
         && !lines[last..]
             .iter()
             .any(|l| ghost_log_folding::markers::is_summary(l))
-        && ghost_log_folding::testrun::parse(&lines).is_empty()
+        && !output.is_test_run()
 }
 
 /// Whether `lines[i]` is part of a stack frame: a trace line, an indented
