@@ -183,11 +183,16 @@ pub mod python {
             let Expr::StringLiteral(doc) = &*e.value else {
                 return None;
             };
-            let start = self.line(doc.start());
-            // `"""` alone on its line: the summary is on the next one.
-            let text = doc.value.to_str();
+            Some(self.first_text_line(doc))
+        }
+
+        /// The line of a string literal's first line of text: `"""` alone
+        /// on its line puts it on the next one.
+        fn first_text_line(&self, literal: &ruff_python_ast::ExprStringLiteral) -> usize {
+            let start = self.line(literal.start());
+            let text = literal.value.to_str();
             let opens_alone = text.starts_with('\n') && !text.trim().is_empty();
-            Some(if opens_alone { start + 1 } else { start })
+            if opens_alone { start + 1 } else { start }
         }
 
         /// Folds a module's or class's docstring after its summary line
@@ -211,17 +216,11 @@ pub mod python {
             let Expr::StringLiteral(literal) = value else {
                 return;
             };
-            let start = self.line(literal.start());
             let end = self.line(literal.end());
-            if end < start + LONG_STRING_LINES {
+            if end < self.line(literal.start()) + LONG_STRING_LINES {
                 return;
             }
-            let text = literal.value.to_str();
-            let first = if text.starts_with('\n') {
-                start + 1
-            } else {
-                start
-            };
+            let first = self.first_text_line(literal);
             if first < end {
                 self.folds.bodies.push((first + 1, end));
             }
