@@ -247,9 +247,16 @@ const WIDE_COLUMN_CHARS: usize = 48;
 /// this many characters.
 const CONTENT_CELL_CHARS: usize = 160;
 
-/// The mean length of `cells` in characters.
-fn mean_chars(cells: &[String]) -> usize {
-    cells.iter().map(|c| c.chars().count()).sum::<usize>() / cells.len().max(1)
+/// What a candidate column holds over a table's sample of records.
+struct ColumnProfile {
+    /// A scalar in at least half the records.
+    in_most: bool,
+    /// Its cells average at most [`WIDE_COLUMN_CHARS`].
+    narrow: bool,
+    /// At least half its cells differ from each other.
+    differs: bool,
+    /// Its cells' mean length in characters.
+    mean_chars: usize,
 }
 
 /// A small object inside a record (`location: {row, column}`) gives its
@@ -274,11 +281,7 @@ fn field<'a>(m: &'a Map<String, Value>, column: &str) -> Option<&'a Value> {
 /// one of the first identifying words (`name`, `id`, `key`, `path`,
 /// `file`: `filename`, `metadata.name`, `file_path`).
 fn names_a_record(column: &str) -> bool {
-    let last = column
-        .rsplit('.')
-        .next()
-        .unwrap_or(column)
-        .to_ascii_lowercase();
+    let last = last_part(column).to_ascii_lowercase();
     IDENTIFYING[..5].iter().any(|w| last.ends_with(w))
 }
 
@@ -349,37 +352,19 @@ impl Outline {
             }
         }
         // Fields that are scalars (not null) in most records, and not too
-        // wide unless they identify or tell records apart.
-        let cells_of = |f: &str| -> Vec<String> {
-            sample
-                .iter()
-                .filter_map(|(_, m)| field(m, f))
-                .filter(|v| is_scalar(v))
-                .map(|v| self.cell(v))
-                .collect()
-        };
-        let width = |f: &str| {
-            let cells = cells_of(f);
-            let chars: usize = cells.iter().map(|c| c.chars().count()).sum();
-            let distinct: std::collections::HashSet<&String> = cells.iter().collect();
-            let narrow = chars <= WIDE_COLUMN_CHARS * cells.len();
-            let differs = distinct.len() * 2 >= cells.len();
-            (cells.len() * 2 >= sample.len(), narrow, differs)
-        };
-        let useful = |f: &str| {
-            let (common, narrow, differs) = width(f);
-            common && (names_a_record(f) || narrow || differs)
-        };
-        // A wide column whose values mostly differ is content (a
-        // diagnostic's message): its cells are cut only past a line's width.
-        let is_content = |f: &str| {
-            let (_, narrow, _) = width(f);
-            !narrow && !names_a_record(f)
-        };
+        // wide unless they identify or tell records apart; each field's
+        // cells are read once.
+        let profiles: std::collections::HashMap<&str, ColumnProfile> = fields
+            .iter()
+            .map(|f| (f.as_str(), self.profile(sample, f)))
+            .collect();
         let mut candidates: Vec<&str> = fields
             .iter()
             .map(String::as_str)
-            .filter(|f| useful(f))
+            .filter(|f| {
+                let p = &profiles[f];
+                p.in_most && (names_a_record(f) || p.narrow || p.differs)
+            })
             .collect();
         candidates.sort_by_key(|f| column_rank(f));
         // A column another shown column determines and that is longer
@@ -392,13 +377,19 @@ impl Outline {
             }
             let redundant = identifying_rank(last_part(c)) >= IDENTIFYING.len()
                 && columns.iter().any(|d| {
-                    determines(sample, d, c) && mean_chars(&cells_of(c)) > mean_chars(&cells_of(d))
+                    profiles[c].mean_chars > profiles[d].mean_chars && determines(sample, d, c)
                 });
             if !redundant {
                 columns.push(c);
             }
         }
-        let content: Vec<&str> = columns.iter().copied().filter(|c| is_content(c)).collect();
+        // A wide column whose values mostly differ is content (a
+        // diagnostic's message): its cells are cut only past a line's width.
+        let content: Vec<&str> = columns
+            .iter()
+            .copied()
+            .filter(|c| !profiles[c].narrow && !names_a_record(c))
+            .collect();
         let content_cells = Outline {
             max_string: self.max_string.max(CONTENT_CELL_CHARS),
             ..self.clone()
@@ -507,6 +498,24 @@ impl Outline {
                 .for_each(|r| out.push_str(&row(r)));
         }
         out.push_str(&"  ".repeat(depth));
+    }
+
+    /// What `column` holds over `sample` (see [`ColumnProfile`]).
+    fn profile(&self, sample: &[Record<'_>], column: &str) -> ColumnProfile {
+        let cells: Vec<String> = sample
+            .iter()
+            .filter_map(|(_, m)| field(m, column))
+            .filter(|v| is_scalar(v))
+            .map(|v| self.cell(v))
+            .collect();
+        let chars: usize = cells.iter().map(|c| c.chars().count()).sum();
+        let distinct: std::collections::HashSet<&String> = cells.iter().collect();
+        ColumnProfile {
+            in_most: cells.len() * 2 >= sample.len(),
+            narrow: chars <= WIDE_COLUMN_CHARS * cells.len(),
+            differs: distinct.len() * 2 >= cells.len(),
+            mean_chars: chars / cells.len().max(1),
+        }
     }
 
     /// The rows of a tree of records, depth first, while `budget` lasts.
