@@ -6,7 +6,7 @@ struct ProseCompressor;
 
 impl Guest for ProseCompressor {
     fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
-        let out = crate::compress(&request.text);
+        let out = crate::compress_within(&request.text, request.target_tokens);
         Ok(Compressed {
             text: out.text,
             notes: out.notes,

@@ -1,27 +1,73 @@
 //! ghost's built-in prose compressor: extractive, no model.
 //!
 //! TextRank over sentences picks the central ones; on top of those it keeps
-//! each paragraph's first sentence, every sentence with a number, a path, a
-//! URL or an identifier in backticks, every heading, list items' first words,
-//! and short code fences (long ones fold). Markdown structure survives: what
-//! is dropped is marked `…` where it was.
+//! each paragraph's first sentence, every sentence with something specific
+//! (inline code, a path, a version, a flag, a bare URL: see [`specific`]),
+//! every heading, list items' first words, tables' first rows with their
+//! padding squeezed, and code fences' outlines ([`fence`]). A table of
+//! contents (a list of links to the document's own headings) folds: the
+//! headings are kept anyway. Markdown structure survives: what is dropped is
+//! marked `…` where it was.
 
+pub mod fence;
+pub mod links;
 pub mod markdown;
+pub mod select;
+pub mod specific;
+pub mod table;
 pub mod textrank;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
 
 use markdown::Block;
+use select::{Ranking, Sentence};
+use specific::is_specific;
 
-/// Share of sentences kept by rank on top of the ones kept by rule.
-const RANKED_SHARE: f64 = 0.05;
-/// Code fences up to this many lines are kept whole.
-const SHORT_CODE: usize = 4;
 /// Words of a list item kept.
 const LIST_WORDS: usize = 6;
-/// Table rows kept after the header.
-const TABLE_ROWS: usize = 3;
+
+/// How much of a document stays; tighter under a token budget.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Share of the paragraphs' text that may stay (sections' opening
+    /// sentences and captions of code, lists and tables stay beyond it).
+    pub sentence_share: f64,
+    /// Lines of a code example's folded body shown before its count.
+    pub body_head: usize,
+    /// Table rows kept after the header.
+    pub table_rows: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            sentence_share: 0.5,
+            body_head: 2,
+            table_rows: 3,
+        }
+    }
+}
+
+impl Options {
+    /// For a small budget: a fifth of the paragraphs, code outlines only.
+    pub fn tighter() -> Self {
+        Options {
+            sentence_share: 0.2,
+            body_head: 0,
+            table_rows: 3,
+        }
+    }
+
+    /// For a very small budget: sections' openers, captions, outlines, one table row.
+    pub fn tightest() -> Self {
+        Options {
+            sentence_share: 0.0,
+            body_head: 0,
+            table_rows: 1,
+        }
+    }
+}
 
 /// Compressed prose and notes about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,49 +78,116 @@ pub struct CompressedProse {
     pub notes: Vec<String>,
 }
 
-/// Whether a sentence carries something an agent may need verbatim.
-fn is_specific(s: &str) -> bool {
-    s.contains('`')
-        || s.contains("://")
-        || s.bytes().any(|b| b.is_ascii_digit())
-        || s.split_whitespace()
-            .any(|w| w.contains('/') && w.len() > 2 || w.contains("::"))
+/// A list item that is only a link to a heading of this document
+/// (`- [Install](#install)`): a line of a table of contents.
+fn is_contents_link(item: &str) -> bool {
+    let t = item.trim_start();
+    let t = t
+        .strip_prefix(|c: char| matches!(c, '-' | '*' | '+'))
+        .map(str::trim_start)
+        .unwrap_or_else(|| {
+            t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ')')
+                .trim_start()
+        });
+    t.starts_with('[') && t.ends_with(')') && t.contains("](#") && t.matches("](").count() == 1
 }
 
 /// Compresses `text`.
 pub fn compress(text: &str) -> CompressedProse {
+    compress_with(text, &Options::default())
+}
+
+/// Compresses `text` to fit `target_tokens` if given (about four bytes a
+/// token), tightening step by step; headings always stay, so a document
+/// may still be over a very small budget.
+pub fn compress_within(text: &str, target_tokens: Option<u32>) -> CompressedProse {
     let blocks = markdown::blocks(text);
+    let sentences = sentences_of(&blocks);
+    let ranking = Ranking::of(&sentences);
+    let mut out = render(&blocks, &sentences, &ranking, &Options::default());
+    let Some(target) = target_tokens else {
+        return out;
+    };
+    for tighter in [Options::tighter, Options::tightest] {
+        if out.text.len().div_ceil(4) <= target as usize {
+            break;
+        }
+        out = render(&blocks, &sentences, &ranking, &tighter());
+        out.notes
+            .push(format!("tightened for a budget of {target} tokens"));
+    }
+    out
+}
+
+/// Compresses `text` keeping as much as `opts` says.
+pub fn compress_with(text: &str, opts: &Options) -> CompressedProse {
+    let blocks = markdown::blocks(text);
+    let sentences = sentences_of(&blocks);
+    render(&blocks, &sentences, &Ranking::of(&sentences), opts)
+}
+
+/// Every sentence of the paragraphs in `blocks`, with where it stands.
+fn sentences_of<'a>(blocks: &'a [Block<'a>]) -> Vec<Sentence<'a>> {
     // Every sentence, with the paragraph it belongs to.
-    let mut sentences: Vec<(usize, &str)> = Vec::new();
+    let mut sentences: Vec<Sentence> = Vec::new();
+    let mut after_heading = true;
     for (b, block) in blocks.iter().enumerate() {
-        if let Block::Paragraph(p) = block {
-            sentences.extend(markdown::sentences(p).into_iter().map(|s| (b, s)));
+        match block {
+            Block::Paragraph(p) => {
+                let shows_next = blocks[b + 1..]
+                    .iter()
+                    .find(|n| !matches!(n, Block::Blank))
+                    .is_some_and(|n| {
+                        matches!(n, Block::Code(_) | Block::ListItem(_) | Block::Table(_))
+                    });
+                let parts = markdown::sentences(p);
+                let last = parts.len().saturating_sub(1);
+                for (k, text) in parts.into_iter().enumerate() {
+                    sentences.push(Sentence {
+                        block: b,
+                        first: k == 0,
+                        opens_section: after_heading,
+                        introduces: k == last && shows_next && text.ends_with(':'),
+                        text,
+                    });
+                }
+                after_heading = false;
+            }
+            Block::Heading(_) => after_heading = true,
+            Block::Blank | Block::Markup(_) => {}
+            _ => after_heading = false,
         }
     }
-    let texts: Vec<&str> = sentences.iter().map(|(_, s)| *s).collect();
-    let scores = textrank::rank(&texts);
-    let mut keep = vec![false; sentences.len()];
-    for (k, (b, s)) in sentences.iter().enumerate() {
-        let first_of_paragraph = k == 0 || sentences[k - 1].0 != *b;
-        keep[k] = first_of_paragraph || is_specific(s);
-    }
-    let mut order: Vec<usize> = (0..sentences.len()).filter(|&k| !keep[k]).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-    let ranked = (sentences.len() as f64 * RANKED_SHARE).ceil() as usize;
-    for &k in order.iter().take(ranked) {
-        keep[k] = true;
-    }
+    sentences
+}
+
+/// The document as shown under `opts`.
+fn render(
+    blocks: &[Block],
+    sentences: &[Sentence],
+    ranking: &Ranking,
+    opts: &Options,
+) -> CompressedProse {
+    let keep = ranking.keep(sentences, opts.sentence_share);
 
     let mut out: Vec<String> = Vec::new();
     let mut code_folded = 0;
     let mut markup = 0;
+    let mut contents = 0;
+    let mut targets_dropped = 0;
     let mut next_sentence = 0;
     for (b, block) in blocks.iter().enumerate() {
         if !matches!(block, Block::Markup(_) | Block::Blank) && markup > 0 {
-            out.push(format!("[… {markup} markup lines]"));
+            out.push(markup_note(markup));
             markup = 0;
         }
+        let in_contents = matches!(block, Block::ListItem(item) if is_contents_link(item));
+        if !in_contents && !matches!(block, Block::Blank) && contents > 0 {
+            out.push(format!("[… {contents} links to this document's headings]"));
+            contents = 0;
+        }
         match block {
+            Block::ListItem(_) if in_contents => contents += 1,
             Block::Heading(h) => out.push(h.to_string()),
             Block::Blank => {
                 if out.last().is_some_and(|l| !l.is_empty()) {
@@ -83,36 +196,37 @@ pub fn compress(text: &str) -> CompressedProse {
             }
             Block::Markup(_) => markup += 1,
             Block::ListItem(item) => {
+                let specific = is_specific(item);
+                let (item, dropped) = links::without_web_targets(item);
+                targets_dropped += dropped;
                 let words: Vec<&str> = item.split_whitespace().collect();
                 let indent = &item[..item.len() - item.trim_start().len()];
-                if words.len() <= LIST_WORDS + 1 || is_specific(item) {
+                if words.len() <= LIST_WORDS + 1 || specific {
                     out.push(item.trim_end().to_string());
                 } else {
                     out.push(format!("{indent}{} …", words[..LIST_WORDS + 1].join(" ")));
                 }
             }
             Block::Table(rows) => {
-                let shown = rows.len().min(TABLE_ROWS + 2);
-                out.extend(rows[..shown].iter().map(|r| r.to_string()));
+                let shown = rows.len().min(opts.table_rows + 2);
+                for row in &rows[..shown] {
+                    let (row, dropped) = links::without_web_targets(&table::squeezed(row));
+                    targets_dropped += dropped;
+                    out.push(row);
+                }
                 if rows.len() > shown {
                     out.push(format!("| … {} more rows |", rows.len() - shown));
                 }
             }
             Block::Code(lines) => {
-                if lines.len() <= SHORT_CODE + 2 {
-                    out.extend(lines.iter().map(|l| l.to_string()));
-                } else {
-                    let body = lines.len() - 2;
-                    code_folded += body - 2;
-                    out.extend(lines[..3].iter().map(|l| l.to_string()));
-                    out.push(format!("… {} more lines of code", body - 2));
-                    out.push(lines[lines.len() - 1].to_string());
-                }
+                let outline = fence::outline(lines, opts.body_head);
+                code_folded += outline.folded;
+                out.extend(outline.lines);
             }
             Block::Paragraph(_) => {
                 let mut para = String::new();
                 let mut gap = false;
-                while next_sentence < sentences.len() && sentences[next_sentence].0 == b {
+                while next_sentence < sentences.len() && sentences[next_sentence].block == b {
                     if keep[next_sentence] {
                         if gap {
                             para.push_str(" …");
@@ -120,7 +234,7 @@ pub fn compress(text: &str) -> CompressedProse {
                         if !para.is_empty() {
                             para.push(' ');
                         }
-                        para.push_str(sentences[next_sentence].1);
+                        para.push_str(sentences[next_sentence].text);
                         gap = false;
                     } else {
                         gap = true;
@@ -128,18 +242,23 @@ pub fn compress(text: &str) -> CompressedProse {
                     next_sentence += 1;
                 }
                 if gap {
-                    para.push_str(" …");
+                    para.push_str(if para.is_empty() { "…" } else { " …" });
                 }
+                let (para, dropped) = links::without_web_targets(&para);
+                targets_dropped += dropped;
                 out.push(para);
             }
         }
     }
     if markup > 0 {
-        out.push(format!("[… {markup} markup lines]"));
+        out.push(markup_note(markup));
+    }
+    if contents > 0 {
+        out.push(format!("[… {contents} links to this document's headings]"));
     }
     let kept = keep.iter().filter(|k| **k).count();
     let summary = format!(
-        "{} sentences → {kept}, {code_folded} code lines folded",
+        "{} sentences → {kept}, {code_folded} code lines folded, {targets_dropped} link addresses left out",
         sentences.len()
     );
     out.push(format!("[ghost prose: {summary}]"));
@@ -149,6 +268,11 @@ pub fn compress(text: &str) -> CompressedProse {
         text,
         notes: vec![summary],
     }
+}
+
+/// The line standing for `n` folded badge, image or link-definition lines.
+fn markup_note(n: usize) -> String {
+    format!("[… {n} markup line{}]", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
@@ -169,5 +293,20 @@ mod tests {
         assert!(out.contains("Paragraph 7 opens here."));
         assert!(out.contains(" …"));
         assert!(out.len() < doc.len());
+    }
+
+    #[test]
+    fn a_budget_tightens_but_keeps_headings() {
+        let mut doc = String::from("# Guide\n\n");
+        for i in 0..30 {
+            doc.push_str(&format!("## Part {i}\n\nPart {i} opens here. "));
+            doc.push_str("It explains things at some length, with care. It goes on. And on.\n\n");
+            doc.push_str("A second paragraph adds detail nobody asked for. It is long.\n\n");
+        }
+        let free = compress_within(&doc, None).text;
+        let tight = compress_within(&doc, Some(400));
+        assert!(tight.text.len() < free.len());
+        assert!(tight.notes.iter().any(|n| n.contains("budget of 400")));
+        assert!((0..30).all(|i| tight.text.contains(&format!("## Part {i}\n"))));
     }
 }

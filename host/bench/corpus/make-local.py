@@ -33,6 +33,10 @@ go, gcc, rspec, python3, ruff, mypy, man grep, man tar).
 
 `--round6 --js DIR` writes only `json_cases()`: JSON reports of ruff,
 mypy (JSON lines) and eslint, `npm view --json`, `pip inspect`.
+
+`--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
+reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
+packages in DIR/node_modules and Debian's /usr/share/doc.
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
@@ -579,6 +583,44 @@ def json_cases():
     case("pip-inspect-json", "structured", "pip inspect", t, names, "every installed distribution's name")
 
 
+def prose_cases():
+    """The seventh round: Markdown documents (rule written before ghost's
+    output was looked at: every line starting with `#`, as the shared cases'
+    prose rule reads headings; code comments in fences count too)."""
+    import glob, gzip
+    heading = lambda l: l.startswith("#")
+    how = "every line starting with `#` (Markdown headings, as ../shared/corpus/cases reads them)"
+    def usable(text):
+        return 1500 < len(text) < 40000 and sum(1 for l in text.splitlines() if heading(l)) >= 2
+    # Crate READMEs, one per crate (newest version), every sixth by name,
+    # leaving out the three crates the shared cases already hold.
+    crates = {}
+    for p in sorted(glob.glob(os.path.expanduser("~/.cargo/registry/src/*/*/README.md"))):
+        name = re.sub(r"-\d+(\.\d+)*([-+].*)?$", "", os.path.basename(os.path.dirname(p)))
+        if name not in ("anyhow", "bumpalo", "crossbeam-deque") and usable(open(p, errors="replace").read()):
+            crates[name] = p
+    for name in sorted(crates)[::6][:30]:
+        case(f"prose-crate-{name}", "prose", "README.md", open(crates[name], errors="replace").read(),
+             heading, how, tool="Read")
+    # npm packages' READMEs, every fifth usable one.
+    js = os.path.abspath(js_dir())
+    npm = sorted(p for p in glob.glob(os.path.join(js, "node_modules", "*", "README.md"))
+                 if usable(open(p, errors="replace").read()))
+    for p in npm[::5][:12]:
+        name = os.path.basename(os.path.dirname(p))
+        case(f"prose-npm-{name}", "prose", "README.md", open(p, errors="replace").read(), heading, how, tool="Read")
+    # Debian's documentation in Markdown (some gzipped), every second usable one.
+    docs = []
+    for p in sorted(glob.glob("/usr/share/doc/*/*.md") + glob.glob("/usr/share/doc/*/*.md.gz")):
+        text = (gzip.open(p, "rt", errors="replace") if p.endswith(".gz") else open(p, errors="replace")).read()
+        if usable(text) and all(text != t for _, t in docs):  # one copy of a shared README
+            docs.append((p, text))
+    for p, text in docs[::2][:12]:
+        pkg = os.path.basename(os.path.dirname(p))
+        stem = re.sub(r"\.md(\.gz)?$", "", os.path.basename(p)).lower()
+        case(f"prose-doc-{pkg}-{stem}", "prose", os.path.basename(p).removesuffix(".gz"), text, heading, how, tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -595,6 +637,9 @@ def main():
         return
     if "--round6" in sys.argv:
         json_cases()
+        return
+    if "--round7" in sys.argv:
+        prose_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -687,6 +732,7 @@ def main():
     fourth_cases()
     help_cases()
     json_cases()
+    prose_cases()
 
 
 main()
