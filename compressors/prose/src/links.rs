@@ -18,16 +18,16 @@ pub fn without_web_targets(text: &str) -> (String, usize) {
     while i < b.len() {
         if b[i] == b'`' {
             in_code = !in_code;
-        } else if !in_code && b[i] == b']' && b.get(i + 1) == Some(&b'(') {
-            if let Some(len) = target_len(&text[i + 2..]) {
-                let target = &text[i + 2..i + 2 + len];
-                if is_web_or_anchor(target) {
-                    out.push(']');
-                    dropped += 1;
-                    i += 2 + len + 1;
-                    continue;
-                }
-            }
+        } else if !in_code
+            && b[i] == b']'
+            && b.get(i + 1) == Some(&b'(')
+            && let Some(len) = target_len(&text[i + 2..])
+            && is_web_or_anchor(&text[i + 2..i + 2 + len])
+        {
+            out.push(']');
+            dropped += 1;
+            i += 2 + len + 1;
+            continue;
         }
         let c = text[i..].chars().next().unwrap_or(' ');
         out.push(c);
