@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
-use crate::{code_frame, markers, passing, python_traceback, template, warnings_summary};
+use crate::{code_frame, findings, markers, passing, python_traceback, template, warnings_summary};
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
 const FAILURE_EXIT_CONTEXT: usize = 3;
@@ -135,6 +135,8 @@ pub struct Analysis {
     titles: Vec<usize>,
     /// Compiler or linter diagnostics.
     diagnostic: Vec<bool>,
+    /// A linter's findings and their places (see [`findings`]).
+    findings: HashSet<usize>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
     /// Lines defining an option in a help text or manual page.
@@ -199,6 +201,7 @@ impl Analysis {
                 Vec::new()
             },
             diagnostic: contents.iter().map(|c| markers::is_diagnostic(c)).collect(),
+            findings: findings::kept(contents),
             failure_exit: contents
                 .iter()
                 .map(|c| markers::is_failure_exit(c))
@@ -244,6 +247,7 @@ pub fn fold_analysed(
         headers,
         titles,
         diagnostic,
+        findings,
         failure_exit,
         options,
     } = analysis;
@@ -304,11 +308,13 @@ pub fn fold_analysed(
         // (A line after an error was marked as its context, which folds
         // when its shape was printed: a diagnostic or summary never folds.)
         let title = titles.binary_search(&i).is_ok();
-        // In a short log every place in a source file is kept: where the
-        // agent goes next (a trace's frames, a leak's allocation site).
-        let place = n <= opts.small_log_lines && markers::has_source_location(contents[i]);
+        // In a short log every place in a source file and every file of the
+        // project named is kept: where the agent goes next (a trace's
+        // frames, a leak's allocation site, the files a formatter would change).
+        let place = n <= opts.small_log_lines && markers::names_a_project_file(contents[i]);
         if (summaries.contains(&i)
             || diagnostic[i]
+            || findings.contains(&i)
             || headers.contains(&i)
             || title
             || place
@@ -616,10 +622,12 @@ fn option_definitions(contents: &[&str]) -> Vec<bool> {
     options
 }
 
-/// Notes (`path:line:col: note: …`) in files where no error or warning of
-/// the log is: a compiler's candidate lists and instantiation chains in
-/// library headers, which explain an error reported elsewhere. They fold
-/// (the gap says how many lines); notes in the files the errors are in stay.
+/// Notes (`path:line:col: note: …`) in library code (see
+/// [`markers::is_library_path`]) where no error or warning of the log is: a
+/// compiler's candidate lists and instantiation chains in system headers,
+/// which explain an error reported elsewhere. They fold (the gap says how
+/// many lines); notes in the project's files stay (a linter's `note` level
+/// is a finding of its own).
 fn notes_elsewhere(contents: &[&str]) -> HashSet<usize> {
     let diagnostics: Vec<(usize, &str, String)> = contents
         .iter()
@@ -636,7 +644,9 @@ fn notes_elsewhere(contents: &[&str]) -> HashSet<usize> {
     }
     diagnostics
         .into_iter()
-        .filter(|(_, path, level)| level == "note" && !reported.contains(path))
+        .filter(|(_, path, level)| {
+            level == "note" && !reported.contains(path) && markers::is_library_path(path)
+        })
         .map(|(i, _, _)| i)
         .collect()
 }

@@ -35,6 +35,7 @@
 //! drops an error line and never needs anything but the text it is given.
 
 pub mod code_frame;
+pub mod findings;
 pub mod fold;
 pub mod grep;
 pub mod line;

@@ -167,6 +167,53 @@ pub fn has_source_location(l: &str) -> bool {
     })
 }
 
+/// Code that is not the project's: installed packages, the standard library
+/// and its headers, an interpreter's frozen modules, vendored dependencies.
+pub fn is_library_path(path: &str) -> bool {
+    const INSIDE: &[&str] = &[
+        "site-packages/",
+        "dist-packages/",
+        "/lib/python",
+        "node_modules/",
+        "/.cargo/registry/",
+        "/.rustup/",
+        "/go/pkg/mod/",
+        "/gems/",
+    ];
+    const UNDER: &[&str] = &[
+        "<",
+        "/usr/include/",
+        "/usr/lib/",
+        "/usr/local/include/",
+        "/usr/local/lib/",
+        "/rustc/",
+    ];
+    INSIDE.iter().any(|p| path.contains(p)) || UNDER.iter().any(|p| path.starts_with(p))
+}
+
+/// Whether a line of a short log names a file of the project: a place in a
+/// source file, or a path with an extension outside library code
+/// (`would reformat src/app.py`).
+pub fn names_a_project_file(l: &str) -> bool {
+    has_source_location(l)
+        || l.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| {
+                matches!(c, '\'' | '"' | '`' | ',' | ';' | '(' | ')' | '[' | ']')
+            });
+            w.contains('/')
+                && !w.contains("://")
+                && is_path(w)
+                && w.rsplit('/').next().is_some_and(|name| {
+                    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+                        !stem.is_empty()
+                            && (1..=5).contains(&ext.len())
+                            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                    })
+                })
+                && !is_library_path(w)
+        })
+}
+
 /// A diagnostic's header, as compilers and linters print it:
 /// `path:line[:col]: message` (gcc, clang, go vet, mypy, ruff, eslint's
 /// unix format), `path(line,col): error CODE: message` (tsc, MSBuild),
@@ -199,6 +246,9 @@ pub fn is_diagnostic(content: &str) -> bool {
         return true;
     }
     match t.split_once(':') {
+        // markdownlint's `README.md:3:1 error MD022/…`, pyright's
+        // `path:3:8 - error: …`: the place, a space, then a level or a code.
+        Some((path, rest)) if is_path(path) && leads_with_level_after_space(rest) => true,
         Some((path, rest)) if is_path(path) => location_then(rest, |message| {
             // A message, not a search hit's source text: a column (searches
             // rarely print one), or a level word or rule code leading it.
@@ -208,10 +258,7 @@ pub fn is_diagnostic(content: &str) -> bool {
             let m = message.trim_start();
             let first = m.split_whitespace().next().unwrap_or("");
             let first = first.trim_end_matches(':');
-            matches!(
-                first.to_ascii_lowercase().as_str(),
-                "error" | "warning" | "note" | "info" | "hint" | "fatal" | "help" | "style"
-            ) || is_rule_code(first)
+            is_level_word(first) || is_rule_code(first)
         }),
         _ => false,
     }
@@ -282,6 +329,28 @@ fn location_then(rest: &str, check: impl Fn(&str) -> bool) -> bool {
     }
 }
 
+/// Whether `rest` (after `path:`) is `line[:col]`, a space (and a `- `),
+/// then a level word or a rule code.
+fn leads_with_level_after_space(rest: &str) -> bool {
+    let place = place_len(rest);
+    if place == 0 || !rest[place..].starts_with(' ') {
+        return false;
+    }
+    let message = rest[place..].trim_start();
+    let message = message.strip_prefix("- ").unwrap_or(message);
+    let first = message.split_whitespace().next().unwrap_or("");
+    let first = first.trim_end_matches(':');
+    is_level_word(first) || is_rule_code(first.split('/').next().unwrap_or(""))
+}
+
+/// `error`, `warning`, `note`…: a diagnostic's level (any case).
+pub fn is_level_word(word: &str) -> bool {
+    matches!(
+        word.to_ascii_lowercase().as_str(),
+        "error" | "warning" | "note" | "info" | "hint" | "fatal" | "help" | "style"
+    )
+}
+
 /// Whether `rest` (after `path:`) is `line:col:`.
 fn has_column(rest: &str) -> bool {
     let mut parts = rest.splitn(3, ':');
@@ -295,7 +364,7 @@ fn has_column(rest: &str) -> bool {
 
 /// `F401`, `E501`, `TS2322`, `SC2086`, `W0611`, `no-unused-vars` is not
 /// one: letters then digits.
-fn is_rule_code(word: &str) -> bool {
+pub fn is_rule_code(word: &str) -> bool {
     let letters = word.bytes().take_while(u8::is_ascii_uppercase).count();
     let digits = word[letters..]
         .bytes()

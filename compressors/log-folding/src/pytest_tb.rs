@@ -80,7 +80,7 @@ fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
     let Some(failing) = frame[..location].iter().rposition(|l| l.starts_with('>')) else {
         return;
     };
-    let library = location_path(frame[location]).is_some_and(is_library_path);
+    let library = location_path(frame[location]).is_some_and(crate::markers::is_library_path);
     for (k, line) in frame[..location].iter().enumerate() {
         let role = if k == failing {
             Role::Kept
@@ -122,15 +122,6 @@ fn location_path(line: &str) -> Option<&str> {
         search = colon + 1;
     }
     None
-}
-
-/// Code that is not the project's: installed packages, the standard library,
-/// the interpreter's frozen modules.
-pub(crate) fn is_library_path(path: &str) -> bool {
-    path.contains("site-packages/")
-        || path.contains("dist-packages/")
-        || path.contains("/lib/python")
-        || path.starts_with('<')
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //! and source fold, unless it is the innermost frame, where the exception
 //! was raised. The project's own frames and the exception stay.
 
-use crate::pytest_tb::{Role, is_library_path};
+use crate::markers::is_library_path;
+use crate::pytest_tb::Role;
 
 /// The role of every line of `contents` (timestamps removed): `Folded` for
 /// the library frames of a traceback but its innermost, `Other` elsewhere.

@@ -52,7 +52,12 @@ fn ghost_binary() -> Option<PathBuf> {
     ghost.is_file().then_some(ghost)
 }
 
-const SIZES: [(&str, usize); 3] = [("1KB", 1 << 10), ("100KB", 100 << 10), ("1MB", 1 << 20)];
+const SIZES: [(&str, usize); 4] = [
+    ("16B", 16),
+    ("1KB", 1 << 10),
+    ("100KB", 100 << 10),
+    ("1MB", 1 << 20),
+];
 
 fn per_call(c: &mut Criterion) {
     let rt = PluginRuntime::new(RuntimeConfig::default()).unwrap();

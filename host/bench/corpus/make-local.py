@@ -34,6 +34,13 @@ go, gcc, rspec, python3, ruff, mypy, man grep, man tar).
 `--round6 --js DIR` writes only `json_cases()`: JSON reports of ruff,
 mypy (JSON lines) and eslint, `npm view --json`, `pip inspect`.
 
+`--round8 --js DIR` writes only `lint_cases()`: linters and installers whose
+formats no rule of ghost was written for: shellcheck (both formats),
+yamllint, black, isort, bandit, pyright, prettier, markdownlint, cppcheck,
+npm and pip failing to install, pytest failing to collect (Debian
+packages shellcheck cppcheck; yamllint black isort bandit in VENV_BIN;
+pyright prettier markdownlint-cli in DIR).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -621,6 +628,85 @@ def prose_cases():
         case(f"prose-doc-{pkg}-{stem}", "prose", os.path.basename(p).removesuffix(".gz"), text, heading, how, tool="Read")
 
 
+def lint_cases():
+    """The eighth round: linters, formatters and installers in formats no
+    rule of ghost was written for (rules written before ghost's output was
+    looked at)."""
+    import glob
+    js = os.path.join(os.path.abspath(js_dir()), "node_modules", ".bin")
+    # shellcheck on real scripts of this system, its own format and gcc's.
+    scripts = "/usr/bin/bzexe /usr/bin/gdb-add-index /usr/bin/dpkg-maintscript-helper"
+    t = run(f"shellcheck {scripts}", stderr=False)
+    case("shellcheck-tty", "log", "shellcheck bzexe gdb-add-index dpkg-maintscript-helper", t,
+         lambda l: re.match(r"^In \S+ line \d+:$", l) or re.search(r"SC\d{4} \((error|warning|info|style)\)", l),
+         "every `In FILE line N:` header and every `SCnnnn (level)` message line")
+    t = run("shellcheck -f gcc /usr/bin/bzgrep /usr/bin/gcore /usr/bin/cscope-indexer", stderr=False)
+    case("shellcheck-gcc", "log", "shellcheck -f gcc bzgrep gcore cscope-indexer", t,
+         lambda l: re.match(r"^\S+:\d+:\d+: (error|warning|note): ", l),
+         "every `file:line:col: level: message [SCnnnn]` line")
+    # yamllint on real CI workflows shipped in crates.
+    flows = sorted(glob.glob(os.path.expanduser("~/.cargo/registry/src/*/*/.github/workflows/*.yml")))[::12][:12]
+    t = run(f"{VENV}/yamllint " + " ".join(flows), stderr=False)
+    case("yamllint-workflows", "log", "yamllint .github/workflows/*.yml", t,
+         lambda l: re.match(r"^\s+\d+:\d+\s+(error|warning)\s", l),
+         "every `  line:col  level  message  (rule)` line")
+    # Python formatters and linters on stdlib packages.
+    with tempfile.TemporaryDirectory() as tmp:
+        for pkg in ["email", "http", "xmlrpc"]:
+            shutil.copytree(os.path.join(STDLIB, pkg), os.path.join(tmp, pkg), ignore=shutil.ignore_patterns("__pycache__"))
+        t = run(f"{VENV}/black --check email http", cwd=tmp)
+        case("black-check", "log", "black --check email http", t,
+             lambda l: l.startswith("would reformat ") or "would be reformatted" in l,
+             "every `would reformat FILE` line and the summary")
+        t = run(f"{VENV}/isort --check-only email http xmlrpc", cwd=tmp)
+        case("isort-check", "log", "isort --check-only email http xmlrpc", t,
+             lambda l: l.startswith("ERROR: "), "every `ERROR: FILE Imports are incorrectly sorted` line")
+        t = run(f"{VENV}/bandit -r http xmlrpc", cwd=tmp, stderr=False)
+        issues = sorted({l for l in t.splitlines() if l.startswith(">> Issue: ")})
+        places = [l for l in t.splitlines() if l.strip().startswith("Location: ")]
+        case("bandit-report", "log", "bandit -r http xmlrpc", t, issues + places,
+             "every distinct `>> Issue: [Bnnn:name] message` line and every `Location: path:line:col` line")
+        t = run(f"{js}/pyright xmlrpc http", cwd=tmp, stderr=False)
+        case("pyright-errors", "log", "pyright xmlrpc http", t,
+             lambda l: re.search(r":\d+:\d+ - (error|warning)", l) or re.match(r"^\d+ errors?, \d+ warnings?", l),
+             "every `path:line:col - error|warning: message` line and the summary")
+    # prettier and markdownlint on real npm packages' files.
+    mods = os.path.join(os.path.abspath(js_dir()), "node_modules")
+    t = run(f"{js}/prettier --check 'ms/*.js' 'chalk/source/*.js' 'yallist/*.js' 'semver/functions/*.js'", cwd=mods)
+    case("prettier-check", "log", "prettier --check ms chalk yallist semver", t,
+         lambda l: l.startswith("[warn] "), "every `[warn] FILE` line and the summary")
+    t = run(f"{js}/markdownlint ms/readme.md chalk/readme.md semver/README.md yallist/README.md", cwd=mods)
+    case("markdownlint", "log", "markdownlint ms chalk semver yallist READMEs", t,
+         lambda l: re.match(r"^\S+:\d+(:\d+)? (error )?MD\d{3}/", l), "every `file:line[:col] MDnnn/rule message` line")
+    # cppcheck on a small C program with real bugs.
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "buf.c"), "#include <stdlib.h>\n#include <string.h>\n\nint sum(int *a) {\n  int s = 0;\n"
+              "  for (int i = 0; i <= 4; i++) s += a[i];\n  return s;\n}\n\nint main(void) {\n  int a[4] = {1, 2, 3, 4};\n"
+              "  char *p = malloc(8);\n  strcpy(p, \"overflowing\");\n  int x;\n  if (a[4] > 0) return x;\n  return sum(a);\n}\n")
+        t = run("cppcheck --enable=all --suppress=missingIncludeSystem --template=gcc buf.c", cwd=tmp)
+        case("cppcheck-bugs", "log", "cppcheck --enable=all buf.c", t,
+             lambda l: re.match(r"^buf\.c:\d+:\d+: (error|warning|style|performance|portability|information): ", l),
+             "every `buf.c:line:col: severity: message [id]` line")
+    # Installers failing.
+    with tempfile.TemporaryDirectory() as tmp:
+        run("npm init -y", cwd=tmp)
+        t = run("npm install ghost-no-such-package-xyzzy@1.0.0", cwd=tmp)
+        case("npm-install-404", "log", "npm install ghost-no-such-package-xyzzy", t,
+             lambda l: l.startswith("npm error code") or l.startswith("npm error 404 Not Found"),
+             "the `npm error code` line and the `npm error 404 Not Found` line")
+    t = run(f"{VENV}/pip install --no-cache-dir 'requests==0.0.1'")
+    case("pip-install-no-version", "log", "pip install requests==0.0.1", t,
+         lambda l: l.startswith("ERROR: "), "every `ERROR:` line")
+    # pytest failing to collect a module.
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "test_ok.py"), "".join(f"def test_{i}():\n    assert True\n\n" for i in range(20)))
+        write(os.path.join(tmp, "test_broken.py"), "import yaml_missing_module\n\ndef test_x():\n    assert yaml_missing_module\n")
+        t = run(f"{VENV}/pytest", cwd=tmp)
+        case("pytest-collection-error", "log", "pytest", t,
+             lambda l: l.startswith("ERROR ") or l.startswith("E   ") or "Interrupted:" in l or re.match(r"^=+ .*\d+ errors? in ", l),
+             "`ERROR` lines, `E` lines, the `Interrupted` line and the final summary")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -640,6 +726,9 @@ def main():
         return
     if "--round7" in sys.argv:
         prose_cases()
+        return
+    if "--round8" in sys.argv:
+        lint_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -733,6 +822,7 @@ def main():
     help_cases()
     json_cases()
     prose_cases()
+    lint_cases()
 
 
 main()
