@@ -74,7 +74,10 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
                 (ContentClass::Log, 0.8)
             };
         }
-        "Grep" | "Glob" | "LS" => return (ContentClass::Log, 0.85),
+        "Glob" | "LS" => return (ContentClass::Log, 0.85),
+        search if ghost_log_folding::grep::is_search_tool(search) => {
+            return (ContentClass::Log, 0.85);
+        }
         "WebFetch" | "WebSearch" | "Task" => {
             return if parses_as_json(text) {
                 (ContentClass::Structured, 0.8)

@@ -4,6 +4,12 @@
 //! (`Location: http/client.py:179:8`, `In /usr/bin/bzexe line 39:`) in the
 //! same block. The finding lines differ only by where they are, so the
 //! template fold would take them for noise; each finding and its place stay.
+//!
+//! So do lines led by a place (`urllib/parse.py:12: unused variable`,
+//! `parse.js: line 235, col 5, …`, `Error.pm: Code before strictures … at
+//! line 3`) when the places are mostly distinct: a report of findings, one
+//! per place. A server's log that prints its source location on every line
+//! names the same few places again and again, and folds as usual.
 
 use std::collections::HashSet;
 
@@ -13,10 +19,23 @@ use crate::markers;
 const PLACE_BEFORE: usize = 3;
 const PLACE_AFTER: usize = 5;
 
-/// The lines to keep: every finding and the place in its block.
+/// Place-led lines are a report of findings when at least this share of
+/// them name a place no other line names.
+const DISTINCT_PLACES_SHARE: f64 = 0.5;
+
+/// The lines to keep: every finding and the place in its block, and every
+/// place-led line of a report (see the module's documentation).
 pub fn kept(contents: &[&str]) -> HashSet<usize> {
-    let mut keep = HashSet::new();
+    let mut keep = place_led_report(contents);
     for (i, line) in contents.iter().enumerate() {
+        // pydocstyle's `    D103: Missing docstring` under its place line.
+        let under_a_place = i > 0
+            && opens_with_code(line)
+            && (names_a_place(contents[i - 1]) || place_leading(contents[i - 1]).is_some());
+        if under_a_place {
+            keep.insert(i);
+            continue;
+        }
         if !is_finding(line) {
             continue;
         }
@@ -31,6 +50,63 @@ pub fn kept(contents: &[&str]) -> HashSet<usize> {
         keep.extend((block_start..block_end).filter(|&j| j != i && names_a_place(contents[j])));
     }
     keep
+}
+
+/// The place-led lines of `contents` when their places are mostly
+/// distinct; none otherwise.
+fn place_led_report(contents: &[&str]) -> HashSet<usize> {
+    let led: Vec<(usize, (&str, &str))> = contents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| place_leading(c).map(|p| (i, p)))
+        .collect();
+    if led.len() < 2 {
+        return HashSet::new();
+    }
+    let mut seen: std::collections::HashMap<(&str, &str), usize> = Default::default();
+    for (_, place) in &led {
+        *seen.entry(*place).or_default() += 1;
+    }
+    let unique = seen.values().filter(|&&n| n == 1).count();
+    if (unique as f64) < led.len() as f64 * DISTINCT_PLACES_SHARE {
+        return HashSet::new();
+    }
+    led.into_iter().map(|(i, _)| i).collect()
+}
+
+/// The file and line number a line opens with: `path:12…`, `path: line 12…`,
+/// `path: message … at line 12…`.
+fn place_leading(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim_start();
+    let (path, rest) = t.split_once(':')?;
+    // A place in library code is a trace's frame, not a finding of the project's.
+    if !crate::grep::is_path(path)
+        || !(path.contains('/') || path.contains('.'))
+        || markers::is_library_path(path)
+    {
+        return None;
+    }
+    let digits = |s: &'_ str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let n = digits(rest);
+    if n > 0 {
+        let after = &rest[n..];
+        // `path:12: in transform_to` is a traceback's frame (pytest's), not a finding.
+        let frame = after.starts_with(": in ");
+        return ((after.is_empty() || after.starts_with([':', ' '])) && !frame)
+            .then_some((path, &rest[..n]));
+    }
+    let at = rest.find("line ")?;
+    let number = &rest[at + 5..];
+    let n = digits(number);
+    (n > 0).then_some((path, &number[..n]))
+}
+
+/// `D103: message`: a rule code and a colon open the line.
+fn opens_with_code(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .and_then(|w| w.strip_suffix(':'))
+        .is_some_and(markers::is_rule_code)
 }
 
 /// A blank line or a rule (`-----`) closes a finding's block.
@@ -111,6 +187,29 @@ mod tests {
             "Did you mean:",
         ];
         assert_eq!(kept(&log), HashSet::from([0, 2]));
+    }
+
+    #[test]
+    fn a_report_of_distinct_places_is_kept_and_a_chatty_server_is_not() {
+        let report = [
+            "picomatch/lib/parse.js: line 235, col 5, Misleading line break before '?'.",
+            "picomatch/lib/parse.js: line 294, col 7, Misleading line break before '?'.",
+            "/usr/share/perl5/Error.pm: Code before strictures are enabled at line 3, column 1.",
+            "urllib/parse.py:12: unused variable 'x' (60% confidence)",
+        ];
+        assert_eq!(kept(&report).len(), 4);
+        let server: Vec<String> = (0..20)
+            .map(|i| format!("main.go:45: request {i} served"))
+            .collect();
+        let server: Vec<&str> = server.iter().map(String::as_str).collect();
+        assert!(kept(&server).is_empty());
+        let pydocstyle = [
+            "urllib/parse.py:12 in public function `f`:",
+            "        D103: Missing docstring in public function",
+            "urllib/parse.py:40 in public class `C`:",
+            "        D101: Missing docstring in public class",
+        ];
+        assert_eq!(kept(&pydocstyle).len(), 4);
     }
 
     #[test]

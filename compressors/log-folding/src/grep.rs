@@ -4,6 +4,16 @@
 //! file, each path is written once and its lines follow as `  line: text`
 //! (context lines `  line- text`): no match is lost, the repeated paths are.
 
+/// Agent tools whose output is search results: Claude Code's Grep (content
+/// mode prints `path:line:text`). A shell's output is never regrouped, since
+/// a linter's `path:line: message` has the same shape.
+pub const SEARCH_TOOLS: &[&str] = &["Grep"];
+
+/// Whether `tool` (an agent's tool name) prints search results.
+pub fn is_search_tool(tool: &str) -> bool {
+    SEARCH_TOOLS.contains(&tool)
+}
+
 /// Fewer lines than this are not worth grouping.
 const MIN_LINES: usize = 4;
 /// Share of non-blank lines that must be search results.

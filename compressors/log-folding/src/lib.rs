@@ -27,7 +27,10 @@
 //! - pytest's warnings summary keeps each distinct warning once
 //!   ([`warnings_summary`]); a Python traceback in a log folds its library
 //!   frames but the innermost ([`python_traceback`]);
-//! - search output (`path:line:text`) grouped by file, each path once;
+//! - search output (`path:line:text`) grouped by file, each path once, only
+//!   when the tool that produced it is a search ([`compress_search_within`]):
+//!   a linter's `path:line: message` lines look the same and are never
+//!   regrouped;
 //! - a one-line summary at the end (lines in → out, errors, warnings).
 //!
 //! The same code runs natively (for benchmarks, and inside other compressors
@@ -80,7 +83,20 @@ pub fn compress(text: &str) -> CompressedLog {
 /// read once ([`fold::Analysis`]) and only refolded per level, so a budget
 /// costs little more time than none.
 pub fn compress_within(text: &str, target_tokens: Option<u32>) -> CompressedLog {
-    prepared(text, |fold_with| {
+    within(text, false, target_tokens)
+}
+
+/// [`compress_within`] for the output of a search tool (see
+/// [`grep::is_search_tool`]): `path:line:text` results are grouped by file,
+/// each path written once ([`grep`]), then folded like any log when long.
+pub fn compress_search_within(text: &str, target_tokens: Option<u32>) -> CompressedLog {
+    within(text, true, target_tokens)
+}
+
+/// Folds `text` (grouped by file first when it is `search` output) to fit
+/// `target_tokens`, tightening step by step.
+fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog {
+    prepared(text, search, |fold_with| {
         let mut opts = FoldOptions::default();
         let mut out = fold_with(&opts);
         let Some(target) = target_tokens else {
@@ -110,14 +126,16 @@ pub fn compress_within(text: &str, target_tokens: Option<u32>) -> CompressedLog 
 
 /// Compresses `text` with `opts`.
 pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
-    prepared(text, |fold_with| fold_with(opts))
+    prepared(text, false, |fold_with| fold_with(opts))
 }
 
-/// Reads `text` once (terminal redraws, search grouping, test reports, the
-/// fold analysis) and hands `choose` a function that folds it under given
-/// options; search output short enough to keep whole is returned as it is.
+/// Reads `text` once (terminal redraws, search grouping when it is `search`
+/// output, test reports, the fold analysis) and hands `choose` a function
+/// that folds it under given options; search output short enough to keep
+/// whole is returned as it is.
 fn prepared(
     text: &str,
+    search: bool,
     choose: impl FnOnce(&dyn Fn(&FoldOptions) -> CompressedLog) -> CompressedLog,
 ) -> CompressedLog {
     let clean = ghost_terminal_text::strip_ansi(text);
@@ -129,7 +147,7 @@ fn prepared(
         lines.pop();
     }
     // Search output: grouped by file, which loses nothing; whole when short.
-    let grouped = grep::group(&lines);
+    let grouped = if search { grep::group(&lines) } else { None };
     if let Some(grouped) = &grouped {
         if grouped.lines.len() <= SEARCH_LINES_KEPT_WHOLE {
             let summary = format!(

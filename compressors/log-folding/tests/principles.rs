@@ -447,3 +447,23 @@ fn a_help_text_keeps_every_option_it_defines() {
         "the descriptions' second lines fold"
     );
 }
+
+#[test]
+fn a_linters_path_line_findings_are_never_regrouped_and_a_searchs_are() {
+    // vulture, perlcritic and jshint print `path:line: message` or
+    // `path: message`: the same shape as grep's results.
+    let mut log = String::new();
+    for (file, n) in [("urllib/parse.py", 12), ("urllib/request.py", 9)] {
+        for i in 0..n {
+            log.push_str(&format!(
+                "{file}:{}: unused variable '{}' (60% confidence)\n",
+                10 + i * 7,
+                words(i)
+            ));
+        }
+    }
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.ends_with("confidence)"));
+    let searched = ghost_log_folding::compress_search_within(&log, None).text;
+    assert!(searched.lines().any(|l| l == "urllib/parse.py"));
+}

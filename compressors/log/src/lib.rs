@@ -8,7 +8,15 @@ struct LogCompressor;
 
 impl Guest for LogCompressor {
     fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
-        let out = ghost_log_folding::compress_within(&request.text, request.target_tokens);
+        let search = request
+            .tool_name
+            .as_deref()
+            .is_some_and(ghost_log_folding::grep::is_search_tool);
+        let out = if search {
+            ghost_log_folding::compress_search_within(&request.text, request.target_tokens)
+        } else {
+            ghost_log_folding::compress_within(&request.text, request.target_tokens)
+        };
         Ok(Compressed {
             text: out.text,
             notes: out.notes,

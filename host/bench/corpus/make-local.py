@@ -41,6 +41,14 @@ npm and pip failing to install, pytest failing to collect (Debian
 packages shellcheck cppcheck; yamllint black isort bandit in VENV_BIN;
 pyright prettier markdownlint-cli in DIR).
 
+`--round9 --js DIR` writes only `more_lint_cases()`, run once the eighth
+round's fixes were in, to see whether they hold on tools none of ghost's
+rules was looked at against: pycodestyle, pydocstyle, vulture, codespell,
+xmllint, tidy, perlcritic, jshint, htmlhint, clippy, rustfmt --check,
+npm outdated (Debian packages libxml2-utils tidy
+libperl-critic-perl; pycodestyle pydocstyle vulture codespell in VENV_BIN;
+jshint htmlhint in DIR).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -707,6 +715,81 @@ def lint_cases():
              "`ERROR` lines, `E` lines, the `Interrupted` line and the final summary")
 
 
+def more_lint_cases():
+    """The ninth round: more linters and package tools, to test the eighth
+    round's principles on formats they were not written against (rules
+    written before ghost's output was looked at)."""
+    js = os.path.join(os.path.abspath(js_dir()), "node_modules", ".bin")
+    mods = os.path.join(os.path.abspath(js_dir()), "node_modules")
+    with tempfile.TemporaryDirectory() as tmp:
+        for pkg in ["json", "urllib", "wsgiref"]:
+            shutil.copytree(os.path.join(STDLIB, pkg), os.path.join(tmp, pkg), ignore=shutil.ignore_patterns("__pycache__"))
+        t = run(f"{VENV}/pycodestyle --max-line-length=100 json wsgiref", cwd=tmp)
+        case("pycodestyle", "log", "pycodestyle json wsgiref", t,
+             lambda l: re.match(r"^\S+:\d+:\d+: [EW]\d+ ", l), "every `path:line:col: CODE message` line")
+        t = run(f"{VENV}/pydocstyle urllib", cwd=tmp)
+        case("pydocstyle", "log", "pydocstyle urllib", t,
+             lambda l: re.match(r"^\S+:\d+ in ", l) or re.match(r"^\s+D\d{3}: ", l),
+             "every `path:line in …:` header and every `Dnnn: message` line")
+        t = run(f"{VENV}/vulture urllib wsgiref", cwd=tmp)
+        case("vulture", "log", "vulture urllib wsgiref", t,
+             lambda l: l.endswith("% confidence)"), "every finding (`… (N% confidence)`)")
+        t = run(f"{VENV}/codespell json urllib wsgiref", cwd=tmp)
+        case("codespell", "log", "codespell json urllib wsgiref", t,
+             lambda l: " ==> " in l, "every `path:line: typo ==> fix` line")
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "feed.xml"), "<?xml version=\"1.0\"?>\n<feed>\n  <entry id=\"1\">\n    <title>One</titel>\n"
+              "  </entry>\n  <entry id=\"2\" id=\"3\">\n    <title>Two &nbsp; three</title>\n  </entry>\n</feed>\n")
+        t = run("xmllint --noout feed.xml", cwd=tmp)
+        case("xmllint-errors", "log", "xmllint --noout feed.xml", t,
+             lambda l: re.match(r"^feed\.xml:\d+: .*error", l), "every `feed.xml:line: … error : message` line")
+        write(os.path.join(tmp, "page.html"), "<html><head><title>T</title></head><body>\n<p>One\n<div><p>Two</div>\n"
+              "<img src=\"a.png\">\n<table><tr><td>x</td></tr>\n<a href=\"#\">link\n</body></html>\n")
+        t = run("tidy -q -e page.html", cwd=tmp)
+        case("tidy-html", "log", "tidy -q -e page.html", t,
+             lambda l: re.match(r"^line \d+ column \d+ - (Warning|Error|Info): ", l),
+             "every `line N column M - Level: message` line")
+    t = run("perlcritic --severity 3 /usr/share/perl5/Error.pm /usr/share/perl5/JSON.pm")
+    case("perlcritic", "log", "perlcritic --severity 3 Error.pm JSON.pm", t,
+         lambda l: re.search(r"\(Severity: \d\)", l), "every finding (`… (Severity: N)`)")
+    with tempfile.TemporaryDirectory() as tmp:
+        rc = os.path.join(tmp, "jshintrc")
+        write(rc, '{"esversion": 11, "undef": true, "unused": true, "node": true}\n')
+        t = run(f"{js}/jshint --config {rc} picomatch/lib/parse.js picomatch/lib/scan.js yallist/yallist.js", cwd=mods)
+    case("jshint", "log", "jshint picomatch yallist", t,
+         lambda l: re.search(r": line \d+, col \d+, ", l) or re.match(r"^\d+ errors?$", l),
+         "every `file: line N, col M, message` line and the count")
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "a.html"), "<!DOCTYPE html>\n<html><head><title>A</title></head>\n<body>\n<div id=\"x\"><span>one</div>\n"
+              "<img src=\"a.png\">\n<div id=\"x\">two</div>\n<P CLASS=a>three</P>\n</body></html>\n")
+        write(os.path.join(tmp, "b.html"), "<html>\n<body>\n<ul><li>one<li>two</ul>\n<a href='x'>link</a>\n</body>\n</html>\n")
+        t = run(f"{js}/htmlhint a.html b.html", cwd=tmp)
+        plain = [re.sub(r"\x1b\[[0-9;]*m", "", l).rstrip() for l in t.splitlines()]
+        case("htmlhint", "log", "htmlhint a.html b.html", t,
+             [l for l in plain if re.search(r"\([a-z0-9-]+\)$", l) or l.strip().startswith("Scanned ")],
+             "every finding line (ending with `(rule-name)`, colours removed) and the `Scanned N files` summary")
+    # clippy and rustfmt on a small crate.
+    with tempfile.TemporaryDirectory() as tmp:
+        run("cargo init --lib --name lints --vcs none -q", cwd=tmp)
+        write(os.path.join(tmp, "src", "lib.rs"), "pub fn total(v: &Vec<i32>) -> i32 {\n    let mut s = 0;\n    for i in 0..v.len() { s = s + v[i]; }\n"
+              "    return s;\n}\n\npub fn is_empty(s: &String) -> bool { s.len() == 0 }\n\npub fn first(v: &Vec<String>) -> String {\n"
+              "    v.iter().next().unwrap().clone()\n}\n")
+        t = run("cargo clippy --offline -q 2>&1", cwd=tmp)
+        case("clippy-lints", "log", "cargo clippy", t,
+             lambda l: re.match(r"^(warning|error)(\[\w+\])?: ", l) or l.strip().startswith("--> "),
+             "every `warning:`/`error:` header and every `--> path:line:col` line")
+        t = run("cargo fmt --check 2>&1", cwd=tmp)
+        case("rustfmt-check", "log", "cargo fmt --check", t,
+             lambda l: l.startswith("Diff in "), "every `Diff in path:line:` line")
+    # npm: what is outdated in a project pinned to old versions (`npm audit`
+    # was tried too; this machine's registry proxy refuses its endpoint).
+    with tempfile.TemporaryDirectory() as tmp:
+        run("npm init -y && npm install --no-audit express@4.16.0 lodash@4.17.4 minimist@1.2.0", cwd=tmp)
+        t = run("npm outdated", cwd=tmp, stderr=False)
+        rows = t.splitlines()[1:]
+        case("npm-outdated", "log", "npm outdated", t, rows, "every row (one per outdated package)")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -729,6 +812,9 @@ def main():
         return
     if "--round8" in sys.argv:
         lint_cases()
+        return
+    if "--round9" in sys.argv:
+        more_lint_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -823,6 +909,7 @@ def main():
     json_cases()
     prose_cases()
     lint_cases()
+    more_lint_cases()
 
 
 main()
