@@ -116,11 +116,13 @@ fn ends_block(line: &str) -> bool {
 }
 
 /// A line naming a rule by its code: the code bracketed (`[B101:assert_used]`,
-/// `[SC2006]`, `(E501)`) or followed by a level in parentheses
-/// (`SC2086 (info)`).
+/// `[SC2006]`, `(E501)`), followed by a level in parentheses
+/// (`SC2086 (info)`) or in a column of its own (`| CP01 |`).
 pub fn is_finding(line: &str) -> bool {
-    // Cheap test first: most lines of a log have no bracket or no digit.
-    if !line.bytes().any(|b| b == b'[' || b == b'(') || !line.bytes().any(|b| b.is_ascii_digit()) {
+    // Cheap test first: most lines of a log have no bracket, bar or digit.
+    if !line.bytes().any(|b| b == b'[' || b == b'(' || b == b'|')
+        || !line.bytes().any(|b| b.is_ascii_digit())
+    {
         return false;
     }
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -134,7 +136,9 @@ pub fn is_finding(line: &str) -> bool {
             n.starts_with('(')
                 && markers::is_level_word(n.trim_matches(|c| matches!(c, '(' | ')' | ':')))
         });
-        markers::is_rule_code(code) && (bracketed || level_after)
+        // A column of a table of findings: sqlfluff's `L: 2 | P: 1 | CP01 | …`.
+        let in_column = k > 0 && words[k - 1] == "|" && words.get(k + 1) == Some(&"|");
+        markers::is_rule_code(code) && (bracketed || level_after || in_column)
     })
 }
 
@@ -222,5 +226,8 @@ mod tests {
             assert!(!is_finding(line), "{line}");
         }
         assert!(is_finding("x.sh:3:5: note: Use $(...) notation. [SC2006]"));
+        assert!(is_finding(
+            "L:   2 | P:   1 | CP01 | Keywords must be lower case."
+        ));
     }
 }

@@ -49,6 +49,13 @@ npm outdated (Debian packages libxml2-utils tidy
 libperl-critic-perl; pycodestyle pydocstyle vulture codespell in VENV_BIN;
 jshint htmlhint in DIR).
 
+`--round10` writes only `tenth_cases()`, run once the ninth round's fixes
+were in, again before any change: minitest, bats, luacheck, sqlfluff,
+cpplint, pyflakes, cmake failing to configure, apt-get and gem failing to
+install, make -k over several broken files, pytest -q with --tb=line
+(Debian packages bats lua-check cmake; sqlfluff cpplint pyflakes in
+VENV_BIN).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -790,6 +797,91 @@ def more_lint_cases():
         case("npm-outdated", "log", "npm outdated", t, rows, "every row (one per outdated package)")
 
 
+def tenth_cases():
+    """The tenth round: more runners, linters and build tools, to test the
+    ninth round's principles on formats they were not written against
+    (rules written before ghost's output was looked at)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # minitest: two failures among passing tests.
+        write(os.path.join(tmp, "cart_test.rb"), "require 'minitest/autorun'\n\nclass Cart\n  def initialize; @items = []; end\n"
+              "  def add(p); @items << p; self; end\n  def total; @items.sum; end\n  def count; @items.size + 1; end\nend\n\n"
+              "class CartTest < Minitest::Test\n"
+              + "".join(f"  def test_add_{i}\n    assert_equal {i}, Cart.new.add({i}).total\n  end\n" for i in range(25))
+              + "  def test_count\n    assert_equal 2, Cart.new.add(1).add(2).count\n  end\n"
+              "  def test_nil\n    assert_equal 0, Cart.new.add(nil).total\n  end\nend\n")
+        t = run("ruby cart_test.rb -v", cwd=tmp)
+        case("minitest-failing", "log", "ruby cart_test.rb -v", t,
+             lambda l: re.search(r"\b(Failure|Error):$", l) or re.match(r"^\w+#test_\w+ \[", l) or re.match(r"^\s*(Expected|Actual):", l)
+             or re.match(r"^\d+ runs, \d+ assertions", l),
+             "`Failure:`/`Error:` lines, each failing `Class#test [file:line]` line, Expected/Actual lines, the summary")
+        # bats: TAP with failures.
+        write(os.path.join(tmp, "calc.bats"), "#!/usr/bin/env bats\n\n"
+              + "".join(f"@test \"adds {i}\" {{\n  [ $(( {i} + 1 )) -eq {i + 1} ]\n}}\n\n" for i in range(20))
+              + "@test \"divides by zero\" {\n  result=$(( 1 / 0 ))\n}\n\n@test \"compares strings\" {\n  [ \"abc\" = \"abd\" ]\n}\n")
+        t = run("bats --tap calc.bats", cwd=tmp)
+        case("bats-tap", "log", "bats --tap calc.bats", t,
+             lambda l: l.startswith("not ok ") or l.startswith("# (in test file"),
+             "every `not ok` line and every `# (in test file …, line N)` line")
+        # luacheck on Lua with unused and undefined names.
+        write(os.path.join(tmp, "inventory.lua"), "local json = require('json')\nlocal M = {}\n\nfunction M.total(items)\n  local sum, unused = 0, 1\n"
+              "  for i, item in ipairs(items) do\n    sum = sum + item.price\n  end\n  return summ\nend\n\nfunction M.count(items)\n"
+              "  count = #items\n  return count\nend\n\nreturn M\n")
+        write(os.path.join(tmp, "report.lua"), "local inv = require('inventory')\nlocal fmt = string.format\n\nlocal function show(items)\n"
+              "  local total = inv.total(items)\n  print(string.format('%d', totl))\nend\n\nshow({})\n")
+        t = run("luacheck --no-color inventory.lua report.lua", cwd=tmp)
+        case("luacheck", "log", "luacheck inventory.lua report.lua", t,
+             lambda l: re.match(r"^\s+\S+\.lua:\d+:\d+: ", l) or l.startswith("Total: "),
+             "every `file:line:col: message` line and the `Total:` line")
+        # sqlfluff on SQL with style problems.
+        write(os.path.join(tmp, "report.sql"), "select a.id,b.name, sum(b.total) as Total\nFROM accounts a join bills b on a.id=b.account_id\n"
+              "where b.total>100\ngroup by 1,2\nORDER BY Total desc\n")
+        write(os.path.join(tmp, "users.sql"), "SELECT * from users WHERE active = 1 and created_at > '2024-01-01'   \n")
+        t = run(f"{VENV}/sqlfluff lint --dialect ansi report.sql users.sql", cwd=tmp)
+        case("sqlfluff", "log", "sqlfluff lint report.sql users.sql", t,
+             lambda l: re.match(r"^L:\s*\d+ \| P:\s*\d+ \| \w+ \|", l), "every `L: n | P: m | CODE | message` line")
+        # cpplint on C++.
+        write(os.path.join(tmp, "stack.cc"), "#include <vector>\nusing namespace std;\nclass Stack{\npublic:\n  void push(int x){ v.push_back(x); }\n"
+              "  int pop(){int x=v.back();v.pop_back();return x;}\nprivate:\n  vector<int> v;\n};\n")
+        t = run(f"{VENV}/cpplint stack.cc", cwd=tmp)
+        case("cpplint", "log", "cpplint stack.cc", t,
+             lambda l: re.search(r":\d+:  .*\[[\w/+-]+\] \[\d\]$", l), "every `file:line:  message  [category] [confidence]` line")
+        # make -k over several broken C files.
+        for name, body in [("a.c", "int f(void) { return x; }\n"), ("b.c", "int g(void) { return 1 }\n"), ("c.c", "int h(void) { return 2; }\n")]:
+            write(os.path.join(tmp, "mk", name), body)
+        write(os.path.join(tmp, "mk", "Makefile"), "all: a.o b.o c.o\n%.o: %.c\n\tgcc -c $< -o $@\n")
+        t = run("make -k", cwd=os.path.join(tmp, "mk"))
+        case("make-k-errors", "log", "make -k", t,
+             lambda l: re.match(r"^\w\.c:\d+:\d+: error: ", l) or l.startswith("make: ***") or "not remade" in l,
+             "every `file:line:col: error:` line, every `make: ***` line and the `not remade` line")
+        # pytest -q with --tb=line.
+        write(os.path.join(tmp, "py", "test_q.py"), "".join(f"def test_{i}():\n    assert {i} == {i}\n\n" for i in range(40))
+              + "def test_sum():\n    assert sum([1, 2]) == 4\n\ndef test_upper():\n    assert 'a'.upper() == 'a'\n")
+        t = run(f"{VENV}/pytest -q --tb=line", cwd=os.path.join(tmp, "py"))
+        case("pytest-quiet-tb-line", "log", "pytest -q --tb=line", t,
+             lambda l: l.startswith("FAILED ") or re.match(r"^/\S+:\d+: ", l) or re.match(r"^\d+ failed", l),
+             "FAILED lines, each `path:line: message` traceback line, the summary")
+    # pyflakes on a stdlib package.
+    t = run(f"{VENV}/pyflakes {os.path.join(STDLIB, 'email')}", stderr=False)
+    case("pyflakes-email", "log", "pyflakes email", t,
+         lambda l: re.match(r"^\S+:\d+:\d+:? ", l), "every `path:line:col message` line")
+    # cmake failing to configure.
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "CMakeLists.txt"), "cmake_minimum_required(VERSION 3.10)\nproject(demo C)\n"
+              "find_package(GhostNoSuchLib REQUIRED)\nadd_executable(demo main.c)\n")
+        write(os.path.join(tmp, "main.c"), "int main(void) { return 0; }\n")
+        t = run("cmake -S . -B build", cwd=tmp)
+        case("cmake-missing-package", "log", "cmake -S . -B build", t,
+             lambda l: l.startswith("CMake Error at") or l.startswith("-- Configuring incomplete"),
+             "the `CMake Error at …` line and the `Configuring incomplete` line")
+    # Installers that cannot find a package.
+    t = run("apt-get install -y ghost-no-such-package 2>&1")
+    case("apt-get-missing", "log", "apt-get install ghost-no-such-package", t,
+         lambda l: l.startswith("E: "), "every `E:` line")
+    t = run("gem install ghost-no-such-gem-xyzzy 2>&1")
+    case("gem-install-missing", "log", "gem install ghost-no-such-gem-xyzzy", t,
+         lambda l: l.startswith("ERROR:"), "every `ERROR:` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -815,6 +907,9 @@ def main():
         return
     if "--round9" in sys.argv:
         more_lint_cases()
+        return
+    if "--round10" in sys.argv:
+        tenth_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -910,6 +1005,7 @@ def main():
     prose_cases()
     lint_cases()
     more_lint_cases()
+    tenth_cases()
 
 
 main()
