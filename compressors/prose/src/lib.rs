@@ -24,8 +24,10 @@ use markdown::Block;
 use select::{Ranking, Sentence};
 use specific::is_specific;
 
-/// Words of a list item kept.
-const LIST_WORDS: usize = 6;
+/// A list item of up to this many words is kept whole (an instruction or a
+/// requirement is short and every word of it counts); a longer one keeps
+/// this many words, or all of it when it names something specific.
+const LIST_WORDS: usize = 16;
 
 /// How much of a document stays; tighter under a token budget.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +44,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            sentence_share: 0.5,
+            sentence_share: 0.4,
             body_head: 2,
             table_rows: 3,
         }
@@ -201,10 +203,10 @@ fn render(
                 targets_dropped += dropped;
                 let words: Vec<&str> = item.split_whitespace().collect();
                 let indent = &item[..item.len() - item.trim_start().len()];
-                if words.len() <= LIST_WORDS + 1 || specific {
+                if words.len() <= LIST_WORDS || specific {
                     out.push(item.trim_end().to_string());
                 } else {
-                    out.push(format!("{indent}{} …", words[..LIST_WORDS + 1].join(" ")));
+                    out.push(format!("{indent}{} …", words[..LIST_WORDS].join(" ")));
                 }
             }
             Block::Table(rows) => {

@@ -1,7 +1,8 @@
 //! Whether a sentence carries something an agent may need verbatim: inline
 //! code, a name with `::`, a bare URL, a file path, a version, a
-//! command-line flag. A link's target does not count (its text carries the
-//! meaning), nor does a plain number ("2009", "Tier 1", "2-6x as fast").
+//! command-line flag, an identifier mixing letters and digits
+//! (`spotter-4te.3`, `E0308`, `#123`). A link's target does not count (its
+//! text carries the meaning), nor does a plain number ("2009", "Tier 1").
 
 /// Whether `sentence` holds a specific the agent may need verbatim.
 pub fn is_specific(sentence: &str) -> bool {
@@ -11,7 +12,7 @@ pub fn is_specific(sentence: &str) -> bool {
         || text.contains("://")
         || text.split_whitespace().any(|w| {
             let w = w.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '\''));
-            is_version(w) || is_flag(w) || is_path(w)
+            is_version(w) || is_flag(w) || is_path(w) || is_identifier(w)
         })
 }
 
@@ -39,6 +40,22 @@ fn is_version(word: &str) -> bool {
     let b = word.as_bytes();
     (1..b.len().saturating_sub(1))
         .any(|i| b[i] == b'.' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
+}
+
+/// `spotter-4te.3`, `E0308`, `CVE-2024-1234`, `#123`: digits with letters
+/// or a `#` in one word (not a plain number, nor a size like `32-bit`).
+fn is_identifier(word: &str) -> bool {
+    let digits = word.bytes().filter(u8::is_ascii_digit).count();
+    let letters = word.bytes().filter(u8::is_ascii_alphabetic).count();
+    digits > 0
+        && (word.starts_with('#') && digits + 1 == word.len()
+            || letters > 0 && digits + letters >= 3 && !is_measure(word))
+}
+
+/// `32-bit`, `2-6x`, `64KB`, `10ms`, `3rd`: a number with its unit.
+fn is_measure(word: &str) -> bool {
+    let unit = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '.');
+    unit.len() < word.len() && unit.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
 /// `--release`, `-v`, `--jobs=4`.
@@ -83,6 +100,7 @@ mod tests {
             "Binaries are at <https://nodejs.org/download/release/>.",
             "Use darling::FromMeta here.",
             "Config lives in ~/.config/ghost.",
+            "It blocks spotter-4te.3 and fixes #123.",
         ] {
             assert!(is_specific(s), "{s}");
         }
@@ -91,7 +109,7 @@ mod tests {
     #[test]
     fn links_plain_numbers_and_slashed_words_are_not() {
         for s in [
-            "It is 2-6x as fast on GNU/Linux and/or macOS.",
+            "It is 2-6x as fast on 32-bit GNU/Linux and/or macOS.",
             "Read the [guide](https://example.com/guide.html) first.",
             "In 2009 the project made numerous enhancements.",
             "Tier 1 platforms block releases.",
