@@ -78,7 +78,12 @@ fn place_led_report(contents: &[&str]) -> HashSet<usize> {
 /// `path: message … at line 12…`.
 fn place_leading(line: &str) -> Option<(&str, &str)> {
     let t = line.trim_start();
-    let (path, rest) = t.split_once(':')?;
+    // The path ends at the first colon, before any space: most lines fail here.
+    let colon = t.bytes().position(|b| matches!(b, b':' | b' ' | b'\t'))?;
+    if t.as_bytes()[colon] != b':' {
+        return None;
+    }
+    let (path, rest) = (&t[..colon], &t[colon + 1..]);
     // A place in library code is a trace's frame, not a finding of the project's.
     if !crate::grep::is_path(path)
         || !(path.contains('/') || path.contains('.'))
@@ -119,27 +124,35 @@ fn ends_block(line: &str) -> bool {
 /// `[SC2006]`, `(E501)`), followed by a level in parentheses
 /// (`SC2086 (info)`) or in a column of its own (`| CP01 |`).
 pub fn is_finding(line: &str) -> bool {
-    // Cheap test first: most lines of a log have no bracket, bar or digit.
-    if !line.bytes().any(|b| b == b'[' || b == b'(' || b == b'|')
-        || !line.bytes().any(|b| b.is_ascii_digit())
-    {
+    // Cheap test first, one pass: a code is a capital then digits (`B101`),
+    // and it needs a bracket, a parenthesis or a bar around or after it.
+    let (mut delimiter, mut code_like, mut capital) = (false, false, false);
+    for b in line.bytes() {
+        delimiter |= matches!(b, b'[' | b'(' | b'|');
+        code_like |= capital && b.is_ascii_digit();
+        capital = b.is_ascii_uppercase();
+    }
+    if !(delimiter && code_like) {
         return false;
     }
-    let words: Vec<&str> = line.split_whitespace().collect();
-    words.iter().enumerate().any(|(k, w)| {
+    let mut words = line.split_whitespace().peekable();
+    let mut previous = "";
+    while let Some(w) = words.next() {
+        let next = words.peek().copied().unwrap_or("");
         let bracketed =
             (w.starts_with('[') && w.ends_with(']')) || (w.starts_with('(') && w.ends_with(')'));
         let inner = w.trim_matches(|c| matches!(c, '[' | ']' | '(' | ')'));
-        let inner = inner.trim_end_matches(':');
-        let code = inner.split(':').next().unwrap_or("");
-        let level_after = words.get(k + 1).is_some_and(|n| {
-            n.starts_with('(')
-                && markers::is_level_word(n.trim_matches(|c| matches!(c, '(' | ')' | ':')))
-        });
+        let code = inner.trim_end_matches(':').split(':').next().unwrap_or("");
+        let level_after = next.starts_with('(')
+            && markers::is_level_word(next.trim_matches(|c| matches!(c, '(' | ')' | ':')));
         // A column of a table of findings: sqlfluff's `L: 2 | P: 1 | CP01 | …`.
-        let in_column = k > 0 && words[k - 1] == "|" && words.get(k + 1) == Some(&"|");
-        markers::is_rule_code(code) && (bracketed || level_after || in_column)
-    })
+        let in_column = previous == "|" && next == "|";
+        if (bracketed || level_after || in_column) && markers::is_rule_code(code) {
+            return true;
+        }
+        previous = w;
+    }
+    false
 }
 
 /// A file and a line in it: `path:12[:5]`, `path(12)`, `path line 12`,
