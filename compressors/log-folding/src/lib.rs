@@ -21,9 +21,13 @@
 //! - compiler and linter code frames ([`code_frame`]): the source under a
 //!   diagnostic's gutter folds, its labels (`^^^ expected u32`) stay, and a
 //!   test runner's frame keeps the line it points at; a compiler's notes in
-//!   files no error is in (library headers) fold;
+//!   library code no error is in (system headers) fold;
+//! - a linter's findings in formats of their own ([`findings`]): a line
+//!   naming a rule by its code and the place in its block, and lines led by
+//!   mostly distinct places;
 //! - a short run of lines that differ in words is printed whole, and a
-//!   short log keeps every place in a source file;
+//!   short log keeps every place in a source file and every project file
+//!   it names;
 //! - pytest's warnings summary keeps each distinct warning once
 //!   ([`warnings_summary`]); a Python traceback in a log folds its library
 //!   frames but the innermost ([`python_traceback`]);
