@@ -6,7 +6,10 @@ use std::collections::HashSet;
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
-use crate::{code_frame, findings, markers, passing, python_traceback, template, warnings_summary};
+use crate::{
+    code_frame, findings, markers, passing, python_traceback, table, template, tree,
+    warnings_summary,
+};
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
 const FAILURE_EXIT_CONTEXT: usize = 3;
@@ -135,7 +138,8 @@ pub struct Analysis {
     titles: Vec<usize>,
     /// Compiler or linter diagnostics.
     diagnostic: Vec<bool>,
-    /// A linter's findings and their places (see [`findings`]).
+    /// A linter's findings and their places (see [`findings`]), a tree
+    /// listing's nodes (see [`tree`]), a text table's rows (see [`table`]).
     findings: HashSet<usize>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
@@ -201,7 +205,11 @@ impl Analysis {
                 Vec::new()
             },
             diagnostic: contents.iter().map(|c| markers::is_diagnostic(c)).collect(),
-            findings: findings::kept(contents),
+            findings: findings::kept(contents)
+                .into_iter()
+                .chain(tree::kept(contents))
+                .chain(table::rows(contents))
+                .collect(),
             failure_exit: contents
                 .iter()
                 .map(|c| markers::is_failure_exit(c))

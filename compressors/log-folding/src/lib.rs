@@ -25,6 +25,10 @@
 //! - a linter's findings in formats of their own ([`findings`]): a line
 //!   naming a rule by its code and the place in its block, and lines led by
 //!   mostly distinct places;
+//! - a tree listing's nodes (`npm ls`, `cargo tree`, Maven's and Gradle's
+//!   dependency trees: [`tree`]), but those the tool marks as shown already,
+//!   and a text table's rows under its header and rule ([`table`]: `pip
+//!   list`, `dpkg -l`);
 //! - a short run of lines that differ in words is printed whole, and a
 //!   short log keeps every place in a source file and every project file
 //!   it names;
@@ -52,8 +56,10 @@ pub mod pytest_tb;
 pub mod python_traceback;
 pub mod repeats;
 mod runners;
+pub mod table;
 pub mod template;
 pub mod testrun;
+pub mod tree;
 pub mod warnings_summary;
 
 pub use fold::FoldOptions;

@@ -56,6 +56,11 @@ install, make -k over several broken files, pytest -q with --tb=line
 (Debian packages bats lua-check cmake; sqlfluff cpplint pyflakes in
 VENV_BIN).
 
+`--round11 --js DIR` writes only `listing_cases()`: listings an agent asks
+for, each line an item: `npm ls --all` and `cargo tree` (the tree rule was
+written looking at these two), then `tree`, `ls -la`, `find`, `git log
+--oneline`, `dpkg -l`, `pip list`, `pip freeze` (Debian package tree).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -882,6 +887,37 @@ def tenth_cases():
          lambda l: l.startswith("ERROR:"), "every `ERROR:` line")
 
 
+def listing_cases():
+    """The eleventh round: listings, every line an item the agent asked for
+    (rules written before ghost's output was looked at, except that the tree
+    rule of the log compressor was written looking at `npm ls --all` and
+    `cargo tree` output)."""
+    glyph = re.compile(r"^[│├└─┬ |`+\\-]*(├|└|\+-|\\-|`-)")
+    node = lambda l: glyph.match(l) and not l.endswith(" deduped") and not l.endswith("(*)")
+    how = "every node line of the tree but those the tool marks as shown already (`deduped`, `(*)`)"
+    t = run("npm ls --all", cwd=os.path.abspath(js_dir()), stderr=False)
+    t = "\n".join(t.splitlines()[:600]) + "\n"
+    case("npm-ls-all-text", "log", "npm ls --all", t, node, how)
+    t = run("cargo tree -p ghost-store -p ghost-redact --offline", stderr=False)
+    case("cargo-tree", "log", "cargo tree -p ghost-store -p ghost-redact", t, node, how)
+    t = run("tree /usr/share/doc/python3-yaml /usr/share/doc/ruby-rspec-core /usr/share/doc/libxml2-utils", stderr=False)
+    case("tree-docs", "log", "tree /usr/share/doc/…", t, lambda l: glyph.match(l), "every node line (each a file or folder)")
+    t = run(f"ls -la {os.path.join(STDLIB, 'email')} {os.path.join(STDLIB, 'json')}", stderr=False)
+    case("ls-la", "log", "ls -la email json", t, lambda l: re.match(r"^[-dl][rwx-]{9}", l),
+         "every entry line (`-rw-r--r-- 1 root root … name`)")
+    t = run(f"cd {STDLIB} && find . -name '*.py' -path '*/http/*' -o -name '*.py' -path '*/xml/*'", stderr=False)
+    case("find-py", "log", "find . -name '*.py' -path '*/http/*' -o …", t, lambda l: l.startswith("./"), "every path found")
+    t = run("git log --oneline -60 376d9b8", stderr=False)
+    case("git-log-oneline", "log", "git log --oneline -60", t, lambda l: re.match(r"^[0-9a-f]{7,} ", l), "every commit line")
+    t = run("dpkg -l 'lib*' | head -120", stderr=False)
+    case("dpkg-l", "log", "dpkg -l 'lib*'", t, lambda l: l.startswith("ii "), "every installed package line")
+    t = run(f"{VENV}/pip list", stderr=False)
+    case("pip-list-text", "log", "pip list", t, lambda l: not l.startswith("Package") and not l.startswith("---") and l.strip(),
+         "every package row")
+    t = run(f"{VENV}/pip freeze", stderr=False)
+    case("pip-freeze", "log", "pip freeze", t, lambda l: "==" in l, "every `name==version` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -910,6 +946,9 @@ def main():
         return
     if "--round10" in sys.argv:
         tenth_cases()
+        return
+    if "--round11" in sys.argv:
+        listing_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -1006,6 +1045,7 @@ def main():
     lint_cases()
     more_lint_cases()
     tenth_cases()
+    listing_cases()
 
 
 main()

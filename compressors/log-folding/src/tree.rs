@@ -1,0 +1,100 @@
+//! A tree listing: `npm ls`, `cargo tree`, `pnpm list`, Maven's
+//! `dependency:tree`, Gradle's `dependencies`, `tree`. Every node names a
+//! package or a file, the answer the agent asked for, and no two nodes are
+//! alike in what matters; the template fold would take them for one shape
+//! printed many times. Each node stays, but a node the tool itself marks as
+//! shown already (npm's `deduped`, cargo's and Gradle's `(*)`) folds.
+
+use std::collections::HashSet;
+
+/// A listing is a tree when at least this many of its lines are nodes…
+const MIN_NODES: usize = 5;
+/// …making up at least this share of its non-blank lines.
+const MIN_NODE_SHARE: f64 = 0.5;
+
+/// The node lines to keep, or none when `contents` is not a tree listing.
+pub fn kept(contents: &[&str]) -> HashSet<usize> {
+    let nodes: Vec<usize> = (0..contents.len())
+        .filter(|&i| node_name(contents[i]).is_some())
+        .collect();
+    let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
+    if nodes.len() < MIN_NODES || (nodes.len() as f64) < non_blank as f64 * MIN_NODE_SHARE {
+        return HashSet::new();
+    }
+    nodes
+        .into_iter()
+        .filter(|&i| node_name(contents[i]).is_some_and(|name| !is_repeat(name)))
+        .collect()
+}
+
+/// The text after a tree node's branch (`├── `, `└─┬ `, `+--- `, `\- `,
+/// `` `-- ``), a bracketed tag (`[INFO] `) allowed before it.
+pub fn node_name(line: &str) -> Option<&str> {
+    let mut t = line.trim_start();
+    if t.starts_with('[')
+        && let Some(close) = t.find("] ")
+    {
+        t = &t[close + 2..];
+    }
+    let glyphs = t
+        .char_indices()
+        .find(|&(_, c)| !is_tree_glyph(c))
+        .map_or(t.len(), |(at, _)| at);
+    let (prefix, name) = t.split_at(glyphs);
+    let branch =
+        prefix.contains(['├', '└']) || ["+-", "\\-", "|-", "`-"].iter().any(|b| prefix.contains(b));
+    (branch && !name.trim().is_empty()).then_some(name.trim_end())
+}
+
+fn is_tree_glyph(c: char) -> bool {
+    matches!(
+        c,
+        '│' | '├' | '└' | '─' | '┬' | '┼' | '┌' | '|' | '`' | '+' | '\\' | '-' | ' '
+    )
+}
+
+/// A node the tool marks as listed elsewhere in the tree.
+fn is_repeat(name: &str) -> bool {
+    name.ends_with(" deduped") || name.ends_with(" (*)") || name.ends_with("(*)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn npm_and_cargo_trees_keep_their_nodes_but_repeats() {
+        let npm = [
+            "app@1.0.0 /tmp/app",
+            "├─┬ eslint@9.39.5",
+            "│ ├─┬ @eslint-community/eslint-utils@4.10.1",
+            "│ │ ├── eslint-visitor-keys@3.4.3",
+            "│ │ └── eslint@9.39.5 deduped",
+            "│ ├── @eslint-community/regexpp@4.12.3",
+            "│ └── debug@4.4.3",
+            "└── ms@2.1.3",
+        ];
+        assert_eq!(kept(&npm), HashSet::from([1, 2, 3, 5, 6, 7]));
+        let gradle = [
+            "compileClasspath - Compile classpath.",
+            "+--- org.slf4j:slf4j-api:2.0.9",
+            "+--- com.google.guava:guava:32.1.2-jre",
+            "|    +--- com.google.guava:failureaccess:1.0.1",
+            "|    \\--- org.checkerframework:checker-qual:3.33.0",
+            "\\--- org.slf4j:slf4j-api:2.0.9 (*)",
+        ];
+        assert_eq!(kept(&gradle), HashSet::from([1, 2, 3, 4]));
+        assert_eq!(
+            node_name("[INFO] +- junit:junit:jar:4.13.2:test"),
+            Some("junit:junit:jar:4.13.2:test")
+        );
+    }
+
+    #[test]
+    fn a_log_with_a_few_dashes_is_not_a_tree() {
+        let log = ["- building", "- testing", "+ done", "ok"];
+        assert!(kept(&log).is_empty());
+        assert_eq!(node_name("-- separator --"), None);
+        assert_eq!(node_name("- item"), None);
+    }
+}
