@@ -61,6 +61,12 @@ for, each line an item: `npm ls --all` and `cargo tree` (the tree rule was
 written looking at these two), then `tree`, `ls -la`, `find`, `git log
 --oneline`, `dpkg -l`, `pip list`, `pip freeze` (Debian package tree).
 
+`--round12 --js DIR` writes only `twelfth_cases()`, run once round 11's
+fixes were in, before any change: pip and npm installing with success,
+doctest failing, javac -Xlint warnings, gcc -fanalyzer, coverage tables of
+pytest-cov and jest, ruff format --check, git diff --stat, git status,
+go test -cover (pytest-cov in VENV_BIN).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -918,6 +924,102 @@ def listing_cases():
     case("pip-freeze", "log", "pip freeze", t, lambda l: "==" in l, "every `name==version` line")
 
 
+def twelfth_cases():
+    """The twelfth round: installs that succeed, coverage tables, doctest,
+    warnings of javac and gcc's analyzer, formatters, git (rules written
+    before ghost's output was looked at)."""
+    js = os.path.abspath(js_dir())
+    with tempfile.TemporaryDirectory() as tmp:
+        run(f"python3 -m venv {tmp}/v")
+        t = run(f"{tmp}/v/bin/pip install --no-cache-dir requests==2.32.3 rich==13.9.4")
+        case("pip-install-success", "log", "pip install requests rich", t,
+             lambda l: l.startswith("Successfully installed") or l.startswith("ERROR"),
+             "the `Successfully installed …` line")
+    with tempfile.TemporaryDirectory() as tmp:
+        run("npm init -y", cwd=tmp)
+        t = run("npm install --no-audit --no-fund request@2.88.2 uuid@3.4.0", cwd=tmp)
+        case("npm-install-deprecated", "log", "npm install request@2.88.2 uuid@3.4.0", t,
+             lambda l: l.startswith("npm warn deprecated") or re.match(r"^added \d+ packages?", l),
+             "every `npm warn deprecated` line and the `added N packages` line")
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "money.py"), '"""Money helpers.\n\n>>> cents(1.5)\n150\n"""\n\n'
+              "def cents(x):\n    \"\"\"\n    >>> cents(2)\n    200\n    >>> cents(0.1)\n    10\n    >>> cents(-1)\n    -100\n    \"\"\"\n    return int(x * 100)\n\n"
+              "def split(total, n):\n    \"\"\"\n    >>> split(10, 3)\n    [3, 3, 4]\n    >>> split(9, 3)\n    [3, 3, 3]\n    \"\"\"\n    return [total // n] * n\n")
+        t = run(f"{VENV}/python -m doctest -v money.py", cwd=tmp)
+        case("doctest-failing", "log", "python -m doctest -v money.py", t,
+             lambda l: l.startswith("File ") or l.startswith("Failed example:") or "Test Failed" in l or re.match(r"^\d+ tests? in ", l),
+             "each failure's `File …, line N` line, `Failed example:` lines, the totals and `***Test Failed***`")
+        write(os.path.join(tmp, "Box.java"), "import java.util.*;\npublic class Box implements java.io.Serializable {\n  List items = new ArrayList();\n"
+              "  void add(Object o) { items.add(o); }\n  int size() { return ((List<String>) (Object) items).size(); }\n"
+              "  @Deprecated void old() {}\n  void use() { old(); int x = (int) 3; switch (x) { case 1: x++; case 2: x--; } }\n}\n")
+        t = run("javac -Xlint:all Box.java", cwd=tmp)
+        case("javac-xlint", "log", "javac -Xlint:all Box.java", t,
+             lambda l: re.match(r"^Box\.java:\d+: warning: ", l) or re.match(r"^\d+ warnings?$", l),
+             "every `Box.java:N: warning:` line and the count")
+        write(os.path.join(tmp, "leak.c"), "#include <stdlib.h>\n#include <string.h>\n\nchar *dup(const char *s) {\n  char *p = malloc(strlen(s) + 1);\n"
+              "  strcpy(p, s);\n  return p;\n}\n\nint main(void) {\n  char *a = dup(\"x\");\n  free(a);\n  free(a);\n  char *b = malloc(4);\n  return b[0];\n}\n")
+        t = run("gcc -fanalyzer -c leak.c -o leak.o", cwd=tmp)
+        case("gcc-fanalyzer", "log", "gcc -fanalyzer -c leak.c", t,
+             lambda l: re.match(r"^leak\.c:\d+:\d+: warning: ", l), "every `leak.c:line:col: warning:` header")
+        # pytest-cov's coverage table.
+        write(os.path.join(tmp, "cov", "shop", "__init__.py"), "")
+        write(os.path.join(tmp, "cov", "shop", "cart.py"), "def total(items):\n    return sum(items)\n\ndef empty(items):\n    if not items:\n        return True\n    return False\n")
+        write(os.path.join(tmp, "cov", "shop", "tax.py"), "RATE = 0.2\n\ndef tax(x):\n    return x * RATE\n\ndef gross(x):\n    return x + tax(x)\n\ndef unused(x):\n    return -x\n")
+        write(os.path.join(tmp, "cov", "test_shop.py"), "from shop.cart import total\nfrom shop.tax import gross\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n"
+              "def test_gross():\n    assert gross(10) == 12\n")
+        t = run(f"{VENV}/pytest --cov=shop --cov-report=term-missing", cwd=os.path.join(tmp, "cov"))
+        case("pytest-cov-table", "log", "pytest --cov=shop --cov-report=term-missing", t,
+             lambda l: re.match(r"^(shop/\S+|TOTAL)\s+\d+", l) or re.match(r"^=+ \d+ passed", l),
+             "every row of the coverage table, its TOTAL and the test summary")
+        # ruff format --check.
+        for pkg in ["json", "wsgiref"]:
+            shutil.copytree(os.path.join(STDLIB, pkg), os.path.join(tmp, "fmt", pkg), ignore=shutil.ignore_patterns("__pycache__"))
+        t = run(f"{VENV}/ruff format --check .", cwd=os.path.join(tmp, "fmt"))
+        case("ruff-format-check", "log", "ruff format --check .", t,
+             lambda l: l.startswith("Would reformat") or "would be reformatted" in l or l.strip().startswith("--> "),
+             "every file that would be reformatted (`Would reformat: FILE` or `--> FILE:line:col` under its header) and the summary")
+    # jest's coverage table.
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "price.js"), "function net(x) { return x; }\nfunction gross(x) { return x * 1.2; }\nfunction unused(x) { return -x; }\n"
+              "module.exports = { net, gross, unused };\n")
+        write(os.path.join(tmp, "slug.js"), "module.exports = (s) => s.toLowerCase().replace(/ /g, '-');\n")
+        write(os.path.join(tmp, "jest.config.js"), "module.exports = {};\n")
+        write(os.path.join(tmp, "price.test.js"), "const { net, gross } = require('./price');\nconst slug = require('./slug');\n"
+              "test('net', () => expect(net(1)).toBe(1));\ntest('gross', () => expect(gross(10)).toBe(12));\ntest('slug', () => expect(slug('A B')).toBe('a-b'));\n")
+        t = run(f"{os.path.join(js, 'node_modules', '.bin', 'jest')} --coverage --ci", cwd=tmp)
+        case("jest-coverage-table", "log", "jest --coverage", t,
+             lambda l: re.match(r"^\s*(All files|[\w.]+\.js)\s+\|", l) or l.startswith("Tests:"),
+             "every row of the coverage table (All files and each file) and the `Tests:` line")
+    # git: a diff's stat and a status, on a clone of this repository with changes.
+    with tempfile.TemporaryDirectory() as tmp:
+        run(f"git clone -q {os.getcwd()} repo", cwd=tmp)
+        r = os.path.join(tmp, "repo")
+        t = run("git diff --stat 376d9b8~12 376d9b8", cwd=r, stderr=False)
+        case("git-diff-stat", "log", "git diff --stat", t,
+             lambda l: re.match(r"^ \S.* \| +\d+", l) or "files changed" in l or "file changed" in l,
+             "every file line and the `N files changed` summary")
+        for f in ["README.md", "Cargo.toml", "host/cli/src/main.rs"]:
+            open(os.path.join(r, f), "a").write("\n")
+        write(os.path.join(r, "notes.txt"), "x\n")
+        write(os.path.join(r, "scratch", "a.rs"), "x\n")
+        run("git rm -q --cached ARCHITECTURE.md", cwd=r)
+        t = run("git status", cwd=r, stderr=False)
+        case("git-status", "log", "git status", t,
+             lambda l: re.match(r"^\t\S", l), "every changed, staged and untracked path line")
+    # go test -cover over two packages.
+    with tempfile.TemporaryDirectory() as tmp:
+        run("go mod init example.com/shop", cwd=tmp)
+        write(os.path.join(tmp, "cart", "cart.go"), "package cart\n\nfunc Total(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n\n"
+              "func Empty(xs []int) bool { return len(xs) == 0 }\n")
+        write(os.path.join(tmp, "cart", "cart_test.go"), "package cart\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif Total([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"total\")\n\t}\n}\n")
+        write(os.path.join(tmp, "tax", "tax.go"), "package tax\n\nfunc Tax(x float64) float64 { return x * 0.2 }\n")
+        write(os.path.join(tmp, "tax", "tax_test.go"), "package tax\n\nimport \"testing\"\n\nfunc TestTax(t *testing.T) {\n\tif Tax(10) != 3 {\n\t\tt.Errorf(\"Tax(10) = %v, want 3\", Tax(10))\n\t}\n}\n")
+        t = run("GOFLAGS=-mod=mod GOPROXY=off go test -cover ./...", cwd=tmp)
+        case("go-test-cover", "log", "go test -cover ./...", t,
+             lambda l: re.search(r"coverage: [\d.]+% of statements", l) or l.startswith("FAIL") or l.startswith("--- FAIL") or re.match(r"^\s+\w+_test\.go:\d+: ", l),
+             "each package's coverage line, FAIL lines and the failing assertion")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -949,6 +1051,9 @@ def main():
         return
     if "--round11" in sys.argv:
         listing_cases()
+        return
+    if "--round12" in sys.argv:
+        twelfth_cases()
         return
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
@@ -1046,6 +1151,7 @@ def main():
     more_lint_cases()
     tenth_cases()
     listing_cases()
+    twelfth_cases()
 
 
 main()
