@@ -85,10 +85,7 @@ fn place_leading(line: &str) -> Option<(&str, &str)> {
     }
     let (path, rest) = (&t[..colon], &t[colon + 1..]);
     // A place in library code is a trace's frame, not a finding of the project's.
-    if !crate::grep::is_path(path)
-        || !(path.contains('/') || path.contains('.'))
-        || markers::is_library_path(path)
-    {
+    if !crate::grep::is_path(path) || markers::is_library_path(path) {
         return None;
     }
     let digits = |s: &'_ str| s.bytes().take_while(u8::is_ascii_digit).count();

@@ -138,9 +138,10 @@ pub struct Analysis {
     titles: Vec<usize>,
     /// Compiler or linter diagnostics.
     diagnostic: Vec<bool>,
-    /// A linter's findings and their places (see [`findings`]), a tree
-    /// listing's nodes (see [`tree`]), a text table's rows (see [`table`]).
-    findings: HashSet<usize>,
+    /// Items the output lists, each kept: a linter's findings and their
+    /// places (see [`findings`]), a tree's nodes (see [`tree`]), a text
+    /// table's rows (see [`table`]).
+    items: HashSet<usize>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
     /// Lines defining an option in a help text or manual page.
@@ -205,7 +206,7 @@ impl Analysis {
                 Vec::new()
             },
             diagnostic: contents.iter().map(|c| markers::is_diagnostic(c)).collect(),
-            findings: findings::kept(contents)
+            items: findings::kept(contents)
                 .into_iter()
                 .chain(tree::kept(contents))
                 .chain(table::rows(contents))
@@ -255,7 +256,7 @@ pub fn fold_analysed(
         headers,
         titles,
         diagnostic,
-        findings,
+        items,
         failure_exit,
         options,
     } = analysis;
@@ -322,7 +323,7 @@ pub fn fold_analysed(
         let place = n <= opts.small_log_lines && markers::names_a_project_file(contents[i]);
         if (summaries.contains(&i)
             || diagnostic[i]
-            || findings.contains(&i)
+            || items.contains(&i)
             || headers.contains(&i)
             || title
             || place

@@ -83,8 +83,8 @@ pub fn compress(text: &str) -> CompressedLog {
 }
 
 /// Compresses `text` to fit `target_tokens` when it can: with the default
-/// options first, then, while the result is larger than the budget (about
-/// four bytes a token), with fewer ordinary lines of context; then, if it
+/// options first, then, while the result is larger than the budget (by
+/// [`ghost_types::estimated_tokens`]), with fewer ordinary lines of context; then, if it
 /// is still over, a diagnostic repeating one message at other places is
 /// counted under the first with every place named ([`repeats`]). What is
 /// always kept stays whatever the budget (errors, warnings, failing tests,
@@ -112,7 +112,7 @@ fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog
         let Some(target) = target_tokens else {
             return out;
         };
-        let fits = |c: &CompressedLog| c.text.len().div_ceil(4) <= target as usize;
+        let fits = |c: &CompressedLog| ghost_types::estimated_tokens(&c.text) <= target as usize;
         for tighter in [FoldOptions::tighter, FoldOptions::tightest] {
             if fits(&out) {
                 break;

@@ -248,18 +248,20 @@ pub fn is_diagnostic(content: &str) -> bool {
     match t.split_once(':') {
         // markdownlint's `README.md:3:1 error MD022/…`, pyright's
         // `path:3:8 - error: …`: the place, a space, then a level or a code.
-        Some((path, rest)) if is_path(path) && leads_with_level_after_space(rest) => true,
-        Some((path, rest)) if is_path(path) => location_then(rest, |message| {
-            // A message, not a search hit's source text: a column (searches
-            // rarely print one), or a level word or rule code leading it.
-            if has_column(rest) {
-                return !message.trim().is_empty();
-            }
-            let m = message.trim_start();
-            let first = m.split_whitespace().next().unwrap_or("");
-            let first = first.trim_end_matches(':');
-            is_level_word(first) || is_rule_code(first)
-        }),
+        Some((path, rest)) if is_path(path) => {
+            leads_with_level_after_space(rest)
+                || location_then(rest, |message| {
+                    // A message, not a search hit's source text: a column (searches
+                    // rarely print one), or a level word or rule code leading it.
+                    if has_column(rest) {
+                        return !message.trim().is_empty();
+                    }
+                    let m = message.trim_start();
+                    let first = m.split_whitespace().next().unwrap_or("");
+                    let first = first.trim_end_matches(':');
+                    is_level_word(first) || is_rule_code(first)
+                })
+        }
         _ => false,
     }
 }
@@ -345,10 +347,10 @@ fn leads_with_level_after_space(rest: &str) -> bool {
 
 /// `error`, `warning`, `note`…: a diagnostic's level (any case).
 pub fn is_level_word(word: &str) -> bool {
-    matches!(
-        word.to_ascii_lowercase().as_str(),
-        "error" | "warning" | "note" | "info" | "hint" | "fatal" | "help" | "style"
-    )
+    const LEVELS: &[&str] = &[
+        "error", "warning", "note", "info", "hint", "fatal", "help", "style",
+    ];
+    LEVELS.iter().any(|level| word.eq_ignore_ascii_case(level))
 }
 
 /// Whether `rest` (after `path:`) is `line:col:`.

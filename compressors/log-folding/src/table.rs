@@ -16,8 +16,10 @@ pub fn rows(contents: &[&str]) -> HashSet<usize> {
     for i in 1..contents.len() {
         // A title framed by rules above and below (Maven's ` T E S T S`
         // banner) is a section title, not a table's header.
-        let framed = i >= 2 && is_rule(contents[i - 2]);
-        if !is_rule(contents[i]) || !is_header(contents[i - 1]) || framed {
+        if !is_rule(contents[i])
+            || !is_header(contents[i - 1])
+            || (i >= 2 && is_rule(contents[i - 2]))
+        {
             continue;
         }
         let end = (i + 1..contents.len())

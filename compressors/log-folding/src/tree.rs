@@ -14,8 +14,10 @@ const MIN_NODE_SHARE: f64 = 0.5;
 
 /// The node lines to keep, or none when `contents` is not a tree listing.
 pub fn kept(contents: &[&str]) -> HashSet<usize> {
-    let nodes: Vec<usize> = (0..contents.len())
-        .filter(|&i| node_name(contents[i]).is_some())
+    let nodes: Vec<(usize, &str)> = contents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| node_name(c).map(|name| (i, name)))
         .collect();
     let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
     if nodes.len() < MIN_NODES || (nodes.len() as f64) < non_blank as f64 * MIN_NODE_SHARE {
@@ -23,7 +25,8 @@ pub fn kept(contents: &[&str]) -> HashSet<usize> {
     }
     nodes
         .into_iter()
-        .filter(|&i| node_name(contents[i]).is_some_and(|name| !is_repeat(name)))
+        .filter(|(_, name)| !is_repeat(name))
+        .map(|(i, _)| i)
         .collect()
 }
 
@@ -55,7 +58,7 @@ fn is_tree_glyph(c: char) -> bool {
 
 /// A node the tool marks as listed elsewhere in the tree.
 fn is_repeat(name: &str) -> bool {
-    name.ends_with(" deduped") || name.ends_with(" (*)") || name.ends_with("(*)")
+    name.ends_with(" deduped") || name.ends_with("(*)")
 }
 
 #[cfg(test)]

@@ -1,10 +1,13 @@
 //! ghost's built-in prose compressor: extractive, no model.
 //!
-//! TextRank over sentences picks the central ones; on top of those it keeps
-//! each paragraph's first sentence, every sentence with something specific
-//! (inline code, a path, a version, a flag, a bare URL: see [`specific`]),
-//! every heading, list items' first words, tables' first rows with their
-//! padding squeezed, and code fences' outlines ([`fence`]). A table of
+//! Every heading stays, and so do each section's opening sentence and the
+//! caption of a code block, list or table; the other sentences compete for
+//! a share of the text, specific ones first (inline code, a path, a version,
+//! a flag, a bare URL, an identifier: see [`specific`]), then by TextRank
+//! ([`select`]). Short list items stay whole, long ones keep their first
+//! words; tables keep their first rows with their padding squeezed
+//! ([`table`]); code fences keep their outline ([`fence`]); links lose
+//! their web addresses ([`links`]). A table of
 //! contents (a list of links to the document's own headings) folds: the
 //! headings are kept anyway. Markdown structure survives: what is dropped is
 //! marked `…` where it was.
@@ -99,8 +102,8 @@ pub fn compress(text: &str) -> CompressedProse {
     compress_with(text, &Options::default())
 }
 
-/// Compresses `text` to fit `target_tokens` if given (about four bytes a
-/// token), tightening step by step; headings always stay, so a document
+/// Compresses `text` to fit `target_tokens` if given (by
+/// [`ghost_types::estimated_tokens`]), tightening step by step; headings always stay, so a document
 /// may still be over a very small budget.
 pub fn compress_within(text: &str, target_tokens: Option<u32>) -> CompressedProse {
     let blocks = markdown::blocks(text);
@@ -111,7 +114,7 @@ pub fn compress_within(text: &str, target_tokens: Option<u32>) -> CompressedPros
         return out;
     };
     for tighter in [Options::tighter, Options::tightest] {
-        if out.text.len().div_ceil(4) <= target as usize {
+        if ghost_types::estimated_tokens(&out.text) <= target as usize {
             break;
         }
         out = render(&blocks, &sentences, &ranking, &tighter());

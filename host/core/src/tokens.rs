@@ -19,8 +19,8 @@ pub fn count(text: &str) -> usize {
     bpe().encode_ordinary(text).len()
 }
 
-/// A quick estimate of [`count`] without the tokenizer: one token per four
-/// bytes, rounded up (o200k_base averages about that on English and code).
+/// A quick estimate of [`count`] without the tokenizer (see
+/// [`ghost_types::estimated_tokens`]).
 pub fn estimate(text: &str) -> usize {
-    text.len().div_ceil(4)
+    ghost_types::estimated_tokens(text)
 }

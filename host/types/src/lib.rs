@@ -20,5 +20,6 @@ pub use extension::{
     EXTENSIONS, PathHint, WEAK_EXTENSIONS, class_of_extension, class_of_path, hint_of_path,
 };
 pub use request::{
-    Classification, ClassifyRequest, CompressRequest, Compressed, MAX_KEPT_PERCENT, clearly_smaller,
+    Classification, ClassifyRequest, CompressRequest, Compressed, MAX_KEPT_PERCENT,
+    clearly_smaller, estimated_tokens,
 };

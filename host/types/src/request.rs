@@ -46,6 +46,14 @@ pub fn clearly_smaller(kept: usize, original: usize) -> bool {
     kept * 100 <= original * MAX_KEPT_PERCENT
 }
 
+/// About how many tokens `text` is, without a tokenizer: one per four bytes,
+/// rounded up (o200k_base averages about that on English and code). What a
+/// compressor checks its result against a request's `target_tokens` with,
+/// and what the host estimates with when it has no tokenizer at hand.
+pub fn estimated_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
 /// What a compressor gave back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compressed {
