@@ -4,7 +4,8 @@
 //! trait and class declarations, function and method signatures, constants,
 //! and the first line of each doc comment; folds function bodies to a line
 //! that says how many lines were folded and which (`… 12 lines (41–52)`), so
-//! the agent can read exactly that range later. One-line functions stay whole.
+//! the agent can read exactly that range later. A body shorter than twice
+//! its marker line stays whole.
 //! Line numbers from Claude Code's `N→` prefixes survive on every kept line.
 //!
 //! Brace languages fold by a brace-depth lexer ([`braces`]), Python by
@@ -22,8 +23,10 @@ mod component;
 
 use source::Line;
 
-/// Fewer lines than this are printed rather than folded.
-const MIN_FOLD: usize = 3;
+/// Lines are folded only when they are at least this many times as long
+/// as the marker that replaces them (indentation aside): a fold must save
+/// more than it costs, however many lines it spans.
+const MIN_FOLD_GAIN: usize = 2;
 
 /// Comment runs longer than this keep only their first line.
 const COMMENT_RUN: usize = 2;
@@ -57,25 +60,32 @@ pub fn syntax_of(source_path: Option<&str>, lines: &[Line<'_>]) -> Syntax {
         Some("py" | "pyi" | "pyw") => Syntax::Indentation,
         Some("ex" | "exs" | "rb" | "rake") => Syntax::DoEnd,
         Some(_) if ext.as_deref().is_some_and(|e| !matches!(e, "txt" | "md")) => Syntax::Braces,
-        _ => {
-            let defs = lines
-                .iter()
-                .filter(|l| {
-                    let t = l.code.trim_start();
-                    (t.starts_with("def ") || t.starts_with("class "))
-                        && t.trim_end().ends_with(':')
-                })
-                .count();
-            let braces = lines
-                .iter()
-                .filter(|l| l.code.trim_end().ends_with('{'))
-                .count();
-            if defs > braces {
-                Syntax::Indentation
-            } else {
-                Syntax::Braces
-            }
+        _ => guess_syntax(lines),
+    }
+}
+
+/// The syntax a text looks like, without a path: Python's block openers
+/// (`def`/`class` lines, lines ending in `:`) against the brace languages'
+/// lines ending in `{` or `;`. A signature may span lines, so a `def` line
+/// need not end in `:` to count.
+fn guess_syntax(lines: &[Line<'_>]) -> Syntax {
+    let (mut indentation, mut braces) = (0, 0);
+    for line in lines {
+        let t = line.code.trim();
+        if t.ends_with('{') || t.ends_with(';') {
+            braces += 1;
+        } else if t.starts_with("def ")
+            || t.starts_with("async def ")
+            || t.starts_with("class ")
+            || t.ends_with(':') && !t.starts_with("case ") && !t.starts_with("default")
+        {
+            indentation += 1;
         }
+    }
+    if indentation > braces {
+        Syntax::Indentation
+    } else {
+        Syntax::Braces
     }
 }
 
@@ -198,6 +208,8 @@ fn parse(
 
 /// Compresses `text`; `source_path`, when known, picks the syntax.
 pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
+    // A `.txt` or `.log` says nothing of the language: the text decides.
+    let source_path = source_path.filter(|p| !ghost_types::hint_of_path(p).is_some_and(|h| h.weak));
     let (lines, numbered) = source::lines(text);
     let syntax = syntax_of(source_path, &lines);
     let language = language_of(source_path, syntax);
@@ -239,12 +251,12 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
         }
     }
 
-    let mut out: Vec<String> = Vec::new();
+    let mut out = Outline::default();
     let mut folds = 0;
     let mut i = 0;
     while i < lines.len() {
         if keep[i] {
-            out.push(lines[i].raw.trim_end().to_string());
+            out.line(&lines[i]);
             i += 1;
             continue;
         }
@@ -252,16 +264,11 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
         while i < lines.len() && !keep[i] {
             i += 1;
         }
-        // A fold of blank lines only is just dropped; one shorter than its
-        // marker line is worth is not a fold.
+        // A fold of blank lines only is just dropped; one that would save
+        // little is not a fold (see [`MIN_FOLD_GAIN`]).
         if lines[start..i].iter().all(|l| l.code.trim().is_empty()) {
             continue;
         }
-        if i - start < MIN_FOLD {
-            out.extend(lines[start..i].iter().map(|l| l.raw.trim_end().to_string()));
-            continue;
-        }
-        folds += 1;
         let (first, last) = (lines[start].number, lines[i - 1].number);
         let indent: String = lines[start..i]
             .iter()
@@ -269,12 +276,22 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
             .map(|l| l.code.chars().take_while(|c| c.is_whitespace()).collect())
             .unwrap_or_default();
         let n = i - start;
-        out.push(if numbered {
-            format!("{indent}… lines {first}–{last} folded (Read offset={first} limit={n})")
-        } else {
-            format!("{indent}… {n} lines ({first}–{last})")
-        });
+        let marker = match (numbered, n) {
+            (true, _) => {
+                format!("{indent}… lines {first}–{last} folded (Read offset={first} limit={n})")
+            }
+            (false, 1) => format!("{indent}… 1 line ({first})"),
+            (false, _) => format!("{indent}… {n} lines ({first}–{last})"),
+        };
+        let folded: usize = lines[start..i].iter().map(|l| l.raw.trim().len()).sum();
+        if folded < marker.trim().len() * MIN_FOLD_GAIN {
+            lines[start..i].iter().for_each(|l| out.line(l));
+            continue;
+        }
+        folds += 1;
+        out.marker(marker);
     }
+    let mut out = out.printed;
     let summary = format!(
         "{} lines → {}, {folds} blocks folded",
         lines.len(),
@@ -286,6 +303,32 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
     CompressedCode {
         text,
         notes: vec![summary],
+    }
+}
+
+/// The printed lines. A blank line right after another separates nothing
+/// new and is left out.
+#[derive(Default)]
+struct Outline {
+    printed: Vec<String>,
+    /// Whether the last printed line is blank.
+    gap: bool,
+}
+
+impl Outline {
+    /// Prints a kept line of the source.
+    fn line(&mut self, line: &Line<'_>) {
+        let blank = line.code.trim().is_empty();
+        if !(blank && self.gap) {
+            self.printed.push(line.raw.trim_end().to_string());
+        }
+        self.gap = blank;
+    }
+
+    /// Prints a fold's marker.
+    fn marker(&mut self, marker: String) {
+        self.printed.push(marker);
+        self.gap = false;
     }
 }
 
@@ -304,13 +347,40 @@ mod tests {
     }
 
     #[test]
+    fn python_with_multi_line_signatures_is_known_without_a_path_or_with_a_weak_one() {
+        let mut text = String::from(
+            "import numpy as np\n\n\ndef stackplot(axes, x, *args,\n              labels=(), colors=None,\n              **kwargs):\n    \"\"\"\n    Draw a stacked area plot.\n    \"\"\"\n",
+        );
+        for k in 0..12 {
+            text.push_str(&format!(
+                "    stacked_area_{k} = np.cumsum(np.vstack(args), axis=0)\n"
+            ));
+        }
+        let numbered: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| format!("{:>6}\t{l}\n", i + 1))
+            .collect();
+        for (input, path) in [
+            (&text, None),
+            (&numbered, None),
+            (&text, Some("out/view.txt")),
+        ] {
+            let out = compress(input, path).text;
+            assert!(out.contains("**kwargs):"), "{out}");
+            assert!(out.contains("Draw a stacked area plot."), "{out}");
+            assert!(!out.contains("stacked_area_3"), "{out}");
+        }
+    }
+
+    #[test]
     fn read_line_numbers_survive_and_ranges_are_actionable() {
         let mut text = String::new();
         let body = [
             "pub fn add(a: u32, b: u32) -> u32 {",
-            "    let c = a + b;",
-            "    let d = c * 2;",
-            "    d - c",
+            "    let total = a.checked_add(b).expect(\"the sum fits in a u32\");",
+            "    let doubled = total.checked_mul(2).expect(\"twice the sum fits\");",
+            "    doubled - total",
             "}",
         ];
         for (k, l) in body.iter().enumerate() {

@@ -213,14 +213,14 @@ pub mod python {
         /// Folds a string literal spanning more than [`LONG_STRING_LINES`]
         /// lines after its first line of text.
         fn long_string(&mut self, value: &Expr) {
-            let Expr::StringLiteral(literal) = value else {
-                return;
-            };
-            let end = self.line(literal.end());
-            if end < self.line(literal.start()) + LONG_STRING_LINES {
+            let end = self.line(value.end());
+            if end < self.line(value.start()) + LONG_STRING_LINES {
                 return;
             }
-            let first = self.first_text_line(literal);
+            let first = match value {
+                Expr::StringLiteral(literal) => self.first_text_line(literal),
+                _ => self.line(value.start()),
+            };
             if first < end {
                 self.folds.bodies.push((first + 1, end));
             }

@@ -262,15 +262,16 @@ fn score_case(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Result
         .command
         .clone()
         .filter(|_| meta.tool.as_deref() == Some("Read"));
-    let classified = pipeline.classify(&ClassifyRequest {
+    let hints = ClassifyRequest {
         text: input.clone(),
         tool_name: meta.tool.clone(),
-        source_path: source_path.clone(),
+        source_path,
         command: meta
             .command
             .clone()
             .filter(|_| meta.tool.as_deref() == Some("Bash")),
-    });
+    };
+    let classified = pipeline.classify(&hints);
     let request = CompressRequest {
         text: input,
         class: if options.classified {
@@ -279,7 +280,8 @@ fn score_case(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Result
             class
         },
         tool_name: meta.tool.clone(),
-        source_path,
+        // As a hook does: `cat a.py` printed a.py.
+        source_path: hints.file_hint().map(str::to_owned),
         target_tokens: options.target_tokens,
     };
     let (result, external);

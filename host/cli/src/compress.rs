@@ -70,7 +70,12 @@ pub fn run(args: Args, pipeline: impl FnOnce() -> Result<Pipeline>) -> Result<Ex
         text,
         class,
         tool_name: args.tool,
-        source_path,
+        // `cat a.py` printed a.py: its path picks the parser.
+        source_path: ghost_types::command::file_hint(
+            source_path.as_deref(),
+            args.command.as_deref(),
+        )
+        .map(str::to_owned),
         target_tokens: args.target_tokens,
     };
     let result = pipeline.compress(&request);

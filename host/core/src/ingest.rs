@@ -194,7 +194,12 @@ impl<'a> Ingestor<'a> {
                 text: input.clone(),
                 class,
                 tool_name: request.tool_name.clone(),
-                source_path: request.source_path.clone(),
+                // `cat a.py` printed a.py: its path picks the parser.
+                source_path: ghost_types::command::file_hint(
+                    request.source_path.as_deref(),
+                    request.command.as_deref(),
+                )
+                .map(str::to_owned),
                 target_tokens: request.target_tokens,
             };
             let out = self.pipeline()?.compress(&compress).outcome;
