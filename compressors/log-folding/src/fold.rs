@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
 use crate::{
-    code_frame, findings, markers, passing, python_traceback, table, template, tree,
+    alike, code_frame, findings, markers, passing, python_traceback, table, template, tree,
     warnings_summary,
 };
 
@@ -94,6 +94,9 @@ pub struct FoldStats {
     pub errors: usize,
     /// Warning lines (all kept).
     pub warnings: usize,
+    /// Errors and warnings folded as repeats of one printed above but for
+    /// their numbers (see [`crate::alike`]); not in `errors` or `warnings`.
+    pub alike: usize,
     /// Lines folded away, into runs or gaps.
     pub folded: usize,
 }
@@ -112,6 +115,9 @@ enum Fate {
     RunHead(usize),
     /// Part of a run printed by its head.
     InRun,
+    /// An error or warning repeating one printed above but for its numbers:
+    /// counted in a gap marker.
+    Alike,
     /// Not printed; counted in a gap marker.
     Folded,
 }
@@ -146,11 +152,15 @@ pub struct Analysis {
     failure_exit: Vec<bool>,
     /// Lines defining an option in a help text or manual page.
     options: Vec<bool>,
+    /// Errors and warnings repeating an earlier one but for their numbers.
+    alike: alike::Alike,
 }
 
 impl Analysis {
-    /// Reads `contents` (lines without their timestamps).
-    pub fn of(contents: &[&str]) -> Self {
+    /// Reads `contents` (lines without their timestamps); `failing` names
+    /// the failing tests a runner reported (a line naming one never folds as
+    /// a repeat).
+    pub fn of(contents: &[&str], failing: &[&str]) -> Self {
         let n = contents.len();
         // A passing test's own line is never an error (whatever its name says)
         // and folds with its count: a passing run is read for its summaries.
@@ -198,24 +208,50 @@ impl Analysis {
         let templates = template::mine(&masks);
         let summaries = kept_summaries(contents, &severity, &templates);
         let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
+        let titles = if titles.len() <= MAX_SECTION_TITLES {
+            titles
+        } else {
+            Vec::new()
+        };
+        let headers = outline_headers(contents);
+        let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
+        let items: HashSet<usize> = findings::kept(contents)
+            .into_iter()
+            .chain(tree::kept(contents))
+            .chain(table::rows(contents))
+            .collect();
+        let failure_exit: Vec<bool> = contents
+            .iter()
+            .map(|c| markers::is_failure_exit(c))
+            .collect();
+        let options = option_definitions(contents);
+        // An alert kept for what it is, one heading a block (a stack trace
+        // follows) or naming a failing test is never a mere repeat (nor one
+        // naming a place: see [`alike::find`]).
+        let protected = |i: usize| {
+            summaries.contains(&i)
+                || diagnostic[i]
+                || items.contains(&i)
+                || headers.contains(&i)
+                || titles.binary_search(&i).is_ok()
+                || failure_exit[i]
+                || options[i]
+                || roles[i] == Role::Kept
+                || pytest_tb::is_exception_line(contents[i])
+                || contents
+                    .get(i + 1)
+                    .is_some_and(|c| line::is_continuation(c))
+                || failing.iter().any(|f| contents[i].contains(f))
+        };
+        let alike = alike::find(contents, |i| severity[i] != Severity::Normal, protected);
         Self {
-            headers: outline_headers(contents),
-            titles: if titles.len() <= MAX_SECTION_TITLES {
-                titles
-            } else {
-                Vec::new()
-            },
-            diagnostic: contents.iter().map(|c| markers::is_diagnostic(c)).collect(),
-            items: findings::kept(contents)
-                .into_iter()
-                .chain(tree::kept(contents))
-                .chain(table::rows(contents))
-                .collect(),
-            failure_exit: contents
-                .iter()
-                .map(|c| markers::is_failure_exit(c))
-                .collect(),
-            options: option_definitions(contents),
+            headers,
+            titles,
+            diagnostic,
+            items,
+            failure_exit,
+            options,
+            alike,
             passing,
             roles,
             severity,
@@ -234,7 +270,15 @@ pub fn fold(
     opts: &FoldOptions,
     out: &mut Vec<String>,
 ) -> FoldStats {
-    fold_analysed(lines, contents, &Analysis::of(contents), opts, out)
+    let report = crate::testrun::parse(contents);
+    let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
+    fold_analysed(
+        lines,
+        contents,
+        &Analysis::of(contents, &failing),
+        opts,
+        out,
+    )
 }
 
 /// [`fold`] with the analysis of `contents` already made.
@@ -259,6 +303,7 @@ pub fn fold_analysed(
         items,
         failure_exit,
         options,
+        alike,
     } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
@@ -350,6 +395,17 @@ pub fn fold_analysed(
             Role::Kept => fate[i] = Fate::Keep,
             Role::Folded => fate[i] = Fate::Folded,
             Role::Other => {}
+        }
+        // A short log keeps every error and warning as it is (see
+        // `small_log_lines`): repeats fold only in longer ones.
+        if alike.repeats[i] && fate[i] == Fate::Keep && n > opts.small_log_lines {
+            fate[i] = Fate::Alike;
+            stats.alike += 1;
+            match severity[i] {
+                Severity::Error => stats.errors -= 1,
+                Severity::Warning => stats.warnings -= 1,
+                Severity::Normal => {}
+            }
         }
     }
 
@@ -469,6 +525,7 @@ pub fn fold_analysed(
     while k < n {
         match fate[k] {
             Fate::Folded => gap.add(k, passing[k], false),
+            Fate::Alike => gap.add_alike(k),
             Fate::InRun => {}
             Fate::Keep if printed.contains(lines[k]) && !heads_new_diagnostic(k, &printed) => {
                 gap.add(k, false, true);
@@ -488,6 +545,7 @@ pub fn fold_analysed(
                     // A kept line stays verbatim; identical repeats right after it
                     // are counted on a line of their own.
                     out.push(lines[k].trim_end().to_string());
+                    let start = k;
                     let mut repeats = 0;
                     while k + 1 < n
                         && matches!(fate[k + 1], Fate::Keep | Fate::Context)
@@ -499,6 +557,15 @@ pub fn fold_analysed(
                     if repeats > 0 {
                         stats.folded += repeats;
                         out.push(format!("[×{} similar]", repeats + 1));
+                    }
+                    // The first of errors or warnings repeated further on
+                    // (folded there): how many there are, on a line of its own.
+                    if let Some(count) = alike
+                        .counts
+                        .get(&start)
+                        .filter(|_| n > opts.small_log_lines)
+                    {
+                        out.push(format!("[×{} like this in the log]", thousands(*count)));
                     }
                 }
             }
@@ -533,6 +600,9 @@ struct Gap {
     passing: usize,
     /// How many repeat, word for word, a line printed above.
     repeated: usize,
+    /// How many are errors or warnings repeating one printed above but for
+    /// their numbers.
+    alike: usize,
     /// The first one's index.
     first: usize,
 }
@@ -545,6 +615,13 @@ impl Gap {
         self.lines += 1;
         self.passing += usize::from(passing);
         self.repeated += usize::from(repeated);
+    }
+
+    /// Adds an error or warning repeating one printed above but for its
+    /// numbers.
+    fn add_alike(&mut self, index: usize) {
+        self.add(index, false, false);
+        self.alike += 1;
     }
 
     /// Writes the marker (or the one short line itself) and empties the gap.
@@ -565,6 +642,15 @@ impl Gap {
                 "[… {} line{} repeated from above]",
                 thousands(n),
                 if n == 1 { "" } else { "s" }
+            )),
+            n if self.alike == n => out.push(format!(
+                "[… {} errors/warnings like those above]",
+                thousands(n)
+            )),
+            n if self.alike > 0 => out.push(format!(
+                "[… {} lines folded, {} errors/warnings like those above]",
+                thousands(n),
+                thousands(self.alike)
             )),
             n => out.push(gap_marker(n)),
         }

@@ -45,6 +45,7 @@
 //! as their fallback) and as the `ghost-compressor-log` component. It never
 //! drops an error line and never needs anything but the text it is given.
 
+pub mod alike;
 pub mod code_frame;
 pub mod findings;
 pub mod fold;
@@ -175,7 +176,8 @@ fn prepared(
     }
     let contents: Vec<&str> = lines.iter().map(|l| line::without_timestamp(l)).collect();
     let report = testrun::parse(&contents);
-    let analysis = fold::Analysis::of(&contents);
+    let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
+    let analysis = fold::Analysis::of(&contents, &failing);
     choose(&|opts: &FoldOptions| render(&lines, &contents, &analysis, &report, opts))
 }
 
@@ -216,13 +218,19 @@ fn render(
         body = repeats::group(&body);
     }
     out.append(&mut body);
-    let summary = format!(
+    let mut summary = format!(
         "{} lines → {}, {} errors, {} warnings kept",
         fold::thousands(lines.len()),
         fold::thousands(out.len() + 1),
         fold::thousands(stats.errors),
         fold::thousands(stats.warnings)
     );
+    if stats.alike > 0 {
+        summary.push_str(&format!(
+            ", {} more counted as repeats",
+            fold::thousands(stats.alike)
+        ));
+    }
     out.push(format!("[ghost log: {summary}]"));
     let mut notes = vec![summary];
     if !report.failures.is_empty() {

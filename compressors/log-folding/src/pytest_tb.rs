@@ -53,6 +53,13 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
 }
 
 /// `===== FAILURES =====`, `===== ERRORS =====`.
+/// An `E   ` line: the exception and assertion message pytest prints
+/// under a failing line (`E   assert 3 == 4`, `E   ValueError: 12`), which
+/// always stays: its numbers are the facts.
+pub fn is_exception_line(line: &str) -> bool {
+    line.starts_with("E ")
+}
+
 fn is_section_start(line: &str) -> bool {
     let t = line.trim();
     is_section_rule(t) && (t.contains(" FAILURES ") || t.contains(" ERRORS "))
@@ -84,7 +91,7 @@ fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
     for (k, line) in frame[..location].iter().enumerate() {
         let role = if k == failing {
             Role::Kept
-        } else if line.starts_with("E ") || line.trim().is_empty() {
+        } else if is_exception_line(line) || line.trim().is_empty() {
             Role::Other
         } else if library {
             Role::Folded

@@ -1,0 +1,236 @@
+//! Errors and warnings that say again what one before them said, but for
+//! their numbers: a server logging `Connection broken for id 188978561024,
+//! my id = 1` four hundred times, each with a new timestamp, port or pid.
+//! The first is printed (with how many there are in all); the others are
+//! counted in the gaps. A line whose words differ is a new fact and stays,
+//! and so is any line that names a place in a file, heads a block (a stack
+//! trace follows) or names a failing test.
+
+use std::collections::HashMap;
+
+/// An error or warning line's key: its text with every number that is not
+/// part of a name (`188978561024`, `10.10.34.12:3888`, `sshd[24200]`,
+/// `0x34ed9348`, a hex digest) written as `0`; `test_case_1` and `ssh2`
+/// keep their digits.
+pub fn key(content: &str) -> String {
+    let mut out = String::with_capacity(content.len());
+    for (i, token) in content.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if is_hex_number(token) {
+            out.push('0');
+            continue;
+        }
+        let b = token.as_bytes();
+        let mut k = 0;
+        while k < b.len() {
+            let start = k;
+            if b[k].is_ascii_digit() {
+                k += b[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+                // Letters and digits run together (`ssh2`, `case_12`) stay.
+                let in_name =
+                    start > 0 && is_name_byte(b[start - 1]) || k < b.len() && is_name_byte(b[k]);
+                if in_name {
+                    out.push_str(&token[start..k]);
+                } else {
+                    out.push('0');
+                }
+            } else {
+                k += b[k..].iter().take_while(|c| !c.is_ascii_digit()).count();
+                out.push_str(&token[start..k]);
+            }
+        }
+    }
+    out
+}
+
+/// Bytes that continue a name: a digit after one of these is part of it.
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+/// `0x34ed93485090001` or a hex digest (`9f86d081884c`): a number too.
+fn is_hex_number(token: &str) -> bool {
+    let t = token.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    let digits = t.strip_prefix("0x").unwrap_or(t);
+    let hex = !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_hexdigit());
+    hex && (t.starts_with("0x")
+        || t.len() >= 8
+            && t.bytes().any(|c| c.is_ascii_digit())
+            && t.bytes().any(|c| c.is_ascii_alphabetic()))
+}
+
+/// Which alerts repeat an earlier one but for their numbers.
+#[derive(Debug, Default)]
+pub struct Alike {
+    /// The lines to fold: each repeats an earlier alert.
+    pub repeats: Vec<bool>,
+    /// The first alert of each key that repeats, and how many there are in
+    /// all (itself included).
+    pub counts: HashMap<usize, usize>,
+}
+
+/// Finds the alerts (`alert(i)`) that repeat an earlier one but for their
+/// numbers. Lines for which `protected(i)` holds, and lines naming a place
+/// in a file, are never folded (nor counted). Consecutive alerts are read
+/// as episodes, each running until its first line's text comes round
+/// again: an episode that says anything new stays whole (Maven's closing
+/// `[ERROR]` block repeats its advice but names the goal that failed),
+/// while one that only repeats folds.
+pub fn find(
+    contents: &[&str],
+    alert: impl Fn(usize) -> bool,
+    protected: impl Fn(usize) -> bool,
+) -> Alike {
+    let n = contents.len();
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    // Each alert's key, interned; the first alert of each key.
+    let mut key_of: Vec<usize> = vec![usize::MAX; n];
+    let mut first_of: Vec<usize> = Vec::new();
+    let mut new = vec![false; n];
+    for (i, content) in contents.iter().enumerate() {
+        if !alert(i) {
+            continue;
+        }
+        let next = ids.len();
+        let id = *ids.entry(key(content)).or_insert(next);
+        key_of[i] = id;
+        if id == first_of.len() {
+            first_of.push(i);
+            new[i] = true;
+        }
+        if protected(i) || names_a_place(content) {
+            new[i] = true;
+        }
+    }
+    let mut alike = Alike {
+        repeats: vec![false; n],
+        counts: HashMap::new(),
+    };
+    let mut fold_if_old = |episode: std::ops::Range<usize>| {
+        if new[episode.clone()].iter().any(|&x| x) {
+            return;
+        }
+        for k in episode {
+            alike.repeats[k] = true;
+            *alike.counts.entry(first_of[key_of[k]]).or_insert(1) += 1;
+        }
+    };
+    let mut i = 0;
+    while i < n {
+        if !alert(i) {
+            i += 1;
+            continue;
+        }
+        let mut start = i;
+        i += 1;
+        while i < n && alert(i) {
+            if key_of[i] == key_of[start] {
+                fold_if_old(start..i);
+                start = i;
+            }
+            i += 1;
+        }
+        fold_if_old(start..i);
+    }
+    alike
+}
+
+/// Whether `content` names a place in a file (`src/a.rs:12`,
+/// `/builds/Arrays.java:[691,36]`, `Foo.java:33`, `lib/x.py`): a place is a
+/// fact of its own, whatever the rest of the line repeats.
+pub fn names_a_place(content: &str) -> bool {
+    content.split_whitespace().any(|token| {
+        let token = token.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | '(' | ')' | ','));
+        let (head, rest) = token
+            .find([':', '(', '['])
+            .map_or((token, ""), |at| token.split_at(at));
+        let name = head.rsplit(['/', '\\']).next().unwrap_or(head);
+        let has_extension = name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+        let line_number = rest
+            .trim_start_matches([':', '(', '['])
+            .starts_with(|c: char| c.is_ascii_digit());
+        has_extension && (head.contains(['/', '\\']) || line_number)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_masked_names_are_not() {
+        assert_eq!(
+            key(
+                "WARN [SendWorker:188978561024:QuorumCnxManager$SendWorker@679] - Connection broken for id 188978561024, my id = 1"
+            ),
+            "WARN [SendWorker:0:QuorumCnxManager$SendWorker@0] - Connection broken for id 0, my id = 0"
+        );
+        assert_eq!(
+            key("sshd[24200]: Failed password from 187.141.143.180 port 35620 ssh2"),
+            "sshd[0]: Failed password from 0.0.0.0 port 0 ssh2"
+        );
+        assert_eq!(key("FAIL: test_case_12 (m.T)"), "FAIL: test_case_12 (m.T)");
+        assert_eq!(
+            key("session 0x34ed93485090001 expired"),
+            "session 0 expired"
+        );
+        assert_eq!(key("error in deadbeef"), "error in deadbeef");
+    }
+
+    #[test]
+    fn repeats_fold_under_the_first_with_a_count() {
+        let log = [
+            "WARN id 17 broken",
+            "INFO fine",
+            "WARN id 18 broken",
+            "INFO fine",
+            "WARN user alice broken",
+            "WARN id 19 broken",
+        ];
+        let alike = find(&log, |i| log[i].starts_with("WARN"), |_| false);
+        assert_eq!(alike.repeats, vec![false, false, true, false, false, false]);
+        assert_eq!(alike.counts.get(&0), Some(&2));
+        let protected = find(&log, |i| log[i].starts_with("WARN"), |i| i == 2);
+        assert_eq!(protected.repeats, vec![false; 6]);
+    }
+
+    #[test]
+    fn a_block_saying_something_new_stays_whole_and_places_are_facts() {
+        let log = [
+            "[ERROR] Failed to execute goal on project core",
+            "[ERROR] -> [Help 1]",
+            "INFO building",
+            "[ERROR] Failed to execute goal on project functional",
+            "[ERROR] -> [Help 1]",
+            "INFO again",
+            "[ERROR] -> [Help 1]",
+            "[ERROR] /b/Arrays.java:[691,36] array required",
+            "[ERROR] /b/Arrays.java:[746,35] array required",
+        ];
+        let alike = find(&log, |i| log[i].starts_with("[ERROR]"), |_| false);
+        assert_eq!(alike.repeats, vec![false; 9]);
+        let cycle = [
+            "WARN Address change detected. Old: 10.1.1.1:9000",
+            "WARN Failed to renew lease for 30 seconds",
+            "WARN Address change detected. Old: 10.1.1.1:9000",
+            "WARN Failed to renew lease for 31 seconds",
+            "WARN Address change detected. Old: 10.1.1.1:9000",
+            "WARN Failed to renew lease for 32 seconds",
+        ];
+        let alike = find(&cycle, |_| true, |_| false);
+        assert_eq!(alike.repeats, vec![false, false, true, true, true, true]);
+        assert_eq!(alike.counts.get(&1), Some(&3));
+        assert!(names_a_place("at Foo.java:33"));
+        assert!(names_a_place("error in src/lib.rs"));
+        assert!(!names_a_place(
+            "from 10.10.34.12:3888 and java.io.IOException: x"
+        ));
+    }
+}
