@@ -2,7 +2,7 @@
 //! around it, the first and last lines, a few lines of each new shape; and
 //! folding the rest into runs (`[×N similar]`) and gaps (`[… N lines folded]`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
@@ -201,11 +201,12 @@ impl Analysis {
                 }
             })
             .collect();
-        let masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
+        let mut masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
         // What a log is read for, by its structure: a runner's summary, a
         // diagnostic, a failure exit with the lines that led to it, the
         // headers of an outline.
-        let templates = template::mine(&masks);
+        let mut templates = template::mine(&masks);
+        template::split_categories(contents, &mut masks, &mut templates);
         let summaries = kept_summaries(contents, &severity, &templates);
         let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
         let titles = if titles.len() <= MAX_SECTION_TITLES {
@@ -514,7 +515,19 @@ pub fn fold_analysed(
     // identical repeats right after it are counted as `[×N similar]`. A context
     // line is folded when a line of its shape was printed already.
     let mut printed: HashSet<&str> = HashSet::new();
-    let mut printed_masks: HashSet<&str> = HashSet::new();
+    // A context line folds when one like it but for its numbers was printed
+    // (its paths and words count: `GET /static/app.js` after `GET /api/1`).
+    // Lines are compared by key only when their masks agree.
+    let mut printed_masks: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut keys: HashMap<usize, String> = HashMap::new();
+    let mut printed_like = |k: usize, printed_masks: &HashMap<&str, Vec<usize>>| {
+        printed_masks.get(masks[k].as_str()).is_some_and(|earlier| {
+            let key = alike::key(contents[k]);
+            earlier
+                .iter()
+                .any(|&e| *keys.entry(e).or_insert_with(|| alike::key(contents[e])) == key)
+        })
+    };
     let mut gap = Gap::default();
     // A header seen before that heads a new diagnostic (its location follows,
     // not printed yet) is that diagnostic's header: it is printed again.
@@ -531,14 +544,14 @@ pub fn fold_analysed(
                 gap.add(k, false, true);
                 stats.folded += 1;
             }
-            Fate::Context if printed_masks.contains(masks[k].as_str()) => {
+            Fate::Context if printed_like(k, &printed_masks) => {
                 gap.add(k, false, printed.contains(lines[k]));
                 stats.folded += 1;
             }
             Fate::Keep | Fate::Context | Fate::RunHead(_) | Fate::Undecided => {
                 gap.flush(lines, out);
                 printed.insert(lines[k]);
-                printed_masks.insert(&masks[k]);
+                printed_masks.entry(&masks[k]).or_default().push(k);
                 if let Fate::RunHead(len @ 2..) = fate[k] {
                     out.push(format!("{}  [×{len} similar]", lines[k].trim_end()));
                 } else {

@@ -109,7 +109,7 @@ const ERROR_WORDS: &[&str] = &[
 ];
 
 /// Words that make a line a warning.
-const WARNING_WORDS: &[&str] = &["warn", "deprecat"];
+const WARNING_WORDS: &[&str] = &["warn", "deprecat", "bug"];
 
 /// Characters that make a word part of an identifier or a path, where a
 /// keyword is not a keyword (`org.example.error`, `RUN_ERROR`, `-Werror`).

@@ -33,6 +33,86 @@ impl Templates {
     }
 }
 
+/// A template needs this many lines before its numbers are read as
+/// categories (see [`split_categories`]).
+const CATEGORY_TEMPLATE_AT_LEAST: usize = 10;
+
+/// A number at one place of a template that takes at most this many values
+/// across its lines is a category (a status code, an exit code), not an id.
+const CATEGORY_VALUES_AT_MOST: usize = 3;
+
+/// Splits templates by their categorical numbers: where every line of a
+/// template has a plain number at the same place and the number takes only
+/// a few values (`"GET /a HTTP/1.1" 200` and `… 404`, `exit 0` and `exit
+/// 1`), each value is a template of its own. Masking made them alike; the
+/// value says what happened. The value is added to those lines' masks too
+/// (`… 0 -` becomes `… 0 - =404`), so a line of one category does not pass
+/// for an earlier line of another.
+pub fn split_categories(contents: &[&str], masks: &mut [String], templates: &mut Templates) {
+    let mut lines_of: Vec<Vec<usize>> = vec![Vec::new(); templates.size.len()];
+    for (i, &t) in templates.of_line.iter().enumerate() {
+        lines_of[t].push(i);
+    }
+    let number = |w: &str| {
+        let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    for lines in lines_of {
+        if lines.len() < CATEGORY_TEMPLATE_AT_LEAST {
+            continue;
+        }
+        let words: Vec<Vec<&str>> = lines
+            .iter()
+            .map(|&i| contents[i].split_whitespace().collect())
+            .collect();
+        let width = words[0].len();
+        if words.iter().any(|w| w.len() != width) {
+            continue;
+        }
+        let category = (0..width).find(|&p| {
+            let mut values: Vec<&str> = Vec::new();
+            for w in &words {
+                if !number(w[p]) {
+                    return false;
+                }
+                if !values.contains(&w[p]) {
+                    values.push(w[p]);
+                    if values.len() > CATEGORY_VALUES_AT_MOST {
+                        return false;
+                    }
+                }
+            }
+            values.len() > 1
+        });
+        let Some(p) = category else {
+            continue;
+        };
+        // The first value keeps the template's id; each other gets one.
+        let first = words[0][p];
+        let mut ids: Vec<(&str, usize)> = Vec::new();
+        for (k, &i) in lines.iter().enumerate() {
+            let value = words[k][p];
+            masks[i].push_str(" =");
+            masks[i].push_str(value);
+            if value == first {
+                continue;
+            }
+            let old = templates.of_line[i];
+            let id = match ids.iter().find(|(v, _)| *v == value) {
+                Some(&(_, id)) => id,
+                None => {
+                    templates.size.push(0);
+                    ids.push((value, templates.size.len() - 1));
+                    templates.size.len() - 1
+                }
+            };
+            templates.size[old] -= 1;
+            templates.size[id] += 1;
+            templates.of_line[i] = id;
+        }
+    }
+}
+
 /// One template under construction: its words, `None` where lines differ.
 struct Template<'a> {
     id: usize,
@@ -138,6 +218,31 @@ mod tests {
             "Downloading crate serde from the registry now",
         ]);
         assert_eq!(t.size.len(), 3);
+    }
+
+    #[test]
+    fn a_number_with_few_values_is_a_category() {
+        let lines: Vec<String> = (0..30)
+            .map(|i| {
+                let status = if i % 3 == 0 { 404 } else { 200 };
+                format!(
+                    "127.0.0.1 - - \"GET /api/orders/{} HTTP/1.1\" {status} {}",
+                    1000 + i,
+                    50 + i
+                )
+            })
+            .collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let mut masks: Vec<String> = refs.iter().map(|l| mask(l)).collect();
+        let mut t = mine(&masks);
+        assert_eq!(t.of_line[0], t.of_line[1]);
+        assert_eq!(masks[0], masks[1]);
+        split_categories(&refs, &mut masks, &mut t);
+        assert_ne!(masks[0], masks[1]);
+        assert_ne!(t.of_line[0], t.of_line[1]);
+        assert_eq!(t.of_line[0], t.of_line[3]);
+        assert_eq!(t.of_line[1], t.of_line[2]);
+        assert_eq!(t.size[t.of_line[0]], 10);
     }
 
     #[test]

@@ -67,6 +67,12 @@ doctest failing, javac -Xlint warnings, gcc -fanalyzer, coverage tables of
 pytest-cov and jest, ruff format --check, git diff --stat, git status,
 go test -cover (pytest-cov in VENV_BIN).
 
+`--round13` writes only `thirteenth_cases()`: long logs where one error
+comes back many times with new numbers: a PostgreSQL server's log under a
+client retrying inserts it made already, wget and curl retrying a closed
+port, pip and npm retrying a closed index, Python's http.server answering
+404s, dmesg (Debian packages postgresql wget curl).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -924,6 +930,102 @@ def listing_cases():
     case("pip-freeze", "log", "pip freeze", t, lambda l: "==" in l, "every `name==version` line")
 
 
+def masked(text):
+    """A line's text with timestamps, pids and every number that is not part
+    of a name written as 0 (how the thirteenth round tells one message from
+    another)."""
+    return re.sub(r"(?<![A-Za-z_])\d+(?![A-Za-z_\d])", "0", text)
+
+
+def first_of_each(lines, pick, text_of=lambda l: l):
+    """The first line of each distinct (masked) message among the lines `pick` chooses."""
+    seen, keep = set(), []
+    for l in lines:
+        if not pick(l):
+            continue
+        k = masked(text_of(l))
+        if k not in seen:
+            seen.add(k)
+            keep.append(l)
+    return keep
+
+
+def thirteenth_cases():
+    """The thirteenth round: long logs of servers and retrying clients,
+    where one error comes back many times with new numbers (rules written
+    before ghost's output was looked at: the first line of each distinct
+    message, numbers masked, as Loghub's must-keeps are built, and the
+    outcome at the end)."""
+    pg = "/usr/lib/postgresql/15/bin"
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o777)
+        data, log = os.path.join(tmp, "pg"), os.path.join(tmp, "pg.log")
+        run(f"su postgres -c '{pg}/initdb -D {data} -A trust'")
+        run(f"su postgres -c \"{pg}/pg_ctl -D {data} -l {log} -o '-p 5499 -k {tmp}' -w start\"")
+        psql = f"su postgres -c \"psql -h {tmp} -p 5499 -X -q"
+        run(psql + " -c 'create table orders(id int primary key, total int)'\"")
+        run(psql + " -c 'insert into orders select g, g * 10 from generate_series(1, 60) g'\"")
+        # A client retrying inserts it already made: each duplicate is an ERROR, a DETAIL and a STATEMENT.
+        script = os.path.join(tmp, "retry.sql")
+        write(script, "".join(f"insert into orders values ({i}, {i * 10});\n" for i in range(1, 121))
+              + "select * from users;\nselect 1 / 0;\nselect * form orders;\n")
+        os.chmod(script, 0o644)
+        run(psql + f" -f {script}\"")
+        for _ in range(25):
+            run(f"su postgres -c \"psql -h {tmp} -p 5499 -X -q -d appdb -c 'select 1'\"")
+        run(f"su postgres -c \"{pg}/pg_ctl -D {data} -m fast -w stop\"")
+        t = open(log).read()
+        strip = lambda l: re.sub(r"^\S+ \S+ \S+ \[\d+\] ", "", l)
+        keep = first_of_each(t.splitlines(), lambda l: re.search(r"\b(ERROR|FATAL|WARNING|PANIC):", l), strip)
+        case("postgres-server-log", "log", "cat pg.log", t, keep,
+             "the first line of each distinct ERROR/FATAL/WARNING/PANIC message (prefix stripped, numbers masked)")
+    t = run("wget -t 40 --waitretry=0 --retry-connrefused -O /dev/null http://127.0.0.1:9/data.tar.gz")
+    lines = t.splitlines()
+    case("wget-retrying", "log", "wget -t 40 --retry-connrefused http://127.0.0.1:9/data.tar.gz", t,
+         first_of_each(lines, lambda l: "failed" in l or "Giving up" in l) + [l for l in lines[-2:] if l.strip()],
+         "the first line of each distinct failure (numbers masked) and the last lines")
+    t = run("curl -sS -v --retry 30 --retry-delay 1 --retry-connrefused --retry-max-time 0 http://127.0.0.1:9/health")
+    lines = t.splitlines()
+    case("curl-retrying", "log", "curl -v --retry 30 --retry-delay 1 --retry-connrefused http://127.0.0.1:9/health", t,
+         first_of_each(lines, lambda l: re.search(r"(?i)fail|warning|refused|curl: \(", l)) + [lines[-1]],
+         "the first line of each distinct failure or warning (numbers masked) and the last line")
+    with tempfile.TemporaryDirectory() as tmp:
+        run(f"python3 -m venv {tmp}/v")
+        t = run(f"{tmp}/v/bin/pip install -v --no-cache-dir --retries 4 --timeout 1 --index-url http://127.0.0.1:9/simple six attrs")
+        lines = t.splitlines()
+        case("pip-retrying", "log", "pip install -v --retries 4 --index-url http://127.0.0.1:9/simple six attrs", t,
+             first_of_each(lines, lambda l: l.startswith("WARNING") or l.startswith("ERROR")),
+             "the first line of each distinct WARNING/ERROR message (numbers masked)")
+    with tempfile.TemporaryDirectory() as tmp:
+        run("npm init -y", cwd=tmp)
+        t = run("npm install --no-audit --no-fund --registry http://127.0.0.1:9/ --fetch-retries 4 "
+                "--fetch-retry-mintimeout 10 --fetch-retry-maxtimeout 20 --loglevel silly left-pad is-odd", cwd=tmp)
+        lines = t.splitlines()
+        case("npm-retrying", "log", "npm install --registry http://127.0.0.1:9/ --loglevel silly left-pad is-odd", t,
+             first_of_each(lines, lambda l: l.startswith("npm error") or "failed" in l),
+             "the first line of each distinct `npm error` or failure message (numbers masked)")
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "index.html"), "<h1>shop</h1>\n")
+        server = subprocess.Popen(["python3", "-m", "http.server", "8765", "--bind", "127.0.0.1"], cwd=tmp,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        import time
+        time.sleep(1)
+        for i in range(80):
+            path = "/" if i % 8 == 0 else f"/api/orders/{1000 + i}" if i % 3 else f"/static/app.{i}.js"
+            run(f"curl -s -o /dev/null http://127.0.0.1:8765{path}")
+        server.terminate()
+        t = server.communicate()[0]
+        lines = t.splitlines()
+        case("http-server-404s", "log", "python3 -m http.server 8765", t,
+             first_of_each(lines, lambda l: "404" in l, lambda l: re.sub(r"\[[^]]*\]", "", l)),
+             "the first line of each distinct 404 message (timestamp stripped, numbers masked)")
+    t = run("dmesg")
+    # (First written without word boundaries, the rule took the kernel's
+    # "no debug enabled" lines for bugs; corrected before ghost changed.)
+    case("dmesg", "log", "dmesg", t, lambda l: re.search(r"(?i)\b(warn\w*|error\w*|fail\w*|bug)\b", l),
+         "every line with a word warn…, error…, fail… or bug")
+
+
 def twelfth_cases():
     """The twelfth round: installs that succeed, coverage tables, doctest,
     warnings of javac and gcc's analyzer, formatters, git (rules written
@@ -1055,6 +1157,14 @@ def main():
     if "--round12" in sys.argv:
         twelfth_cases()
         return
+    if "--round13" in sys.argv:
+        thirteenth_cases()
+        return
+    # Every round's flag returned above: anything else is a typo, and
+    # rebuilding the whole corpus (below) must not be what a typo does.
+    unknown = [a for a in sys.argv[1:] if a.startswith("--") and a != "--js"]
+    if unknown:
+        sys.exit(f"make-local.py: unknown option {unknown[0]} (rebuilding the whole corpus takes no option)")
     shutil.rmtree(OUT, ignore_errors=True)
     # ruff on a stdlib package, both formats: every diagnostic header.
     for pkg in ["email", "json"]:
