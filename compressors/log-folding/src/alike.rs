@@ -7,6 +7,7 @@
 //! trace follows) or names a failing test.
 
 use std::collections::HashMap;
+use std::hash::Hasher;
 
 /// An error or warning line's key: its text with every number that is not
 /// part of a name (`188978561024`, `10.10.34.12:3888`, `sshd[24200]`,
@@ -14,12 +15,27 @@ use std::collections::HashMap;
 /// keep their digits.
 pub fn key(content: &str) -> String {
     let mut out = String::with_capacity(content.len());
+    masked_pieces(content, |piece| out.push_str(piece));
+    out
+}
+
+/// [`key`] as a hash, without building the string: what lines are
+/// compared by (a log's worth of keys costs no allocation).
+pub fn key_hash(content: &str) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    masked_pieces(content, |piece| hasher.write(piece.as_bytes()));
+    // The hasher reads a stream: the pieces hash as the whole key would.
+    hasher.finish()
+}
+
+/// Hands [`key`]'s text to `emit` piece by piece.
+fn masked_pieces(content: &str, mut emit: impl FnMut(&str)) {
     for (i, token) in content.split(' ').enumerate() {
         if i > 0 {
-            out.push(' ');
+            emit(" ");
         }
         if is_hex_number(token) {
-            out.push('0');
+            emit("0");
             continue;
         }
         let b = token.as_bytes();
@@ -31,18 +47,13 @@ pub fn key(content: &str) -> String {
                 // Letters and digits run together (`ssh2`, `case_12`) stay.
                 let in_name =
                     start > 0 && is_name_byte(b[start - 1]) || k < b.len() && is_name_byte(b[k]);
-                if in_name {
-                    out.push_str(&token[start..k]);
-                } else {
-                    out.push('0');
-                }
+                emit(if in_name { &token[start..k] } else { "0" });
             } else {
                 k += b[k..].iter().take_while(|c| !c.is_ascii_digit()).count();
-                out.push_str(&token[start..k]);
+                emit(&token[start..k]);
             }
         }
     }
-    out
 }
 
 /// Bytes that continue a name: a digit after one of these is part of it.
@@ -84,7 +95,7 @@ pub fn find(
     protected: impl Fn(usize) -> bool,
 ) -> Alike {
     let n = contents.len();
-    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut ids: HashMap<u64, usize> = HashMap::new();
     // Each alert's key, interned; the first alert of each key.
     let mut key_of: Vec<usize> = vec![usize::MAX; n];
     let mut first_of: Vec<usize> = Vec::new();
@@ -94,7 +105,7 @@ pub fn find(
             continue;
         }
         let next = ids.len();
-        let id = *ids.entry(key(content)).or_insert(next);
+        let id = *ids.entry(key_hash(content)).or_insert(next);
         key_of[i] = id;
         if id == first_of.len() {
             first_of.push(i);
@@ -182,6 +193,8 @@ mod tests {
             "session 0 expired"
         );
         assert_eq!(key("error in deadbeef"), "error in deadbeef");
+        assert_eq!(key_hash("id 17 broken"), key_hash("id 18 broken"));
+        assert_ne!(key_hash("id 17 broken"), key_hash("id 17 broke n"));
     }
 
     #[test]

@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
 use crate::{
-    alike, code_frame, findings, markers, passing, python_traceback, table, template, tree,
-    warnings_summary,
+    alike, code_frame, findings, listing, markers, passing, python_traceback, table, template,
+    tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -43,6 +43,9 @@ pub struct FoldOptions {
     /// first, each place named (the last resort under a budget; see
     /// [`crate::repeats`]).
     pub group_repeated_diagnostics: bool,
+    /// Write a list of paths by directory, every name kept (the last
+    /// resort under a budget; see [`crate::listing::by_directory`]).
+    pub paths_by_directory: bool,
 }
 
 impl Default for FoldOptions {
@@ -55,6 +58,7 @@ impl Default for FoldOptions {
             small_log_lines: 100,
             rare_per_thousand: 10,
             group_repeated_diagnostics: false,
+            paths_by_directory: false,
         }
     }
 }
@@ -146,7 +150,7 @@ pub struct Analysis {
     diagnostic: Vec<bool>,
     /// Items the output lists, each kept: a linter's findings and their
     /// places (see [`findings`]), a tree's nodes (see [`tree`]), a text
-    /// table's rows (see [`table`]).
+    /// table's rows (see [`table`]), a list of paths (see [`listing`]).
     items: HashSet<usize>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
@@ -220,6 +224,7 @@ impl Analysis {
             .into_iter()
             .chain(tree::kept(contents))
             .chain(table::rows(contents))
+            .chain(listing::kept(contents))
             .collect();
         let failure_exit: Vec<bool> = contents
             .iter()
@@ -519,13 +524,16 @@ pub fn fold_analysed(
     // (its paths and words count: `GET /static/app.js` after `GET /api/1`).
     // Lines are compared by key only when their masks agree.
     let mut printed_masks: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut keys: HashMap<usize, String> = HashMap::new();
+    let mut keys: HashMap<usize, u64> = HashMap::new();
     let mut printed_like = |k: usize, printed_masks: &HashMap<&str, Vec<usize>>| {
         printed_masks.get(masks[k].as_str()).is_some_and(|earlier| {
-            let key = alike::key(contents[k]);
-            earlier
-                .iter()
-                .any(|&e| *keys.entry(e).or_insert_with(|| alike::key(contents[e])) == key)
+            let key = alike::key_hash(contents[k]);
+            earlier.iter().any(|&e| {
+                *keys
+                    .entry(e)
+                    .or_insert_with(|| alike::key_hash(contents[e]))
+                    == key
+            })
         })
     };
     let mut gap = Gap::default();

@@ -28,7 +28,8 @@
 //! - a tree listing's nodes (`npm ls`, `cargo tree`, Maven's and Gradle's
 //!   dependency trees: [`tree`]), but those the tool marks as shown already,
 //!   and a text table's rows under its header and rule ([`table`]: `pip
-//!   list`, `dpkg -l`);
+//!   list`, `dpkg -l`); a list of paths, one a line (`find`, `git
+//!   ls-files`: [`listing`]), keeps every path;
 //! - a short run of lines that differ in words is printed whole, and a
 //!   short log keeps every place in a source file and every project file
 //!   it names;
@@ -51,6 +52,7 @@ pub mod findings;
 pub mod fold;
 pub mod grep;
 pub mod line;
+pub mod listing;
 pub mod markers;
 pub mod passing;
 pub mod pytest_tb;
@@ -131,6 +133,17 @@ fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog
                 "repeated diagnostics counted under the first for a budget of {target} tokens"
             ));
         }
+        if !fits(&out) {
+            // Still over: a list of paths is written by directory.
+            opts.paths_by_directory = true;
+            let listed = fold_with(&opts);
+            if listed.text.len() < out.text.len() {
+                out = listed;
+                out.notes.push(format!(
+                    "paths written by directory for a budget of {target} tokens"
+                ));
+            }
+        }
         out
     })
 }
@@ -191,6 +204,26 @@ fn render(
     opts: &FoldOptions,
 ) -> CompressedLog {
     let mut body = Vec::new();
+    let paths = if opts.paths_by_directory {
+        listing::kept(contents)
+    } else {
+        Vec::new()
+    };
+    if !paths.is_empty() {
+        body = listing::by_directory(contents, &paths);
+        let summary = format!(
+            "{} paths in {} lines, by directory",
+            fold::thousands(paths.len()),
+            fold::thousands(body.len())
+        );
+        body.push(format!("[ghost log: {summary}]"));
+        let mut text = body.join("\n");
+        text.push('\n');
+        return CompressedLog {
+            text,
+            notes: vec![summary],
+        };
+    }
     let stats = fold::fold_analysed(lines, contents, analysis, opts, &mut body);
     let mut out = Vec::new();
     if !report.is_empty() {

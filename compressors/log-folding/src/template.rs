@@ -49,18 +49,21 @@ const CATEGORY_VALUES_AT_MOST: usize = 3;
 /// (`… 0 -` becomes `… 0 - =404`), so a line of one category does not pass
 /// for an earlier line of another.
 pub fn split_categories(contents: &[&str], masks: &mut [String], templates: &mut Templates) {
-    let mut lines_of: Vec<Vec<usize>> = vec![Vec::new(); templates.size.len()];
+    // Only templates with enough lines are read (most are small).
+    let mut lines_of: HashMap<usize, Vec<usize>> = HashMap::new();
     for (i, &t) in templates.of_line.iter().enumerate() {
-        lines_of[t].push(i);
+        if templates.size[t] >= CATEGORY_TEMPLATE_AT_LEAST {
+            lines_of.entry(t).or_default().push(i);
+        }
     }
     let number = |w: &str| {
         let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
     };
-    for lines in lines_of {
-        if lines.len() < CATEGORY_TEMPLATE_AT_LEAST {
-            continue;
-        }
+    let mut big: Vec<Vec<usize>> = lines_of.into_values().collect();
+    // In the log's order, so that ids are given the same way every time.
+    big.sort_by_key(|lines| lines[0]);
+    for lines in big {
         let words: Vec<Vec<&str>> = lines
             .iter()
             .map(|&i| contents[i].split_whitespace().collect())

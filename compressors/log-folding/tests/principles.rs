@@ -467,3 +467,20 @@ fn a_linters_path_line_findings_are_never_regrouped_and_a_searchs_are() {
     let searched = ghost_log_folding::compress_search_within(&log, None).text;
     assert!(searched.lines().any(|l| l == "urllib/parse.py"));
 }
+
+/// `find`'s real output (host/bench/corpus/local/find-py): every path is an
+/// answer, kept as it is; under a budget too small for them the paths are
+/// written by directory, every name still there.
+#[test]
+fn a_list_of_paths_keeps_every_path_and_under_a_budget_every_name() {
+    let input = std::fs::read_to_string("../../host/bench/corpus/local/find-py/input.txt").unwrap();
+    let out = compress(&input).text;
+    assert_all_kept(&input, &out, |l| !l.trim().is_empty());
+    let tight = ghost_log_folding::compress_within(&input, Some(60));
+    assert!(tight.text.len() < input.len(), "{}", tight.text);
+    assert!(tight.text.contains("./xml/dom/ ("), "{}", tight.text);
+    for path in input.lines().filter(|l| !l.trim().is_empty()) {
+        let name = path.rsplit('/').next().unwrap();
+        assert!(tight.text.contains(name), "lost {name} in:\n{}", tight.text);
+    }
+}

@@ -1,0 +1,100 @@
+//! A list of paths, one a line: what `find`, `fd`, `git ls-files`, `ls -d
+//! */*` or `rg --files` print. Every line is an answer the agent asked
+//! for, and the template fold would take them for one shape printed many
+//! times (`find` over a library's 668 files folded to one line and a
+//! count). Each path stays.
+
+/// A listing has at least this many paths…
+const MIN_PATHS: usize = 10;
+/// …making up at least this share of its non-blank lines.
+const MIN_PATH_SHARE: f64 = 0.9;
+
+/// The lines to keep, or none when `contents` is not a list of paths.
+pub fn kept(contents: &[&str]) -> Vec<usize> {
+    let paths: Vec<usize> = (0..contents.len())
+        .filter(|&i| is_path_line(contents[i]))
+        .collect();
+    let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
+    if paths.len() < MIN_PATHS || (paths.len() as f64) < non_blank as f64 * MIN_PATH_SHARE {
+        return Vec::new();
+    }
+    paths
+}
+
+/// The last resort under a token budget: the listing by directory, each
+/// directory written once with every name under it (`lib/pkg/ (3):
+/// a.py, b.py, c.py`), in the order directories first appear; lines that
+/// are not paths (`find: '/x': Permission denied`) stay first, as they
+/// are. Every name is still there; only the repeated directories go.
+pub fn by_directory(contents: &[&str], paths: &[usize]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut dirs: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut is_path = vec![false; contents.len()];
+    for &i in paths {
+        is_path[i] = true;
+        let path = contents[i].trim();
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        match dirs.iter_mut().find(|(d, _)| *d == dir) {
+            Some((_, names)) => names.push(name),
+            None => dirs.push((dir, vec![name])),
+        }
+    }
+    out.extend(
+        contents
+            .iter()
+            .enumerate()
+            .filter(|&(i, c)| !is_path[i] && !c.trim().is_empty())
+            .map(|(_, c)| c.trim_end().to_string()),
+    );
+    for (dir, names) in dirs {
+        if names.len() == 1 {
+            out.push(format!("{dir}/{}", names[0]));
+        } else {
+            out.push(format!("{dir}/ ({}): {}", names.len(), names.join(", ")));
+        }
+    }
+    out
+}
+
+/// A line that is one path and nothing else: a word with a `/` in it and
+/// no `:` after a name (`src/a.rs:12: …` is a finding, not an entry).
+fn is_path_line(content: &str) -> bool {
+    let t = content.trim();
+    !t.is_empty()
+        && !t.contains(char::is_whitespace)
+        && t.contains('/')
+        && !t.contains("://")
+        && !t.trim_end_matches(':').contains(':')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_of_paths_keeps_every_path() {
+        let mut lines: Vec<String> = (0..30).map(|i| format!("./lib/pkg/mod_{i}.py")).collect();
+        lines.push("./lib/pkg".into());
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(kept(&refs).len(), 31);
+        let findings: Vec<String> = (0..30).map(|i| format!("src/a.rs:{i}: unused")).collect();
+        let refs: Vec<&str> = findings.iter().map(String::as_str).collect();
+        assert!(kept(&refs).is_empty());
+        let log = ["Compiling a", "Compiling b", "src/x.rs"];
+        assert!(kept(&log).is_empty());
+        let found = [
+            "find: '/root/x': Permission denied",
+            "./a/b.py",
+            "./a/c.py",
+            "./d/e.py",
+        ];
+        assert_eq!(
+            by_directory(&found, &[1, 2, 3]),
+            vec![
+                "find: '/root/x': Permission denied",
+                "./a/ (2): b.py, c.py",
+                "./d/e.py"
+            ]
+        );
+    }
+}
