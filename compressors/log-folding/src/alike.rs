@@ -6,7 +6,7 @@
 //! and so is any line that names a place in a file, heads a block (a stack
 //! trace follows) or names a failing test.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
 /// An error or warning line's key: its text with every number that is not
@@ -80,6 +80,9 @@ pub struct Alike {
     /// The first alert of each key that repeats, and how many there are in
     /// all (itself included).
     pub counts: HashMap<usize, usize>,
+    /// Lines after a repeated error that say which one it was (a new
+    /// request after `code 404`): kept, as the error above them is.
+    pub telling: Vec<usize>,
 }
 
 /// Finds the alerts (`alert(i)`) that repeat an earlier one but for their
@@ -100,6 +103,8 @@ pub fn find(
     let mut key_of: Vec<usize> = vec![usize::MAX; n];
     let mut first_of: Vec<usize> = Vec::new();
     let mut new = vec![false; n];
+    let mut seen_context: HashSet<u64> = HashSet::new();
+    let mut telling: Vec<usize> = Vec::new();
     for (i, content) in contents.iter().enumerate() {
         if !alert(i) {
             continue;
@@ -114,10 +119,23 @@ pub fn find(
         if protected(i) || names_a_place(content) {
             new[i] = true;
         }
+        // The line after an error says which one it was (http.server's
+        // `code 404` then the request): a new one makes the error new.
+        let context = contents
+            .get(i + 1)
+            .filter(|c| !c.trim().is_empty() && !crate::line::is_continuation(c) && !alert(i + 1));
+        if let Some(c) = context
+            && seen_context.insert(key_hash(c))
+            && !new[i]
+        {
+            new[i] = true;
+            telling.push(i + 1);
+        }
     }
     let mut alike = Alike {
         repeats: vec![false; n],
         counts: HashMap::new(),
+        telling,
     };
     let mut fold_if_old = |episode: std::ops::Range<usize>| {
         if new[episode.clone()].iter().any(|&x| x) {
@@ -212,6 +230,21 @@ mod tests {
         assert_eq!(alike.counts.get(&0), Some(&2));
         let protected = find(&log, |i| log[i].starts_with("WARN"), |i| i == 2);
         assert_eq!(protected.repeats, vec![false; 6]);
+    }
+
+    #[test]
+    fn the_line_after_a_repeat_can_make_it_new() {
+        let log = [
+            "code 404, message File not found",
+            "\"GET /api/orders/1001 HTTP/1.1\" 404 -",
+            "code 404, message File not found",
+            "\"GET /api/orders/1002 HTTP/1.1\" 404 -",
+            "code 404, message File not found",
+            "\"GET /static/app.3.js HTTP/1.1\" 404 -",
+        ];
+        let alike = find(&log, |i| log[i].starts_with("code"), |_| false);
+        assert_eq!(alike.repeats, vec![false, false, true, false, false, false]);
+        assert_eq!(alike.telling, vec![5]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! around it, the first and last lines, a few lines of each new shape; and
 //! folding the rest into runs (`[×N similar]`) and gaps (`[… N lines folded]`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
@@ -404,6 +404,9 @@ pub fn fold_analysed(
         }
         // A short log keeps every error and warning as it is (see
         // `small_log_lines`): repeats fold only in longer ones.
+        if alike.telling.binary_search(&i).is_ok() && fate[i] == Fate::Context {
+            fate[i] = Fate::Keep;
+        }
         if alike.repeats[i] && fate[i] == Fate::Keep && n > opts.small_log_lines {
             fate[i] = Fate::Alike;
             stats.alike += 1;
@@ -520,22 +523,7 @@ pub fn fold_analysed(
     // identical repeats right after it are counted as `[×N similar]`. A context
     // line is folded when a line of its shape was printed already.
     let mut printed: HashSet<&str> = HashSet::new();
-    // A context line folds when one like it but for its numbers was printed
-    // (its paths and words count: `GET /static/app.js` after `GET /api/1`).
-    // Lines are compared by key only when their masks agree.
-    let mut printed_masks: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut keys: HashMap<usize, u64> = HashMap::new();
-    let mut printed_like = |k: usize, printed_masks: &HashMap<&str, Vec<usize>>| {
-        printed_masks.get(masks[k].as_str()).is_some_and(|earlier| {
-            let key = alike::key_hash(contents[k]);
-            earlier.iter().any(|&e| {
-                *keys
-                    .entry(e)
-                    .or_insert_with(|| alike::key_hash(contents[e]))
-                    == key
-            })
-        })
-    };
+    let mut printed_masks: HashSet<&str> = HashSet::new();
     let mut gap = Gap::default();
     // A header seen before that heads a new diagnostic (its location follows,
     // not printed yet) is that diagnostic's header: it is printed again.
@@ -552,14 +540,14 @@ pub fn fold_analysed(
                 gap.add(k, false, true);
                 stats.folded += 1;
             }
-            Fate::Context if printed_like(k, &printed_masks) => {
+            Fate::Context if printed_masks.contains(masks[k].as_str()) => {
                 gap.add(k, false, printed.contains(lines[k]));
                 stats.folded += 1;
             }
             Fate::Keep | Fate::Context | Fate::RunHead(_) | Fate::Undecided => {
                 gap.flush(lines, out);
                 printed.insert(lines[k]);
-                printed_masks.entry(&masks[k]).or_default().push(k);
+                printed_masks.insert(&masks[k]);
                 if let Fate::RunHead(len @ 2..) = fate[k] {
                     out.push(format!("{}  [×{len} similar]", lines[k].trim_end()));
                 } else {
