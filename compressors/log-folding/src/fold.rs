@@ -94,9 +94,9 @@ impl FoldOptions {
 /// Counts of what the folding did.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct FoldStats {
-    /// Error lines (all kept).
+    /// Error lines printed.
     pub errors: usize,
-    /// Warning lines (all kept).
+    /// Warning lines printed.
     pub warnings: usize,
     /// Errors and warnings folded as repeats of one printed above but for
     /// their numbers (see [`crate::alike`]); not in `errors` or `warnings`.

@@ -2,7 +2,10 @@
 //!
 //! Shrinks build, test and server logs while keeping what an agent acts on:
 //! - every error, warning, failure and panic line verbatim, with the block
-//!   around it (the line before, stack frames and detail lines after);
+//!   around it (the line before, stack frames and detail lines after); in a
+//!   log over 100 lines one that says again what an earlier one said but
+//!   for its numbers (a server's four hundredth `Connection broken for id
+//!   …`) is counted under the first instead ([`alike`]);
 //! - by structure, not keywords ([`markers`]): every runner summary (a line
 //!   that counts outcomes), every compiler or linter diagnostic, never
 //!   regrouped, and the lines before a failure exit; an outline's headers;
@@ -10,7 +13,9 @@
 //!   an unusual line is information whatever its words;
 //! - the first and last lines for context, and a few lines of each new shape;
 //! - runs of lines of one template (numbers, hashes, timestamps, paths
-//!   masked, varying words as wildcards) as one line plus `[×N similar]`,
+//!   masked, varying words as wildcards; a number with few values, such
+//!   as a status, kept apart: [`template::split_categories`]) as one line
+//!   plus `[×N similar]`,
 //!   the rest as `[… N lines folded]`; tighter under a token budget
 //!   ([`compress_within`]);
 //! - for test runner output (cargo test, pytest, jest/vitest, go test, mix
@@ -44,7 +49,8 @@
 //!
 //! The same code runs natively (for benchmarks, and inside other compressors
 //! as their fallback) and as the `ghost-compressor-log` component. It never
-//! drops an error line and never needs anything but the text it is given.
+//! drops an error line without counting it under one printed like it, and
+//! never needs anything but the text it is given.
 
 pub mod alike;
 pub mod code_frame;

@@ -1,6 +1,6 @@
 //! Test-runner output: pass/fail/skip counts and every failing test by name
 //! with its assertion message, for cargo test, pytest, jest/vitest, go test,
-//! mix test and maven surefire (more runners in [`crate::runners`]).
+//! mix test and maven surefire (more runners in the private `runners` module).
 
 /// What the log says about a test run.
 #[derive(Debug, Default, Clone, PartialEq)]
