@@ -1,8 +1,9 @@
 //! A list of paths, one a line: what `find`, `fd`, `git ls-files`, `ls -d
-//! */*` or `rg --files` print. Every line is an answer the agent asked
-//! for, and the template fold would take them for one shape printed many
-//! times (`find` over a library's 668 files folded to one line and a
-//! count). Each path stays.
+//! */*` or `rg --files` print; and a long listing, each line led by a file
+//! mode (`ls -l`, `find -ls`, `tar -tv`). Every line is an answer the agent
+//! asked for, and the template fold would take them for one shape printed
+//! many times (`find` over a library's 668 files folded to one line and a
+//! count; `ls -la` of 1,117 entries lost 135). Each entry stays.
 
 /// A listing has at least this many paths…
 const MIN_PATHS: usize = 10;
@@ -12,9 +13,13 @@ const MIN_PATH_SHARE: f64 = 0.9;
 /// The lines to keep, or none when `contents` is not a list of paths.
 pub fn kept(contents: &[&str]) -> Vec<usize> {
     let paths: Vec<usize> = (0..contents.len())
-        .filter(|&i| is_path_line(contents[i]))
+        .filter(|&i| is_path_line(contents[i]) || is_mode_line(contents[i]))
         .collect();
-    let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
+    // `ls -l`'s `total 1234` heads the entries; it is not one.
+    let non_blank = contents
+        .iter()
+        .filter(|c| !c.trim().is_empty() && !c.starts_with("total "))
+        .count();
     if paths.len() < MIN_PATHS || (paths.len() as f64) < non_blank as f64 * MIN_PATH_SHARE {
         return Vec::new();
     }
@@ -30,7 +35,7 @@ pub fn by_directory(contents: &[&str], paths: &[usize]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut dirs: Vec<(&str, Vec<&str>)> = Vec::new();
     let mut is_path = vec![false; contents.len()];
-    for &i in paths {
+    for &i in paths.iter().filter(|&&i| is_path_line(contents[i])) {
         is_path[i] = true;
         let path = contents[i].trim();
         let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
@@ -54,6 +59,25 @@ pub fn by_directory(contents: &[&str], paths: &[usize]) -> Vec<String> {
         }
     }
     out
+}
+
+/// A line led by a file mode and more columns: `drwxr-xr-x  2 root root
+/// 4096 Jun 24 2025 xml`, `-rw-r--r--@ 1 me staff …`.
+fn is_mode_line(content: &str) -> bool {
+    let b = content.as_bytes();
+    if b.len() < 12 || !b"-bcdlps".contains(&b[0]) {
+        return false;
+    }
+    let permissions = b[1..10]
+        .iter()
+        .zip(b"rwxrwxrwx")
+        .all(|(&c, &letter)| c == b'-' || c == letter || matches!(c, b's' | b'S' | b't' | b'T'));
+    // (Ten ASCII mode bytes passed, so byte 10 starts a character.)
+    let Some(rest) = content.get(10..).filter(|_| permissions) else {
+        return false;
+    };
+    let rest = rest.strip_prefix(['+', '.', '@']).unwrap_or(rest);
+    rest.starts_with(' ') && rest.split_whitespace().count() >= 3
 }
 
 /// A line that is one path and nothing else: a word with a `/` in it and
@@ -82,6 +106,15 @@ mod tests {
         assert!(kept(&refs).is_empty());
         let log = ["Compiling a", "Compiling b", "src/x.rs"];
         assert!(kept(&log).is_empty());
+        let mut long: Vec<String> = vec!["total 120".into()];
+        long.extend(
+            (0..12).map(|i| format!("-rw-r--r--  1 root root  {i}00 Apr 28  2025 mod_{i}.py")),
+        );
+        long.push("drwxr-xr-x  3 root root  4096 Jun 24  2025 xml".into());
+        let refs: Vec<&str> = long.iter().map(String::as_str).collect();
+        assert_eq!(kept(&refs).len(), 13);
+        assert!(!is_mode_line("-rw-r--r-- is"));
+        assert!(!is_mode_line("line 34 oé日本🦀f notes"));
         let found = [
             "find: '/root/x': Permission denied",
             "./a/b.py",
