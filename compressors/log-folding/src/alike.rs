@@ -9,18 +9,11 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
-/// An error or warning line's key: its text with every number that is not
-/// part of a name (`188978561024`, `10.10.34.12:3888`, `sshd[24200]`,
-/// `0x34ed9348`, a hex digest) written as `0`; `test_case_1` and `ssh2`
-/// keep their digits.
-pub fn key(content: &str) -> String {
-    let mut out = String::with_capacity(content.len());
-    masked_pieces(content, |piece| out.push_str(piece));
-    out
-}
-
-/// [`key`] as a hash, without building the string: what lines are
-/// compared by (a log's worth of keys costs no allocation).
+/// An error or warning line's key, hashed: its text with every number that
+/// is not part of a name (`188978561024`, `10.10.34.12:3888`,
+/// `sshd[24200]`, `0x34ed9348`, a hex digest) written as `0`, while
+/// `test_case_1` and `ssh2` keep their digits. Lines are compared by it
+/// without the text being built (a log's worth of keys allocates nothing).
 pub fn key_hash(content: &str) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     masked_pieces(content, |piece| hasher.write(piece.as_bytes()));
@@ -28,7 +21,7 @@ pub fn key_hash(content: &str) -> u64 {
     hasher.finish()
 }
 
-/// Hands [`key`]'s text to `emit` piece by piece.
+/// Hands the key's text (see [`key_hash`]) to `emit` piece by piece.
 fn masked_pieces(content: &str, mut emit: impl FnMut(&str)) {
     for (i, token) in content.split(' ').enumerate() {
         if i > 0 {
@@ -192,6 +185,13 @@ pub fn names_a_place(content: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The key [`key_hash`] hashes, as text.
+    fn key(content: &str) -> String {
+        let mut out = String::new();
+        masked_pieces(content, |piece| out.push_str(piece));
+        out
+    }
 
     #[test]
     fn numbers_are_masked_names_are_not() {

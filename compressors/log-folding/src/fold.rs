@@ -43,9 +43,6 @@ pub struct FoldOptions {
     /// first, each place named (the last resort under a budget; see
     /// [`crate::repeats`]).
     pub group_repeated_diagnostics: bool,
-    /// Write a list of paths by directory, every name kept (the last
-    /// resort under a budget; see [`crate::listing::by_directory`]).
-    pub paths_by_directory: bool,
 }
 
 impl Default for FoldOptions {
@@ -58,7 +55,6 @@ impl Default for FoldOptions {
             small_log_lines: 100,
             rare_per_thousand: 10,
             group_repeated_diagnostics: false,
-            paths_by_directory: false,
         }
     }
 }
@@ -158,9 +154,17 @@ pub struct Analysis {
     options: Vec<bool>,
     /// Errors and warnings repeating an earlier one but for their numbers.
     alike: alike::Alike,
+    /// The entries of a list of paths or a long listing (see [`listing`]).
+    listing: Vec<usize>,
 }
 
 impl Analysis {
+    /// The entries when the log is a list of paths or a long listing (see
+    /// [`listing::kept`]), else none.
+    pub fn listing(&self) -> &[usize] {
+        &self.listing
+    }
+
     /// Reads `contents` (lines without their timestamps); `failing` names
     /// the failing tests a runner reported (a line naming one never folds as
     /// a repeat).
@@ -220,11 +224,12 @@ impl Analysis {
         };
         let headers = outline_headers(contents);
         let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
+        let listing = listing::kept(contents);
         let items: HashSet<usize> = findings::kept(contents)
             .into_iter()
             .chain(tree::kept(contents))
             .chain(table::rows(contents))
-            .chain(listing::kept(contents))
+            .chain(listing.iter().copied())
             .collect();
         let failure_exit: Vec<bool> = contents
             .iter()
@@ -258,6 +263,7 @@ impl Analysis {
             failure_exit,
             options,
             alike,
+            listing,
             passing,
             roles,
             severity,
@@ -310,6 +316,7 @@ pub fn fold_analysed(
         failure_exit,
         options,
         alike,
+        listing: _,
     } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();

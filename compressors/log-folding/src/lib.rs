@@ -115,7 +115,7 @@ pub fn compress_search_within(text: &str, target_tokens: Option<u32>) -> Compres
 /// Folds `text` (grouped by file first when it is `search` output) to fit
 /// `target_tokens`, tightening step by step.
 fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog {
-    prepared(text, search, |fold_with| {
+    prepared(text, search, |fold_with, by_directory| {
         let mut opts = FoldOptions::default();
         let mut out = fold_with(&opts);
         let Some(target) = target_tokens else {
@@ -141,13 +141,11 @@ fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog
         }
         if !fits(&out) {
             // Still over: a list of paths is written by directory.
-            opts.paths_by_directory = true;
-            let listed = fold_with(&opts);
-            if listed.text.len() < out.text.len() {
-                out = listed;
-                out.notes.push(format!(
+            if let Some(mut listed) = by_directory().filter(|l| l.text.len() < out.text.len()) {
+                listed.notes.push(format!(
                     "paths written by directory for a budget of {target} tokens"
                 ));
+                out = listed;
             }
         }
         out
@@ -156,7 +154,7 @@ fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog
 
 /// Compresses `text` with `opts`.
 pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
-    prepared(text, false, |fold_with| fold_with(opts))
+    prepared(text, false, |fold_with, _| fold_with(opts))
 }
 
 /// Reads `text` once (terminal redraws, search grouping when it is `search`
@@ -166,7 +164,10 @@ pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
 fn prepared(
     text: &str,
     search: bool,
-    choose: impl FnOnce(&dyn Fn(&FoldOptions) -> CompressedLog) -> CompressedLog,
+    choose: impl FnOnce(
+        &dyn Fn(&FoldOptions) -> CompressedLog,
+        &dyn Fn() -> Option<CompressedLog>,
+    ) -> CompressedLog,
 ) -> CompressedLog {
     let clean = ghost_terminal_text::strip_ansi(text);
     let mut lines: Vec<&str> = clean
@@ -197,7 +198,29 @@ fn prepared(
     let report = testrun::parse(&contents);
     let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
     let analysis = fold::Analysis::of(&contents, &failing);
-    choose(&|opts: &FoldOptions| render(&lines, &contents, &analysis, &report, opts))
+    let paths = analysis.listing();
+    choose(
+        &|opts: &FoldOptions| render(&lines, &contents, &analysis, &report, opts),
+        &|| (!paths.is_empty()).then(|| listed_by_directory(&contents, paths)),
+    )
+}
+
+/// A list of paths (the lines `paths`) written by directory, every name
+/// kept (see [`listing::by_directory`]).
+fn listed_by_directory(contents: &[&str], paths: &[usize]) -> CompressedLog {
+    let mut body = listing::by_directory(contents, paths);
+    let summary = format!(
+        "{} paths in {} lines, by directory",
+        fold::thousands(paths.len()),
+        fold::thousands(body.len())
+    );
+    body.push(format!("[ghost log: {summary}]"));
+    let mut text = body.join("\n");
+    text.push('\n');
+    CompressedLog {
+        text,
+        notes: vec![summary],
+    }
 }
 
 /// Folds the analysed log under `opts` and writes it out: the test header,
@@ -210,26 +233,6 @@ fn render(
     opts: &FoldOptions,
 ) -> CompressedLog {
     let mut body = Vec::new();
-    let paths = if opts.paths_by_directory {
-        listing::kept(contents)
-    } else {
-        Vec::new()
-    };
-    if !paths.is_empty() {
-        body = listing::by_directory(contents, &paths);
-        let summary = format!(
-            "{} paths in {} lines, by directory",
-            fold::thousands(paths.len()),
-            fold::thousands(body.len())
-        );
-        body.push(format!("[ghost log: {summary}]"));
-        let mut text = body.join("\n");
-        text.push('\n');
-        return CompressedLog {
-            text,
-            notes: vec![summary],
-        };
-    }
     let stats = fold::fold_analysed(lines, contents, analysis, opts, &mut body);
     let mut out = Vec::new();
     if !report.is_empty() {
