@@ -17,6 +17,8 @@ pub struct Frame {
     /// Whether its trace lists the innermost call last (Python) rather
     /// than first (the JVM, Node, Rust, Go).
     pub innermost_last: bool,
+    /// The source file, where the format names one plainly (Python).
+    pub file: Option<String>,
 }
 
 /// Java/Kotlin/Scala package prefixes that are libraries or the runtime.
@@ -127,6 +129,7 @@ fn python(lines: &[&str], i: usize, t: &str) -> Option<Frame> {
         extra_lines: extra,
         key: format!("{path}:{line_no}:{func}"),
         innermost_last: true,
+        file: Some(path.to_string()),
     })
 }
 
@@ -169,6 +172,7 @@ fn jvm_or_js(t: &str) -> Option<Frame> {
             extra_lines: 0,
             key: rest.to_string(),
             innermost_last: false,
+            file: None,
         });
     }
     // JVM: qualified.name.method(Source:line) — possibly "at a.b.C.m (C.java:3)".
@@ -184,6 +188,7 @@ fn jvm_or_js(t: &str) -> Option<Frame> {
         extra_lines: 0,
         key: rest.to_string(),
         innermost_last: false,
+        file: None,
     })
 }
 
@@ -227,6 +232,7 @@ fn rust(lines: &[&str], i: usize, t: &str) -> Option<Frame> {
         extra_lines: usize::from(location.is_some()),
         key: symbol.to_string(),
         innermost_last: false,
+        file: None,
     })
 }
 
@@ -236,11 +242,17 @@ fn go(lines: &[&str], i: usize, line: &str) -> Option<Frame> {
         return None;
     }
     let next = lines.get(i + 1)?;
-    if !next.starts_with('\t') || !next.contains(".go:") {
+    // Go code (`.go:`) or the runtime's assembly (`asm_amd64.s:570`).
+    if !next.starts_with('\t') || !(next.contains(".go:") || next.contains(".s:")) {
         return None;
     }
     let func = line.split('(').next().unwrap_or(line);
     let path = next.trim();
+    // `main.go:5 +0x1c fp=0xc0… sp=0xc0… pc=0x48…`: the place is the line
+    // and the offset in the function (the call that recursed, or the check
+    // that overflowed); the frame and stack pointers differ in every call.
+    let place: Vec<&str> = path.split_whitespace().take(2).collect();
+    let place = place.join(" ");
     let package = func.rsplit_once('.').map_or(func, |(p, _)| p).to_string();
     let library = path.contains("/go/src/")
         || path.contains("/pkg/mod/")
@@ -250,8 +262,9 @@ fn go(lines: &[&str], i: usize, line: &str) -> Option<Frame> {
         package,
         library,
         extra_lines: 1,
-        key: format!("{func} {path}"),
+        key: format!("{func} {place}"),
         innermost_last: false,
+        file: None,
     })
 }
 
@@ -270,6 +283,7 @@ fn elixir(t: &str) -> Option<Frame> {
         extra_lines: 0,
         key: rest.trim().to_string(),
         innermost_last: false,
+        file: None,
     })
 }
 

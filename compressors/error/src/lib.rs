@@ -3,7 +3,8 @@
 //! Keeps what a person fixing the error reads: the exception type and message,
 //! every chain link (`Caused by:`, `During handling of the above exception`,
 //! `The above exception was the direct cause`), the frames in the project's
-//! own code, and the top and bottom frame of each trace. Library, framework and
+//! own code, and the top and bottom frame of each trace (the top one below the
+//! interpreter's start-up, `<frozen runpy>`). Library, framework and
 //! runtime frames in between fold into `… N frames in <package>`; recursion
 //! folds into `[… previous N frames repeated M more times]`. Handles Python,
 //! Java/Kotlin, JavaScript/Node, Rust (panic + backtrace), Go (goroutine
@@ -87,7 +88,20 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
     // Python lists the innermost call last: there the middle of a long
     // trace folds, the project's own frames included.
     let long = trace.len() > LONG_TRACE && trace[0].0.innermost_last;
-    let innermost_own = trace.iter().rposition(|(f, _)| !f.library);
+    // Where the program started: the outermost frame that is not the
+    // interpreter's own start-up (`<frozen runpy>` running `python -m`).
+    let entry = trace
+        .iter()
+        .position(|(f, _)| !f.key.starts_with("<frozen"))
+        .unwrap_or(0);
+    // A trace with no frame of the project's own (a module of the standard
+    // library run as a program: `python -m http.server`) reads the file it
+    // started in as the program's own.
+    let entry_file = trace[entry].0.file.as_deref();
+    let no_own = trace.iter().all(|(f, _)| f.library);
+    let own =
+        |f: &Frame| !f.library || no_own && f.file.is_some() && f.file.as_deref() == entry_file;
+    let innermost_own = trace.iter().rposition(|(f, _)| own(f));
     let mut printed = 0;
     let mut folded: Vec<&str> = Vec::new();
     let flush = |folded: &mut Vec<&str>, out: &mut Vec<String>| {
@@ -134,15 +148,15 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
             continue;
         }
         let (f, start) = &trace[k];
-        let kept = k == 0
+        let kept = k == entry
             || k == last
             || long && (k + INNERMOST_KEPT > last || Some(k) == innermost_own)
-            || !f.library && !long;
+            || own(f) && !long;
         if kept {
             flush(&mut folded, out);
             print_frame(lines, f, *start, out);
             printed += 1;
-        } else if f.library {
+        } else if !own(f) {
             folded.push(&f.package);
         } else {
             // The project's own frame: named by its folder.
@@ -218,6 +232,50 @@ mod tests {
         );
         assert!(out.contains("RecursionError: maximum recursion depth exceeded"));
         assert!(out.len() < t.len() / 20);
+    }
+
+    #[test]
+    fn go_recursion_folds_though_each_frame_has_its_own_pointers() {
+        let mut t = String::from(
+            "runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n\ngoroutine 1 [running]:\n",
+        );
+        t.push_str("main.depth(0x1555526?)\n\t/tmp/deep/main.go:5 +0x33 fp=0xc0200e0018 sp=0xc0200e0000 pc=0x480ff3\n");
+        for k in 1..100 {
+            t.push_str(&format!(
+                "main.depth(0x0?)\n\t/tmp/deep/main.go:5 +0x1c fp=0xc0200e{:04x} sp=0xc0200e{:04x} pc=0x480fdc\n",
+                k * 24 + 24,
+                k * 24
+            ));
+        }
+        t.push_str("...additional frames elided...\nexit status 2\n");
+        let out = compress(&t).unwrap().text;
+        assert!(
+            out.contains("[… previous 1 frame repeated 98 more times]"),
+            "{out}"
+        );
+        // The call that overflowed is another place in the function.
+        assert!(out.contains("main.go:5 +0x33"), "{out}");
+        assert!(out.contains("main.depth(0x0?)"));
+        assert!(out.contains("fatal error: stack overflow"));
+        assert!(out.contains("exit status 2"));
+    }
+
+    #[test]
+    fn a_module_run_with_python_m_starts_below_the_interpreters_frames() {
+        let t = "Traceback (most recent call last):\n  File \"<frozen runpy>\", line 198, in _run_module_as_main\n  File \"<frozen runpy>\", line 88, in _run_code\n  File \"/usr/lib/python3.11/http/server.py\", line 1313, in <module>\n    test(\n  File \"/usr/lib/python3.11/http/server.py\", line 1260, in test\n    with ServerClass(addr, HandlerClass) as httpd:\n  File \"/usr/lib/python3.11/socketserver.py\", line 456, in __init__\n    self.server_bind()\n  File \"/usr/lib/python3.11/socketserver.py\", line 472, in server_bind\n    self.socket.bind(self.server_address)\nOSError: [Errno 98] Address already in use\n";
+        let out = compress(t).unwrap().text;
+        assert!(
+            out.contains("http/server.py\", line 1313, in <module>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("http/server.py\", line 1260, in test"),
+            "{out}"
+        );
+        assert!(!out.contains("line 198, in _run_module_as_main"), "{out}");
+        assert!(!out.contains("line 456, in __init__"), "{out}");
+        assert!(out.contains("line 472, in server_bind"), "{out}");
+        assert!(out.contains("OSError: [Errno 98] Address already in use"));
     }
 
     #[test]
