@@ -21,6 +21,13 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
     // (and the notes between its frames).
     let mut in_diagnostic = false;
     for (i, line) in contents.iter().enumerate() {
+        // A frame showing a change (ruff format's `98  + new`, `    - old`,
+        // rustc's suggested edits) and the rule between its hunks: source,
+        // as the file or the fix will show it.
+        if in_diagnostic && (diff_gutter(line) || is_hunk_rule(line)) {
+            roles[i] = Role::Folded;
+            continue;
+        }
         if let Some(rest) = gutter_rest(line) {
             if in_diagnostic {
                 roles[i] = if is_label(rest) {
@@ -96,6 +103,30 @@ fn pointed_frames(contents: &[&str], roles: &mut [Role]) {
             };
         }
     }
+}
+
+/// A changed line in a frame: `98  + text` (added, numbered) or `    -
+/// text` (removed) — a sign after the gutter's number or indentation,
+/// then a space or nothing.
+fn diff_gutter(line: &str) -> bool {
+    let t = line.trim_start();
+    let numbered = t.starts_with(|c: char| c.is_ascii_digit());
+    if !numbered && t.len() == line.len() {
+        return false;
+    }
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    if numbered && !t.starts_with(' ') {
+        return false;
+    }
+    let t = t.trim_start();
+    let rest = t.strip_prefix(['+', '-']);
+    rest.is_some_and(|r| r.is_empty() || r.starts_with(' '))
+}
+
+/// The rule a frame draws between two hunks of a change (a line of dashes).
+fn is_hunk_rule(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 20 && t.bytes().all(|b| b == b'-')
 }
 
 /// Gutter lines a frame outside a diagnostic has at least.
@@ -188,6 +219,35 @@ mod tests {
             "     36| });",
         ];
         assert_eq!(roles(&vitest), vec![Folded, Kept, Folded, Folded]);
+    }
+
+    #[test]
+    fn a_frame_showing_a_change_folds_its_hunks() {
+        let log = [
+            "unformatted: File would be reformatted",
+            "   --> json/__init__.py:98:1",
+            "    |",
+            "97  | \"\"\"",
+            "    - __version__ = '2.0.9'",
+            "98  +",
+            "99  + __version__ = \"2.0.9\"",
+            "100 | __all__ = [",
+            "--------------------------------------------------------------------------------",
+            "125 |",
+            "    - def dump(obj, fp, *, skipkeys=False,",
+            "126 + def dump(",
+            "",
+            "- a list item",
+            "1 + 1 = 2",
+        ];
+        use Role::*;
+        assert_eq!(
+            roles(&log),
+            vec![
+                Other, Other, Folded, Folded, Folded, Folded, Folded, Folded, Folded, Folded,
+                Folded, Folded, Other, Other, Other
+            ]
+        );
     }
 
     #[test]

@@ -156,6 +156,9 @@ pub struct Analysis {
     alike: alike::Alike,
     /// The entries of a list of paths or a long listing (see [`listing`]).
     listing: Vec<usize>,
+    /// Templates whose few lines each name something else (see
+    /// [`few_distinct_items`]).
+    few_items: HashSet<usize>,
 }
 
 impl Analysis {
@@ -216,6 +219,7 @@ impl Analysis {
         let mut templates = template::mine(&masks);
         template::split_categories(contents, &mut masks, &mut templates);
         let summaries = kept_summaries(contents, &severity, &templates);
+        let few_items = few_distinct_items(&masks, &templates);
         let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
         let titles = if titles.len() <= MAX_SECTION_TITLES {
             titles
@@ -264,6 +268,7 @@ impl Analysis {
             options,
             alike,
             listing,
+            few_items,
             passing,
             roles,
             severity,
@@ -317,6 +322,7 @@ pub fn fold_analysed(
         options,
         alike,
         listing: _,
+        few_items,
     } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
@@ -448,22 +454,29 @@ pub fn fold_analysed(
         candidates.push((i, j - i));
         i = j;
     }
-    let mut seen: HashSet<usize> = HashSet::new();
+    // Shapes already shown: templates, and in a short log lines that differ
+    // from those shown in their words (`Setting up tree`, `Setting up
+    // bats`): they name something new and folding one would save next to
+    // nothing. (Unless the line mostly repeats the one shown, as a long
+    // command line does with another crate's name in it.)
+    let small = n <= opts.small_log_lines;
+    let mut shown = Shown::default();
     for (i, f) in fate.iter().enumerate() {
         if matches!(*f, Fate::Keep | Fate::Context) {
-            seen.insert(templates.of_line[i]);
+            shown.add(i, templates, masks);
         }
     }
     let mut chosen: HashSet<usize> = HashSet::new();
     for &(start, len) in &candidates {
         if in_head_or_tail(start) || in_head_or_tail(start + len - 1) {
-            seen.insert(templates.of_line[start]);
+            shown.add(start, templates, masks);
             chosen.insert(start);
         }
     }
     // New shapes: rare ones first (a rare line is information whatever its
     // words), then those near an error, then phase headers.
     let mut rare: Vec<usize> = Vec::new();
+    let mut few: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
     for &(start, len) in &candidates {
         if chosen.contains(&start) || contents[start].trim().is_empty() {
@@ -472,13 +485,20 @@ pub fn fold_analysed(
         // Every line of a rare shape is kept, not only the first: two
         // failures' `1) suite` and `2) suite` are two facts.
         if templates.is_rare(start) {
-            seen.insert(templates.of_line[start]);
+            shown.add(start, templates, masks);
             rare.push(start);
             continue;
         }
-        if !seen.insert(templates.of_line[start]) {
+        // A few distinct items: each kept too, from a budget of their own.
+        if few_items.contains(&templates.of_line[start]) {
+            shown.add(start, templates, masks);
+            few.push(start);
             continue;
         }
+        if !shown.is_new(start, templates, masks, contents, small) {
+            continue;
+        }
+        shown.add(start, templates, masks);
         let score = if near_error[start] {
             3
         } else if is_header_like(contents[start]) {
@@ -489,7 +509,7 @@ pub fn fold_analysed(
         scored.push((score, start, len));
     }
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let (budget, rare_budget) = if n <= opts.small_log_lines {
+    let (budget, rare_budget) = if small {
         (usize::MAX, usize::MAX)
     } else {
         (
@@ -500,6 +520,7 @@ pub fn fold_analysed(
     // Rare lines near an error first, then in order.
     rare.sort_by_key(|&i| (!near_error[i], i));
     chosen.extend(rare.iter().take(rare_budget));
+    chosen.extend(few.iter().take(rare_budget));
     chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
         if chosen.contains(&start)
@@ -592,6 +613,66 @@ pub fn fold_analysed(
     stats
 }
 
+/// Share of word positions a line must share with the shown line of its
+/// template to pass, in a short log, for a repeat of it though its words
+/// differ.
+const NEAR_REPEAT: f64 = 0.75;
+
+/// The shapes of ordinary lines already shown: the first line shown of
+/// each template, and the masks of all.
+#[derive(Debug, Default)]
+struct Shown<'a> {
+    /// The first line shown of each template.
+    first: std::collections::HashMap<usize, usize>,
+    /// Masks of the lines shown.
+    masks: HashSet<&'a str>,
+}
+
+impl<'a> Shown<'a> {
+    /// Records line `i` as shown.
+    fn add(&mut self, i: usize, templates: &template::Templates, masks: &'a [String]) {
+        let t = templates.of_line[i];
+        self.first.entry(t).or_insert(i);
+        self.masks.insert(masks[i].as_str());
+    }
+
+    /// Whether line `i` says something no shown line said: a new template,
+    /// or in a short log (`small`) a new mask that does not mostly repeat
+    /// the first shown line of its template.
+    fn is_new(
+        &self,
+        i: usize,
+        templates: &template::Templates,
+        masks: &[String],
+        contents: &[&str],
+        small: bool,
+    ) -> bool {
+        let t = templates.of_line[i];
+        let Some(&first) = self.first.get(&t) else {
+            return true;
+        };
+        small
+            && !self.masks.contains(masks[i].as_str())
+            && word_agreement(contents[i], contents[first]) < NEAR_REPEAT
+    }
+}
+
+/// Share of word positions at which two lines have the same word.
+fn word_agreement(a: &str, b: &str) -> f64 {
+    let (mut same, mut all) = (0usize, 0usize);
+    let mut bw = b.split_whitespace();
+    for wa in a.split_whitespace() {
+        all += 1;
+        same += usize::from(bw.next() == Some(wa));
+    }
+    all += bw.count();
+    if all == 0 {
+        1.0
+    } else {
+        same as f64 / all as f64
+    }
+}
+
 /// A run of similar lines whose words differ is printed whole when it is
 /// shorter than this; from this length on it folds to its first line and a
 /// count. (Lines differing only in numbers always fold.)
@@ -672,6 +753,35 @@ impl Gap {
         }
         *self = Gap::default();
     }
+}
+
+/// A template of at most this many lines, each differing from the others
+/// in its words, lists a few distinct things: each line is kept, as a rare
+/// one is.
+const FEW_ITEMS_AT_MOST: usize = 4;
+
+/// Templates of more than [`template::RARE_AT_MOST`] lines and at most
+/// [`FEW_ITEMS_AT_MOST`] whose lines' masks all differ (`Created wheel for
+/// setuptools: …`, `… for wheel: …`, `… for packaging: …`): a few items,
+/// each its own fact, rather than one message repeated.
+fn few_distinct_items(masks: &[String], templates: &template::Templates) -> HashSet<usize> {
+    let mut lines_of: std::collections::HashMap<usize, Vec<&str>> =
+        std::collections::HashMap::new();
+    for (i, &t) in templates.of_line.iter().enumerate() {
+        let size = templates.size[t];
+        if size > template::RARE_AT_MOST && size <= FEW_ITEMS_AT_MOST {
+            lines_of.entry(t).or_default().push(masks[i].as_str());
+        }
+    }
+    lines_of
+        .into_iter()
+        .filter(|(_, ms)| {
+            ms.iter()
+                .enumerate()
+                .all(|(k, m)| !ms[..k].contains(m) && !m.trim().is_empty())
+        })
+        .map(|(t, _)| t)
+        .collect()
 }
 
 /// Passing summaries kept in full up to this many; beyond, they are per

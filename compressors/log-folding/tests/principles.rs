@@ -484,3 +484,58 @@ fn a_list_of_paths_keeps_every_path_and_under_a_budget_every_name() {
         assert!(tight.text.contains(name), "lost {name} in:\n{}", tight.text);
     }
 }
+
+#[test]
+fn a_short_log_keeps_each_thing_it_names_and_folds_what_differs_only_in_numbers() {
+    // apt-get: each package is set up once; the progress lines differ in numbers only.
+    let mut log = String::from(
+        "Reading package lists...\nBuilding dependency tree...\nReading state information...\n",
+    );
+    for p in 0..=20 {
+        log.push_str(&format!("(Reading database ... {}%\n", p * 5));
+    }
+    // Interleaved, as apt prints them: no two lines of one shape in a row.
+    for (name, version) in [
+        ("tree", "2.1.0-1"),
+        ("bats", "1.8.2-1"),
+        ("sysstat", "12.6.1-1"),
+        ("parallel", "20221122+ds-2"),
+        ("cmake", "3.25.1-1"),
+        ("lua", "5.4.4-3"),
+    ] {
+        log.push_str(&format!(
+            "Selecting previously unselected package {name}.\nUnpacking {name} ({version}) ...\nSetting up {name} ({version}) ...\n"
+        ));
+    }
+    log.push_str(
+        "Processing triggers for man-db (2.11.2-2) ...\nDone.\nAll set.\nBye.\nOk.\nEnd.\nFin.\n",
+    );
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.starts_with("Setting up ") || l.starts_with("Unpacking ")
+    });
+    assert!(!kept(&out, "(Reading database ... 50%"), "{out}");
+}
+
+#[test]
+fn a_long_log_keeps_a_few_lines_of_one_shape_that_each_name_another_thing() {
+    // 300 lines of one repeated shape, and three `Created wheel for …` lines
+    // among them: the three wheels are three facts.
+    let mut log = String::new();
+    for i in 0..300 {
+        log.push_str(&format!(
+            "  copying build/lib/pkg/module{i}.py -> build/bdist/wheel/pkg\n"
+        ));
+        if i % 100 == 50 {
+            log.push_str(&format!(
+                "  Created wheel for {}: filename={}-1.0-py3-none-any.whl size={} sha256=0f{i}a\n",
+                words(i),
+                words(i),
+                1000 + i
+            ));
+        }
+    }
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.contains("Created wheel for "));
+    assert!(out.lines().count() < 40, "{out}");
+}
