@@ -73,6 +73,16 @@ client retrying inserts it made already, wget and curl retrying a closed
 port, pip and npm retrying a closed index, Python's http.server answering
 404s, dmesg (Debian packages postgresql wget curl).
 
+`--round14` writes only `fourteenth_cases()`: big runs an agent reads:
+`cargo build -v` with dependencies, clippy's pedantic lints and `cargo
+test` over a real crate (base64 from cargo's registry), CPython's and Go's
+standard library tests at -v, more-itertools' own suite under pytest -v,
+`pip install -vv`, pip building a C extension at -v, `npm install
+--verbose`, apt-get reinstalling, Maven failing to reach its repository,
+a CMake build, and deep crashes (Java's and Go's stack overflows, Python's
+http.server on a taken port) (Debian packages cmake golang-go; needs the
+network for crates.io, PyPI and npm, and root for apt-get).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -91,6 +101,7 @@ def run(cmd, cwd=None, stderr=True):
 
 def case(cid, cls, command, text, rule, how, tool="Bash"):
     keep = rule if isinstance(rule, list) else [l for l in text.splitlines() if rule(l)]
+    keep = list(dict.fromkeys(keep))  # a line printed many times is one fact
     assert keep, f"{cid}: the rule picked nothing"
     d = os.path.join(OUT, cid)
     os.makedirs(d, exist_ok=True)
@@ -1122,6 +1133,128 @@ def twelfth_cases():
              "each package's coverage line, FAIL lines and the failing assertion")
 
 
+def fourteenth_cases():
+    """Round 14, written before ghost's output was looked at: big runs an
+    agent starts and then has to read, each from a real project or tool —
+    a verbose build with dependencies, clippy's pedantic lints over a real
+    crate, real test suites passing at -v (CPython's, Go's standard
+    library, a registry crate's, a PyPI package's), installers at -v and
+    -vv, apt-get, Maven failing to reach its repository, CMake's build,
+    deep crashes (Java's and Go's stack overflows, a Python server whose
+    port is taken)."""
+    reg = next(iter(sorted(os.listdir(os.path.expanduser("~/.cargo/registry/src")))))
+    reg = os.path.join(os.path.expanduser("~/.cargo/registry/src"), reg)
+    warn_header = lambda l: re.match(r"^(warning|error)(\[\w+\])?: ", l) or l.strip().startswith("--> ")
+    with tempfile.TemporaryDirectory() as tmp:
+        # cargo build -v of a crate with dependencies from crates.io and
+        # one warning in its own code: the warning, its place, Finished.
+        crate = os.path.join(tmp, "app")
+        write(os.path.join(crate, "Cargo.toml"), '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n'
+              '[dependencies]\nserde = { version = "1", features = ["derive"] }\nserde_json = "1"\n')
+        write(os.path.join(crate, "src", "main.rs"), "use serde::Deserialize;\n\n#[derive(Deserialize, Debug)]\nstruct Config { name: String }\n\n"
+              "fn main() {\n    let unused = 3;\n    let c: Config = serde_json::from_str(r#\"{\"name\": \"x\"}\"#).unwrap();\n    println!(\"{c:?}\");\n}\n")
+        t = run("cargo build -v --color never", cwd=crate)
+        case("cargo-build-verbose", "log", "cargo build -v", t,
+             lambda l: warn_header(l) or l.strip().startswith("Finished "),
+             "every `warning:`/`error:` header, its `--> file:line:col`, and the `Finished` line")
+        # clippy's pedantic lints over a real crate (base64 from the registry).
+        b64 = os.path.join(tmp, "b64")
+        shutil.copytree(os.path.join(reg, next(d for d in sorted(os.listdir(reg)) if d.startswith("base64-"))), b64)
+        t = run("cargo clippy --color never -- -W clippy::pedantic", cwd=b64)
+        case("clippy-pedantic-base64", "log", "cargo clippy -- -W clippy::pedantic", t, warn_header,
+             "every `warning:` header and every `--> file:line:col` line")
+        # cargo test of the same real crate, passing: every `test result:` line.
+        t = run("cargo test --color never 2>&1 | grep -v '^\\s*\\(Compiling\\|Downloaded\\|Downloading\\|Locking\\|Adding\\|Updating\\)'", cwd=b64)
+        case("cargo-test-base64", "log", "cargo test", t,
+             lambda l: l.startswith("test result:") or " FAILED" in l or "panicked at" in l,
+             "every `test result:` line and any FAILED or panic line")
+    # CPython's own test suite at -v, passing.
+    t = run("python3 -m test -v test_json test_csv")
+    case("cpython-test-verbose", "log", "python3 -m test -v test_json test_csv", t,
+         lambda l: re.match(r"^(Ran \d+ tests?|OK\b|FAILED \(|== Tests result|Total tests:|Result: |All \d+ tests OK|\d+ tests? OK)", l),
+         "unittest's `Ran N tests` and `OK`/`FAILED` lines and regrtest's totals and result")
+    # Go's standard library tests at -v.
+    t = run("go test -v sort strconv")
+    case("go-test-verbose-std", "log", "go test -v sort strconv", t,
+         lambda l: re.match(r"^(ok|FAIL)\s", l) or l.startswith("--- FAIL"),
+         "each package's `ok`/`FAIL` line and any `--- FAIL` line")
+    with tempfile.TemporaryDirectory() as tmp:
+        # A PyPI package's own test suite under pytest -v (more-itertools' sdist).
+        run(f"{VENV}/pip download -q --no-deps --no-binary :all: more-itertools==10.5.0 -d {tmp}")
+        run("tar xzf more*itertools-10.5.0.tar.gz && mv more*itertools-10.5.0/ mi", cwd=tmp)
+        t = run(f"{VENV}/pytest -v -p no:cacheprovider tests", cwd=os.path.join(tmp, "mi"))
+        case("pytest-verbose-more-itertools", "log", "pytest -v tests", t,
+             lambda l: re.match(r"^=+ .*\d+ (passed|failed)", l) or l.startswith("FAILED ") or l.startswith("ERROR "),
+             "pytest's final summary line and any FAILED/ERROR line")
+        # pip install -vv into a fresh venv: every Collecting line and the outcome.
+        run(f"python3 -m venv {tmp}/v")
+        t = run(f"{tmp}/v/bin/pip install -vv --no-cache-dir requests==2.32.3")
+        case("pip-install-vv", "log", "pip install -vv requests", t,
+             lambda l: re.match(r"^(Collecting |Installing collected packages|Successfully installed|ERROR: |WARNING: )", l),
+             "every `Collecting` line, `Installing collected packages`, `Successfully installed`, every ERROR/WARNING line")
+        # pip building a C extension from source at -v: the wheel it made, the outcome, any compiler diagnostic.
+        t = run(f"{tmp}/v/bin/pip install -v --no-cache-dir --no-binary :all: markupsafe==2.1.5")
+        case("pip-build-c-extension", "log", "pip install -v --no-binary :all: markupsafe", t,
+             lambda l: re.match(r"^\s*(Created wheel for|Successfully installed|ERROR: )", l) or re.search(r": (warning|error): ", l),
+             "`Created wheel for`, `Successfully installed`, ERROR lines and every compiler `warning:`/`error:` line")
+        # npm install --verbose.
+        run("npm init -y", cwd=tmp)
+        t = run("npm install --verbose --no-audit --no-fund express@4.21.2", cwd=tmp)
+        case("npm-install-verbose", "log", "npm install --verbose express@4", t,
+             lambda l: re.match(r"^(npm warn|npm error|added \d+ packages?)", l),
+             "every `npm warn`/`npm error` line and the `added N packages` line")
+    # apt-get reinstalling two packages.
+    t = run("apt-get install -y --reinstall tree bats")
+    case("apt-get-reinstall", "log", "apt-get install --reinstall tree bats", t,
+         lambda l: re.match(r"^(\d+ upgraded, \d+ newly installed|[EW]: |Setting up )", l),
+         "the `N upgraded, N newly installed` summary, every `Setting up` line and every `E:`/`W:` line")
+    with tempfile.TemporaryDirectory() as tmp:
+        # Maven building a project whose plugins it cannot download.
+        write(os.path.join(tmp, "pom.xml"), '<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n'
+              "  <groupId>example</groupId>\n  <artifactId>shop</artifactId>\n  <version>1.0</version>\n"
+              "  <properties><maven.compiler.release>17</maven.compiler.release></properties>\n"
+              "  <dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency></dependencies>\n</project>\n")
+        write(os.path.join(tmp, "src", "main", "java", "shop", "Cart.java"), "package shop;\npublic class Cart { public int total() { return 0; } }\n")
+        t = run(f"mvn -B -Dmaven.repo.local={tmp}/m2 test", cwd=tmp)
+        case("mvn-unreachable-repo", "log", "mvn -B test", t,
+             lambda l: l.startswith("[INFO] BUILD FAILURE") or (l.startswith("[ERROR]") and re.search(r"Failed|Could not|Non-resolvable|Unknown", l)),
+             "`BUILD FAILURE` and every `[ERROR]` line saying what failed (Failed, Could not, Non-resolvable, Unknown)")
+        # CMake configuring and building 40 C files, one with a warning.
+        src = os.path.join(tmp, "c")
+        names = [f"part{i:02}" for i in range(40)]
+        write(os.path.join(src, "CMakeLists.txt"), "cmake_minimum_required(VERSION 3.10)\nproject(parts C)\n"
+              "add_compile_options(-Wall)\nadd_executable(parts main.c " + " ".join(f"{n}.c" for n in names) + ")\n")
+        for i, n in enumerate(names):
+            body = f"int {n}(int x) {{ return x + {i}; }}\n"
+            if i == 27:
+                body = f"int {n}(int x) {{ int y; return x + {i}; }}\n"
+            write(os.path.join(src, f"{n}.c"), body)
+        write(os.path.join(src, "main.c"), "".join(f"int {n}(int);\n" for n in names) + "int main(void) { return part00(0); }\n")
+        t = run(f"cmake -S {src} -B {src}/build && cmake --build {src}/build", cwd=tmp)
+        case("cmake-build", "log", "cmake -S . -B build && cmake --build build", t,
+             lambda l: re.search(r": (warning|error): ", l) or re.match(r"^\[100%\] Built target", l) or l.startswith("-- Build files have been written"),
+             "every compiler `warning:`/`error:` header, `[100%] Built target` and the configure step's last line")
+        # Deep crashes: Java's and Go's stack overflows, a Python server whose port is taken.
+        write(os.path.join(tmp, "Deep.java"), "public class Deep {\n  static int depth(int n) { return depth(n + 1) + 1; }\n"
+              "  public static void main(String[] a) { System.out.println(depth(0)); }\n}\n")
+        t = run("javac Deep.java && java Deep", cwd=tmp)
+        case("java-stack-overflow", "error", "java Deep", t,
+             lambda l: l.startswith("Exception in thread") or re.match(r"^\s+at Deep\.depth\(Deep\.java:\d+\)$", l),
+             "the exception line and the recursing frame `at Deep.depth(Deep.java:2)`")
+        write(os.path.join(tmp, "deep", "go.mod"), "module deep\n\ngo 1.19\n")
+        write(os.path.join(tmp, "deep", "main.go"), "package main\n\nimport \"fmt\"\n\nfunc depth(n int) int { return depth(n+1) + 1 }\n\n"
+              "func main() { fmt.Println(depth(0)) }\n")
+        t = run("go run .", cwd=os.path.join(tmp, "deep"))
+        case("go-stack-overflow", "error", "go run .", t,
+             lambda l: re.match(r"^(runtime: goroutine stack exceeds|fatal error: stack overflow|exit status)", l) or re.match(r"^main\.depth\(", l),
+             "the runtime's `goroutine stack exceeds` and `fatal error` lines, the recursing frame's `main.depth(` line and `exit status`")
+        t = run("python3 -c \"import socket,subprocess,sys; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(); "
+                "sys.exit(subprocess.run([sys.executable,'-m','http.server','--bind','127.0.0.1',str(s.getsockname()[1])]).returncode)\"")
+        case("python-port-taken", "error", "python3 -m http.server PORT", t,
+             lambda l: re.match(r"^OSError: ", l) or re.match(r'^\s+File ".*http/server\.py", line \d+, in (test|<module>)', l),
+             "the `OSError:` line and http.server's own frames (`test`, `<module>`)")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -1159,6 +1292,9 @@ def main():
         return
     if "--round13" in sys.argv:
         thirteenth_cases()
+        return
+    if "--round14" in sys.argv:
+        fourteenth_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
@@ -1262,6 +1398,8 @@ def main():
     tenth_cases()
     listing_cases()
     twelfth_cases()
+    thirteenth_cases()
+    fourteenth_cases()
 
 
 main()
