@@ -134,7 +134,7 @@ fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
         lines.iter().filter(|l| f(l)).count() as f32 / lines.len() as f32
     };
     let code = share(&|l| starts_with_code_keyword(l.trim_start()));
-    let timestamped = share(&|l| starts_with_timestamp(l));
+    let timestamped = share(&|l| starts_with_timestamp(l) || starts_with_level(l));
     let sentences = share(&|l| is_sentence_line(l));
     let headings = share(&|l| l.starts_with("# ") || l.starts_with("## ") || l.starts_with("### "));
     if timestamped > 0.3 {
@@ -210,11 +210,31 @@ fn nonblank_lines(text: &str) -> Vec<&str> {
 /// The classifier judges a text's lines by its first this many nonblank ones.
 const LINES_JUDGED: usize = 400;
 
-/// A line of running text: long, many words, ending like a sentence.
+/// A line of running text: long, many words, ending like a sentence, and
+/// not a log record led by its level (`WARNING -  Doc file 'index.md'
+/// contains a link …`).
 fn is_sentence_line(l: &str) -> bool {
     l.len() > 60
         && l.split_whitespace().count() > 10
         && l.trim_end().ends_with(['.', '?', '!', ':', ','])
+        && !starts_with_level(l)
+}
+
+/// The levels a log record can open with, as logging libraries print them.
+const LEVELS: &[&str] = &[
+    "TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "CRITICAL", "FATAL",
+];
+
+/// Whether a line opens with a level in capitals, alone or bracketed, and
+/// then a separator (`INFO    -  Building`, `[ERROR] Failed`, `WARNING:root:`).
+fn starts_with_level(l: &str) -> bool {
+    let t = l.strip_prefix('[').unwrap_or(l);
+    let word = t
+        .split(|c: char| !c.is_ascii_uppercase())
+        .next()
+        .unwrap_or("");
+    LEVELS.contains(&word)
+        && t[word.len()..].starts_with(|c: char| c.is_whitespace() || matches!(c, ':' | ']' | '-'))
 }
 
 /// How much of `body` reads as prose: sentence lines, with Markdown headings
@@ -733,6 +753,25 @@ mod tests {
             classify(&format!("{build}{trace}Finished: FAILURE\n"), bash).0,
             ContentClass::Log
         );
+    }
+
+    #[test]
+    fn records_led_by_their_level_are_a_log_however_long_their_sentences() {
+        let mkdocs = "INFO    -  Cleaning site directory\nINFO    -  Building documentation to directory: /tmp/mk/site\n\
+WARNING -  A reference to 'api.md' is included in the 'nav' configuration, which is not found in the documentation files.\n\
+WARNING -  Doc file 'index.md' contains a link 'install.md', but the target is not found among documentation files.\n\
+WARNING -  Doc file 'usage.md' contains a link 'img/flow.png', but the target is not found among documentation files.\n\
+Aborted with 3 warnings in strict mode!\n";
+        assert_eq!(through_bash(mkdocs), ContentClass::Log);
+        assert_eq!(
+            classify(mkdocs, Hints::default()).0,
+            ContentClass::Log,
+            "without a hint too"
+        );
+        assert!(starts_with_level("[ERROR] Failed to execute goal"));
+        assert!(starts_with_level("WARNING:root:disk almost full"));
+        assert!(!starts_with_level("INFORMATION about the release follows."));
+        assert!(!starts_with_level("Errors are reported below."));
     }
 
     #[test]
