@@ -83,6 +83,14 @@ a CMake build, and deep crashes (Java's and Go's stack overflows, Python's
 http.server on a taken port) (Debian packages cmake golang-go; needs the
 network for crates.io, PyPI and npm, and root for apt-get).
 
+`--round15` writes only `fifteenth_cases()`: tools of ecosystems no earlier
+round ran: ansible-playbook with a failing task, pre-commit with local
+hooks, tox with a passing and a failing env, sphinx-build with broken
+references, Django's test runner at -v 2, Hypothesis falsifying a
+property, gfortran, GHC, `uv pip install`, `mkdocs build --strict`
+(Debian packages gfortran ghc; ansible-core pre-commit tox sphinx django
+hypothesis uv mkdocs in VENV_BIN).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1255,6 +1263,120 @@ def fourteenth_cases():
              "the `OSError:` line and http.server's own frames (`test`, `<module>`)")
 
 
+def fifteenth_cases():
+    """Round 15, written before ghost's output was looked at: tools of
+    ecosystems no earlier round ran — Ansible, pre-commit, tox, Sphinx,
+    Django's test runner, Hypothesis, gfortran, GHC, uv, MkDocs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # ansible-playbook on localhost: a loop, changes, one failing task.
+        write(os.path.join(tmp, "play.yml"), "- hosts: all\n  gather_facts: false\n  tasks:\n"
+              "    - name: make folders\n      ansible.builtin.file: {path: '" + tmp + "/out/{{ item }}', state: directory}\n"
+              "      loop: [alpha, beta, gamma, delta]\n"
+              "    - name: write a config\n      ansible.builtin.copy: {dest: '" + tmp + "/out/app.conf', content: 'port=8080\\n'}\n"
+              "    - name: check the service binary\n      ansible.builtin.command: ls /opt/shop/bin/shopd\n"
+              "    - name: never reached\n      ansible.builtin.debug: {msg: done}\n")
+        t = run(f"ANSIBLE_NOCOLOR=1 {VENV}/ansible-playbook -i localhost, -c local play.yml", cwd=tmp)
+        lines = t.splitlines()
+        keep = [l for l in lines if re.match(r"^(fatal|failed): ", l) or l.startswith("PLAY RECAP") or re.match(r"^localhost\s+:", l)]
+        keep += [lines[i - 1] for i, l in enumerate(lines) if re.match(r"^(fatal|failed): ", l) and i > 0 and lines[i - 1].startswith("TASK [")]
+        case("ansible-playbook-failing", "log", "ansible-playbook -i localhost, -c local play.yml", t, keep,
+             "every `fatal:`/`failed:` line with the `TASK [...]` header right above it, `PLAY RECAP` and the host's recap line")
+        # pre-commit with local hooks: one passing, two failing.
+        repo = os.path.join(tmp, "repo")
+        os.makedirs(repo)
+        run("git init -q && git config user.email a@b && git config user.name a", cwd=repo)
+        write(os.path.join(repo, ".pre-commit-config.yaml"), "repos:\n  - repo: local\n    hooks:\n"
+              "      - {id: json, name: check json, entry: python3 -m json.tool, language: system, files: '\\.json$'}\n"
+              f"      - {{id: ruff, name: ruff, entry: {VENV}/ruff check --no-cache, language: system, types: [python]}}\n"
+              "      - {id: yaml, name: no tabs in yaml, entry: 'grep -n -P \"\\t\"', language: system, files: '\\.ya?ml$'}\n")
+        write(os.path.join(repo, "config.json"), '{"name": "shop", "port": 8080,}\n')
+        write(os.path.join(repo, "app.py"), "import os, sys\n\ndef main():\n    x = 1\n    return undefined_name\n")
+        write(os.path.join(repo, "ok.yaml"), "a: 1\n")
+        run("git add -A", cwd=repo)
+        t = run(f"PATH={VENV}:$PATH {VENV}/pre-commit run --all-files", cwd=repo)
+        case("pre-commit-local-hooks", "log", "pre-commit run --all-files", t,
+             lambda l: re.search(r"\.{3,}(Passed|Failed|Skipped)$", l) or l.startswith("- exit code:") or re.match(r"^app\.py:\d+:\d+: ", l),
+             "every hook's status line (`name....Passed/Failed`), every `- exit code:` line and ruff's `app.py:line:col:` findings")
+        # tox: a passing test env and a failing lint env.
+        proj = os.path.join(tmp, "proj")
+        write(os.path.join(proj, "tox.ini"), "[tox]\nenv_list = py, lint\nskipsdist = true\n\n[testenv]\ndeps = pytest\ncommands = pytest -q\n\n"
+              "[testenv:lint]\ndeps = ruff\ncommands = ruff check --no-cache .\n")
+        write(os.path.join(proj, "test_shop.py"), "".join(f"def test_{i}():\n    assert {i} == {i}\n\n" for i in range(12)))
+        write(os.path.join(proj, "shop.py"), "import json\n\ndef total(xs):\n    l = 0\n    return sum(xs)\n")
+        t = run(f"{VENV}/tox", cwd=proj)
+        case("tox-two-envs", "log", "tox", t,
+             lambda l: re.match(r"^\s+(py|lint): (OK|FAIL)", l) or "evaluation failed" in l or "congratulations" in l
+             or re.match(r"^\S+\.py:\d+:\d+: ", l) or re.match(r"^[A-Z]+\d+ ", l) or re.match(r"^\d+ passed", l),
+             "each env's `py: OK`/`lint: FAIL` summary, the final verdict, every ruff finding (header or `path:line:col:`) and pytest's `N passed`")
+        # sphinx-build with broken references.
+        docs = os.path.join(tmp, "docs")
+        write(os.path.join(docs, "conf.py"), "project = 'shop'\nextensions = []\n")
+        write(os.path.join(docs, "index.rst"), "Shop\n====\n\n.. toctree::\n\n   usage\n   missing\n\nSee :ref:`nowhere` and :doc:`gone`.\n")
+        write(os.path.join(docs, "usage.rst"), "Usage\n-----\n\nCall :func:`shop.total`.\n\n.. code-block:: python\n\n   total([1, 2]\n\nTitle\n==\n")
+        write(os.path.join(docs, "orphan.rst"), "Orphan\n======\n\nNot in any toctree.\n")
+        t = run(f"{VENV}/sphinx-build -n -b html {docs} {tmp}/html")
+        case("sphinx-warnings", "log", "sphinx-build -n -b html docs html", t,
+             lambda l: "WARNING:" in l or "ERROR:" in l or re.match(r"^build (succeeded|finished)", l),
+             "every `WARNING:`/`ERROR:` line and the `build succeeded, N warnings` line")
+        # Django's test runner at -v 2 with a failure and an error.
+        os.makedirs(os.path.join(tmp, "site_p"))
+        run(f"{VENV}/django-admin startproject shopsite {tmp}/site_p", cwd=tmp)
+        site = os.path.join(tmp, "site_p")
+        run(f"{VENV}/python manage.py startapp shop", cwd=site)
+        settings = os.path.join(site, "shopsite", "settings.py")
+        open(settings, "a").write("\nINSTALLED_APPS += ['shop']\n")
+        write(os.path.join(site, "shop", "models.py"), "from django.db import models\n\nclass Item(models.Model):\n    name = models.CharField(max_length=20)\n    price = models.IntegerField()\n")
+        write(os.path.join(site, "shop", "tests.py"), "from django.test import TestCase\nfrom .models import Item\n\nclass ItemTests(TestCase):\n"
+              + "".join(f"    def test_price_{i}(self):\n        Item.objects.create(name='i{i}', price={i})\n        self.assertEqual(Item.objects.get(name='i{i}').price, {i})\n\n" for i in range(15))
+              + "    def test_total(self):\n        Item.objects.create(name='a', price=2)\n        self.assertEqual(sum(i.price for i in Item.objects.all()), 3)\n\n"
+              + "    def test_lookup(self):\n        Item.objects.get(name='zzz')\n")
+        run(f"{VENV}/python manage.py makemigrations shop", cwd=site)
+        t = run(f"{VENV}/python manage.py test -v 2", cwd=site)
+        case("django-test-verbose", "log", "python manage.py test -v 2", t,
+             lambda l: re.match(r"^(FAIL|ERROR): ", l) or re.match(r"^(AssertionError|shop\.models\.Item\.DoesNotExist|\w+\.DoesNotExist)", l)
+             or l.startswith("Ran ") or l.startswith("FAILED ("),
+             "FAIL/ERROR headers, the assertion and DoesNotExist lines, `Ran N tests` and `FAILED (…)`")
+        # Hypothesis finding a counterexample.
+        write(os.path.join(tmp, "hyp", "test_prop.py"), "from hypothesis import given, strategies as st\n\n"
+              "def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n\n"
+              "@given(st.integers(), st.integers(), st.integers())\ndef test_clamp_within(x, lo, hi):\n    assert lo <= clamp(x, lo, hi) <= hi\n\n"
+              "@given(st.lists(st.integers()))\ndef test_sorted_is_idempotent(xs):\n    assert sorted(sorted(xs)) == sorted(xs)\n")
+        t = run(f"{VENV}/pytest -p no:cacheprovider test_prop.py", cwd=os.path.join(tmp, "hyp"))
+        case("hypothesis-falsified", "log", "pytest test_prop.py", t,
+             lambda l: l.startswith("Falsifying example") or l.startswith("FAILED ") or re.match(r"^=+ .*\d+ (passed|failed)", l) or l.startswith("E   "),
+             "the `Falsifying example:` line, E lines, the FAILED line and the final summary")
+        # gfortran errors and warnings.
+        write(os.path.join(tmp, "stats.f90"), "program stats\n  implicit none\n  integer :: i, n\n  real :: total\n  n = 10\n"
+              "  do i = 1, n\n    total = total + i\n  end do\n  print *, mean\n  call report(total, n\nend program stats\n")
+        t = run("gfortran -Wall -c stats.f90", cwd=tmp)
+        case("gfortran-errors", "log", "gfortran -Wall -c stats.f90", t,
+             lambda l: re.match(r"^(Error|Warning): ", l) or re.match(r"^stats\.f90:\d+:\d+:$", l),
+             "every `stats.f90:line:col:` location and every `Error:`/`Warning:` line")
+        # GHC type errors.
+        write(os.path.join(tmp, "Shop.hs"), "module Main where\n\nimport Data.List (sortOn)\n\ntotal :: [Int] -> Int\ntotal xs = sum xs + \"0\"\n\n"
+              "main :: IO ()\nmain = do\n  print (total [1, 2, 3])\n  print (averge [1.0, 2.0])\n  let unused = 3\n  putStrLn 42\n")
+        t = run("ghc -Wall -fno-code Shop.hs", cwd=tmp)
+        case("ghc-type-errors", "log", "ghc -Wall Shop.hs", t,
+             lambda l: re.match(r"^Shop\.hs:\d+:\d+(-\d+)?: (error|warning)", l),
+             "every `Shop.hs:line:col: error|warning` header")
+        # uv installing into a fresh environment.
+        run(f"{VENV}/uv venv -q {tmp}/uvenv")
+        t = run(f"{VENV}/uv pip install --python {tmp}/uvenv/bin/python --no-cache flask==3.0.3")
+        case("uv-pip-install", "log", "uv pip install flask", t,
+             lambda l: re.match(r"^(Resolved|Prepared|Installed) \d+ packages?", l) or re.match(r"^ \+ \S+==", l),
+             "`Resolved`/`Prepared`/`Installed N packages` and every ` + name==version` line")
+        # mkdocs build --strict with broken links.
+        site = os.path.join(tmp, "mk")
+        write(os.path.join(site, "mkdocs.yml"), "site_name: Shop\nnav:\n  - Home: index.md\n  - Usage: usage.md\n  - API: api.md\n")
+        write(os.path.join(site, "docs", "index.md"), "# Shop\n\nSee [usage](usage.md), [the install guide](install.md) and [FAQ](faq.md#top).\n")
+        write(os.path.join(site, "docs", "usage.md"), "# Usage\n\n![diagram](img/flow.png)\n\nBack to [home](index.md#nowhere).\n")
+        write(os.path.join(site, "docs", "extra.md"), "# Extra\n")
+        t = run(f"{VENV}/mkdocs build --strict", cwd=site)
+        case("mkdocs-strict", "log", "mkdocs build --strict", t,
+             lambda l: l.startswith("WARNING") or l.startswith("ERROR") or l.startswith("Aborted"),
+             "every WARNING/ERROR line and `Aborted with N warnings in strict mode!`")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -1295,6 +1417,9 @@ def main():
         return
     if "--round14" in sys.argv:
         fourteenth_cases()
+        return
+    if "--round15" in sys.argv:
+        fifteenth_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
@@ -1400,6 +1525,7 @@ def main():
     twelfth_cases()
     thirteenth_cases()
     fourteenth_cases()
+    fifteenth_cases()
 
 
 main()
