@@ -11,18 +11,16 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
     let mut lexer = Lexer::default();
     let mut stack: Vec<Block> = Vec::new();
     let mut keep = vec![true; lines.len()];
-    let mut previous_code = "";
+    // The declaration a brace may close over lines: Java's `public class
+    // ArrayDeque<E> extends …` then `implements …` then `{`, Rust's `impl …`
+    // then `where …` then `{`. The code since the last statement ended.
+    let mut statement = String::new();
     for (i, line) in lines.iter().enumerate() {
         let body_at = stack.iter().position(|b| *b == Block::Body);
         for event in lexer.braces(line.code) {
             match event {
                 Brace::Open(pos) => {
-                    let header = &line.code[..pos];
-                    let header = if header.trim().is_empty() {
-                        previous_code
-                    } else {
-                        header
-                    };
+                    let header = format!("{statement}{}", &line.code[..pos]);
                     let kind = if stack.contains(&Block::Body) {
                         Block::Body
                     } else if header.contains("macro_rules!")
@@ -32,7 +30,7 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
                         // expand to keep their signatures.
                         Block::Transparent
                     } else {
-                        classify(header)
+                        classify(&header)
                     };
                     stack.push(kind);
                 }
@@ -46,12 +44,24 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
         if let Some(b) = body_at {
             keep[i] = stack.len() <= b || is_item_declaration(line.code);
         }
-        if !line.code.trim().is_empty() {
-            previous_code = line.code;
+        let t = line.code.trim();
+        let ends_statement = t.is_empty()
+            || t.starts_with("//")
+            || t.starts_with("/*")
+            || t.starts_with('*')
+            || t.ends_with(['{', '}', ';']);
+        if ends_statement {
+            statement.clear();
+        } else if statement.len() < STATEMENT_AT_MOST {
+            statement.push_str(t);
+            statement.push(' ');
         }
     }
     keep
 }
+
+/// The most of a declaration over several lines read as a brace's header.
+const STATEMENT_AT_MOST: usize = 400;
 
 /// What a block is for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -126,7 +136,12 @@ fn classify(header: &str) -> Block {
         .iter()
         .any(|w| matches!(*w, "fn" | "function" | "func" | "def"))
         || header.contains("=>")
-        || header.trim_end().ends_with(')') && !words.iter().any(|w| CONTAINERS.contains(w));
+        // (C's `extern int\nf(void)` is a function; Rust's `extern "C" {`
+        // a container.)
+        || header.trim_end().ends_with(')')
+            && !words
+                .iter()
+                .any(|w| CONTAINERS.contains(w) && *w != "extern");
     if is_function {
         return Block::Body;
     }
@@ -240,6 +255,31 @@ mod tests {
         assert!(!k.iter().any(|l| l.contains("let s")));
         assert!(k.contains(&"    fn one(&self) -> u32 { self.x }".to_string()));
         assert_eq!(k.iter().filter(|l| l.trim() == "}").count(), 3);
+    }
+
+    #[test]
+    fn a_declaration_over_several_lines_opens_its_block() {
+        let java = "public class ArrayDeque<E> extends AbstractCollection<E>\n                           implements Deque<E>, Cloneable\n{\n    transient Object[] elements;\n\n    public ArrayDeque(int numElements) {\n        elements = new Object[numElements];\n    }\n}\n";
+        let k = kept(java);
+        assert!(
+            k.contains(&"    transient Object[] elements;".to_string()),
+            "{k:?}"
+        );
+        assert!(k.contains(&"    public ArrayDeque(int numElements) {".to_string()));
+        assert!(!k.contains(&"        elements = new Object[numElements];".to_string()));
+        let c = "extern int\ninit(int x)\n{\n\treturn x;\n}\n";
+        assert!(
+            !kept(c).contains(&"\treturn x;".to_string()),
+            "{:?}",
+            kept(c)
+        );
+        let rust = "impl<T> Stack<T>\nwhere\n    T: Clone,\n{\n    pub fn push(&mut self, t: T) {\n        self.0.push(t);\n    }\n}\n";
+        let k = kept(rust);
+        assert!(
+            k.contains(&"    pub fn push(&mut self, t: T) {".to_string()),
+            "{k:?}"
+        );
+        assert!(!k.contains(&"        self.0.push(t);".to_string()));
     }
 
     #[test]

@@ -31,11 +31,25 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
             continue;
         }
         let indent = source::indent(code);
-        // The head ends at the line ending in `do`; `, do:` is a one-liner.
-        let Some(head_end) = (i..lines.len().min(i + MAX_HEAD_LINES)).find(|&j| {
-            let c = lines[j].code.trim_end();
-            c.ends_with(" do") || c.trim() == "do" || c.contains(", do:")
-        }) else {
+        if is_one_line_def(t) {
+            i += 1;
+            continue;
+        }
+        // The head ends at the line ending in `do` (Elixir); `, do:` is a
+        // one-liner. Ruby's `def name(args)` is a head of its own.
+        let ruby_head = t.starts_with("def ")
+            && !t.trim_end().ends_with(" do")
+            && !t.contains(", do:")
+            && paren_depth_at_end(t) == 0;
+        let head_end = if ruby_head {
+            Some(i)
+        } else {
+            (i..lines.len().min(i + MAX_HEAD_LINES)).find(|&j| {
+                let c = lines[j].code.trim_end();
+                c.ends_with(" do") || c.trim() == "do" || c.contains(", do:")
+            })
+        };
+        let Some(head_end) = head_end else {
             i += 1;
             continue;
         };
@@ -52,13 +66,52 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
             continue;
         };
         if end > head_end + 2 {
-            for k in &mut keep[head_end + 1..end] {
-                *k = false;
+            // A method or class declared inside the body keeps its head
+            // line, as a nested item does in a brace language.
+            for k in head_end + 1..end {
+                keep[k] = declares_an_item(lines[k].code.trim_start());
             }
         }
         i = end + 1;
     }
     keep
+}
+
+/// A line declaring a method, function, class or module.
+fn declares_an_item(t: &str) -> bool {
+    ["def ", "defp ", "class ", "module ", "defmodule "]
+        .iter()
+        .any(|k| t.starts_with(k))
+}
+
+/// How many parentheses are still open at the end of `t`.
+fn paren_depth_at_end(t: &str) -> i32 {
+    t.chars().fold(0, |d, c| match c {
+        '(' => d + 1,
+        ')' => d - 1,
+        _ => d,
+    })
+}
+
+/// A Ruby method that ends on its own line: `def x; 1; end`, or an endless
+/// `def x(a) = a + 1` (an `=` outside the parameters' parentheses).
+fn is_one_line_def(t: &str) -> bool {
+    if t.contains("; end") || t.trim_end().ends_with(" end") {
+        return true;
+    }
+    let mut depth = 0;
+    let b = t.as_bytes();
+    for (k, &c) in b.iter().enumerate() {
+        match c {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'=' if depth == 0 && k > 0 && b[k - 1] == b' ' && b.get(k + 1) == Some(&b' ') => {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -78,6 +131,18 @@ mod tests {
             vec![
                 true, true, false, false, false, true, true, true, true, true, true, true, false,
                 false, true, true
+            ]
+        );
+    }
+
+    #[test]
+    fn ruby_methods_fold_their_bodies() {
+        let text = "class Set\n  def add(o, at = 0)\n    @hash[o] = true\n    self\n  end\n\n  def size = @hash.size\n  def empty?; @hash.empty?; end\n\n  def each(&block)\n    block or return enum_for(__method__)\n    @hash.each_key(&block)\n    self\n  end\nend\n";
+        assert_eq!(
+            mask(text),
+            vec![
+                true, true, false, false, true, true, true, true, true, true, false, false, false,
+                true, true
             ]
         );
     }
