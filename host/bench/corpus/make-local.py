@@ -91,6 +91,12 @@ property, gfortran, GHC, `uv pip install`, `mkdocs build --strict`
 (Debian packages gfortran ghc; ansible-core pre-commit tox sphinx django
 hypothesis uv mkdocs in VENV_BIN).
 
+`--round16` writes only `code_cases()`: source files an agent reads, in
+languages the code cases lack: Go (its standard library), C (libraries
+vendored in cargo's registry), TypeScript (rxjs, from npm), Java (the JDK's
+sources), Ruby (its standard library), PHP (Composer), Perl and shell
+(Debian packages golang-go ruby openjdk-17-source composer).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1377,6 +1383,73 @@ def fifteenth_cases():
              "every WARNING/ERROR line and `Aborted with N warnings in strict mode!`")
 
 
+def code_cases():
+    """Round 16, written before ghost's output was looked at: source files
+    an agent reads (Claude Code's Read, the path as the hint) in languages
+    none of the code cases is in: Go, C, TypeScript, Java, Ruby, PHP, Perl
+    and shell, from real projects on this machine (Go's standard library,
+    C libraries vendored in cargo's registry, rxjs from npm, the JDK's
+    sources, Ruby's standard library, Composer, Perl's, Debian's scripts).
+    The must-keep lines are the names each file declares at its top level
+    (and a class's methods), by a regex per language at line start."""
+    reg = os.path.join(os.path.expanduser("~/.cargo/registry/src"), sorted(os.listdir(os.path.expanduser("~/.cargo/registry/src")))[0])
+    crate = lambda prefix: os.path.join(reg, next(d for d in sorted(os.listdir(reg)) if d.startswith(prefix)))
+    def names(text, patterns):
+        out = []
+        for l in text.splitlines():
+            for p in patterns:
+                m = re.match(p, l)
+                if m:
+                    out.append(m.group("name"))
+                    break
+        return out
+    go = [r"^func (\([^)]*\) )?(?P<name>\w+)", r"^type (?P<name>\w+)", r"^(var|const) (?P<name>\w+)"]
+    c = [r"^(static |extern |inline |const |unsigned |struct )*[\w\*]+[\s\*]+\**(?P<name>\w+)\([^;]*$", r"^(typedef )?struct (?P<name>\w+) \{", r"^#define (?P<name>\w+)"]
+    ts = [r"^(export )?(default )?(declare )?(abstract )?(async )?(function\*?|class|interface|type|const|let|enum) (?P<name>\w+)"]
+    java = [r"^(public |final |abstract )*(class|interface|enum|record) (?P<name>\w+)",
+            r"^    (public |protected |private |static |final |abstract |synchronized |native |default )+[\w<>\[\], ?.]+ (?P<name>\w+)\("]
+    ruby = [r"^\s*(def|class|module) (self\.)?(?P<name>[\w?!=]+)"]
+    php = [r"^\s*(abstract |final )?(class|interface|trait) (?P<name>\w+)", r"^\s*(public |protected |private |static |abstract |final )*function (?P<name>\w+)"]
+    perl = [r"^sub (?P<name>\w+)", r"^package (?P<name>[\w:]+)"]
+    shell = [r"^(function )?(?P<name>[\w-]+)\s*\(\)\s*\{?\s*$"]
+    files = [
+        ("code-go-net-http-client", "/usr/lib/go-1.19/src/net/http/client.go", go),
+        ("code-go-encoding-json-decode", "/usr/lib/go-1.19/src/encoding/json/decode.go", go),
+        ("code-go-bufio-scan", "/usr/lib/go-1.19/src/bufio/scan.go", go),
+        ("code-c-liblzma-alone-decoder", os.path.join(crate("liblzma-sys-"), "xz/src/liblzma/common/alone_decoder.c"), c),
+        ("code-c-libffi-closures", os.path.join(crate("libffi-sys-"), "libffi/src/closures.c"), c),
+        ("code-c-sqlite-wasi-vfs", os.path.join(crate("libsqlite3-sys-"), "sqlite3/wasm32-wasi-vfs.c"), c),
+        ("code-java-util-arraydeque", "java.base/java/util/ArrayDeque.java", java),
+        ("code-java-util-concurrent-semaphore", "java.base/java/util/concurrent/Semaphore.java", java),
+        ("code-ruby-set", "/usr/lib/ruby/3.1.0/set.rb", ruby),
+        ("code-ruby-optparse", "/usr/lib/ruby/3.1.0/optparse.rb", ruby),
+        ("code-php-composer-installer", "/usr/share/php/Composer/Installer.php", php),
+        ("code-php-composer-autoload-classloader", "/usr/share/php/Composer/Autoload/ClassLoader.php", php),
+        ("code-perl-text-wrap", "/usr/share/perl/5.36/Text/Wrap.pm", perl),
+        ("code-perl-file-find", "/usr/share/perl/5.36/File/Find.pm", perl),
+        ("code-sh-gettext", "/usr/bin/gettext.sh", shell),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        run("unzip -q -o /usr/lib/jvm/openjdk-17/lib/src.zip 'java.base/java/util/ArrayDeque.java' 'java.base/java/util/concurrent/Semaphore.java'", cwd=tmp)
+        run("npm pack -q rxjs@7.8.1 && tar xzf rxjs-7.8.1.tgz", cwd=tmp)
+        files += [
+            ("code-ts-rxjs-observable", os.path.join(tmp, "package/src/internal/Observable.ts"), ts),
+            ("code-ts-rxjs-subject", os.path.join(tmp, "package/src/internal/Subject.ts"), ts),
+            ("code-ts-rxjs-operators-mergeinternals", os.path.join(tmp, "package/src/internal/operators/mergeInternals.ts"), ts),
+        ]
+        for cid, path, patterns in files:
+            full = path if os.path.isabs(path) else os.path.join(tmp, path)
+            if not os.path.exists(full):
+                print(f"{cid}: {full} missing, skipped")
+                continue
+            text = open(full, errors="replace").read()
+            shown = path if not os.path.isabs(path) else path
+            if full.startswith(tmp):
+                shown = os.path.relpath(full, tmp)
+            case(cid, "code", shown, text, names(text, patterns),
+                 "names of top-level declarations (and a class's methods), by a regex per language at line start", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -1420,6 +1493,9 @@ def main():
         return
     if "--round15" in sys.argv:
         fifteenth_cases()
+        return
+    if "--round16" in sys.argv:
+        code_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
@@ -1526,6 +1602,7 @@ def main():
     thirteenth_cases()
     fourteenth_cases()
     fifteenth_cases()
+    code_cases()
 
 
 main()
