@@ -142,6 +142,16 @@ fn comment_lines(lines: &[Line<'_>], syntax: Syntax) -> Vec<bool> {
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].code.trim_start();
+        // Perl's POD (`=head1 NAME` … `=cut`) and Ruby's `=begin` … `=end`:
+        // documentation blocks, opened at the margin by `=` and a word.
+        if is_doc_block_start(lines[i].code) {
+            let end = (i + 1..lines.len())
+                .find(|&j| matches!(lines[j].code.trim_end(), "=cut" | "=end"))
+                .unwrap_or(lines.len() - 1);
+            comment[i..=end].iter_mut().for_each(|c| *c = true);
+            i = end + 1;
+            continue;
+        }
         if t.starts_with("/*") && !t.contains("*/") {
             let end = (i + 1..lines.len())
                 .find(|&j| lines[j].code.contains("*/"))
@@ -153,6 +163,14 @@ fn comment_lines(lines: &[Line<'_>], syntax: Syntax) -> Vec<bool> {
         }
     }
     comment
+}
+
+/// A line opening a documentation block at the margin: `=` and a word
+/// (`=head1`, `=pod`, `=begin`), not `==` or an assignment.
+fn is_doc_block_start(code: &str) -> bool {
+    code.strip_prefix('=')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic()))
+        && !matches!(code.trim_end(), "=cut" | "=end")
 }
 
 /// Languages with a real parser here.
@@ -335,6 +353,23 @@ impl Outline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn perl_pod_folds_to_its_first_lines() {
+        let mut text = String::from(
+            "package Text::Wrap;\n\nsub wrap {\n    my ($ip, $xp, @t) = @_;\n    return join('', @t);\n}\n\n1;\n__END__\n\n=head1 NAME\n\nText::Wrap - line wrapping\n\n",
+        );
+        for i in 0..30 {
+            text.push_str(&format!(
+                "Paragraph {i} of the documentation, which says how to wrap text.\n\n"
+            ));
+        }
+        text.push_str("=cut\n");
+        let out = compress(&text, Some("lib/Text/Wrap.pm")).text;
+        assert!(out.contains("=head1 NAME"), "{out}");
+        assert!(!out.contains("Paragraph 20"), "{out}");
+        assert!(out.contains("sub wrap {"));
+    }
 
     #[test]
     fn a_block_doc_comment_folds_to_its_first_line_and_its_declarations() {
