@@ -3,14 +3,15 @@
 //! JSON, YAML, TOML, XML and CSV/TSV become an outline: every key path down
 //! to a depth, the first items of long arrays plus `… and N more items of the
 //! same shape` with the shape, long strings cut with their length. Lockfiles
-//! (npm's `package-lock.json`, `Cargo.lock`) become names and versions, never
-//! hashes. JSON Lines stay a line per record, each shrunk, with their
+//! (npm's `package-lock.json`, `Cargo.lock`, `uv.lock`, `pnpm-lock.yaml`,
+//! `yarn.lock`) become names and versions, never hashes (see [`lockfiles`]). JSON Lines stay a line per record, each shrunk, with their
 //! line numbers (see [`jsonl`]). Anything it cannot parse falls back to the
 //! log compressor's line folding: never an error. For outlines, Claude
 //! Code's `N→` line-number prefixes are removed first.
 
 mod formats;
 mod jsonl;
+mod lockfiles;
 pub mod render;
 mod tabular;
 
@@ -67,7 +68,7 @@ pub fn compress_within(
     if (trimmed.starts_with('{') || trimmed.starts_with('['))
         && let Ok(value) = serde_json::from_str::<Value>(&body)
     {
-        if let Some(text) = npm_lockfile(&value) {
+        if let Some(text) = lockfiles::npm(&value) {
             return done(text, "npm lockfile: names and versions");
         }
         return done(outline.render(&value), "JSON outline");
@@ -86,13 +87,19 @@ pub fn compress_within(
         && let Ok(table) = body.parse::<toml::Table>()
     {
         let value = toml_to_json(toml::Value::Table(table));
-        if let Some(text) = cargo_lockfile(&value) {
-            return done(text, "Cargo.lock: names and versions");
+        if let Some(text) = lockfiles::toml_packages(&value, file_name(source_path)) {
+            return done(text, "lockfile: names and versions");
         }
         return done(outline.render(&value), "TOML outline");
     }
+    if let Some(text) = lockfiles::yarn_v1(&body) {
+        return done(text, "yarn.lock: names and versions");
+    }
     if ext == "yaml" || ext == "yml" || ext.is_empty() && formats::looks_like_yaml(&body) {
         if let Some(value) = formats::yaml(&body) {
+            if let Some(text) = lockfiles::pnpm(&value) {
+                return done(text, "pnpm lockfile: names and versions");
+            }
             return done(outline.render(&value), "YAML outline");
         }
         // YAML this parser refuses (GitHub accepts laxer indentation): keep
@@ -117,6 +124,11 @@ pub fn compress_within(
         text: folded.text,
         notes: vec!["not parsed: folded as lines".to_string()],
     }
+}
+
+/// The file name of `source_path`, when there is one.
+fn file_name(source_path: Option<&str>) -> Option<&str> {
+    source_path.map(|p| p.rsplit(['/', '\\']).next().unwrap_or(p))
 }
 
 /// Two or more JSON documents one after the other (e.g. `jq` output, or
@@ -195,71 +207,6 @@ fn toml_to_json(v: toml::Value) -> Value {
                 .collect::<Map<_, _>>(),
         ),
     }
-}
-
-/// npm's lockfile: top-level scalars as they are, every package as
-/// `name version` (no integrity hashes, no resolved URLs).
-fn npm_lockfile(v: &Value) -> Option<String> {
-    let obj = v.as_object()?;
-    obj.get("lockfileVersion")?;
-    let packages = obj
-        .get("packages")
-        .or_else(|| obj.get("dependencies"))?
-        .as_object()?;
-    let mut out = String::from("{\n");
-    for (k, val) in obj {
-        let key = Value::String(k.clone());
-        if val.is_object() {
-            let entries = val.as_object().map_or(0, Map::len);
-            if std::ptr::eq(val, obj.get("packages").unwrap_or(&Value::Null))
-                || k == "dependencies" && obj.get("packages").is_none()
-            {
-                out.push_str(&format!("  {key}: {{ {entries} packages, name version:\n"));
-                for (name, p) in packages {
-                    let name = if name.is_empty() {
-                        "(root)"
-                    } else {
-                        name.trim_start_matches("node_modules/")
-                    };
-                    let version = p.get("version").and_then(Value::as_str).unwrap_or("?");
-                    let dev = if p.get("dev").and_then(Value::as_bool) == Some(true) {
-                        " (dev)"
-                    } else {
-                        ""
-                    };
-                    out.push_str(&format!("    {name} {version}{dev}\n"));
-                }
-                out.push_str("  }\n");
-            } else {
-                out.push_str(&format!("  {key}: {{… {entries} keys}}\n"));
-            }
-        } else {
-            out.push_str(&format!("  {key}: {val}\n"));
-        }
-    }
-    out.push_str("}\n");
-    Some(out)
-}
-
-/// `Cargo.lock`: every `[[package]]` as `name version`.
-fn cargo_lockfile(v: &Value) -> Option<String> {
-    let packages = v.get("package")?.as_array()?;
-    if !packages
-        .iter()
-        .all(|p| p.get("name").is_some() && p.get("version").is_some())
-    {
-        return None;
-    }
-    let mut out = format!("Cargo.lock: {} packages, name version:\n", packages.len());
-    if let Some(version) = v.get("version") {
-        out = format!("version = {version}\n{out}");
-    }
-    for p in packages {
-        let name = p["name"].as_str().unwrap_or("?");
-        let version = p["version"].as_str().unwrap_or("?");
-        out.push_str(&format!("  {name} {version}\n"));
-    }
-    Some(out)
 }
 
 #[cfg(test)]
