@@ -97,6 +97,10 @@ vendored in cargo's registry), TypeScript (rxjs, from npm), Java (the JDK's
 sources), Ruby (its standard library), PHP (Composer), Perl and shell
 (Debian packages golang-go ruby openjdk-17-source composer).
 
+`--round17` writes only `lockfile_cases()`: lockfiles of uv, pnpm and Yarn
+1, each resolving a small real project from its registry (uv in VENV_BIN;
+pnpm and yarn through npx).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1450,6 +1454,42 @@ def code_cases():
                  "names of top-level declarations (and a class's methods), by a regex per language at line start", tool="Read")
 
 
+def lockfile_cases():
+    """Round 17, written before ghost's output was looked at: lockfiles an
+    agent reads (Claude Code's Read, the file's name as the hint) from
+    package managers no earlier case came from — uv, pnpm, Yarn 1 (Poetry
+    could not reach PyPI's JSON API from this machine) —
+    each resolving a real project from its registry. The must-keep lines
+    are every package's name and every version the lock pins."""
+    def lock_case(cid, path, names, versions):
+        text = open(path).read()
+        keep = list(dict.fromkeys(sorted(names) + sorted(versions)))
+        case(cid, "structured", os.path.basename(path), text, keep,
+             "every package name and every version the lockfile pins", tool="Read")
+    with tempfile.TemporaryDirectory() as tmp:
+        py = os.path.join(tmp, "py")
+        write(os.path.join(py, "pyproject.toml"), '[project]\nname = "shop"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n'
+              'dependencies = ["flask==3.0.3", "requests==2.32.3", "sqlalchemy==2.0.36"]\n')
+        run(f"{VENV}/uv lock -q", cwd=py)
+        text = open(os.path.join(py, "uv.lock")).read()
+        pkgs = re.findall(r'\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"', text)
+        lock_case("lock-uv", os.path.join(py, "uv.lock"), [n for n, _ in pkgs], [v for _, v in pkgs])
+        js = os.path.join(tmp, "js")
+        write(os.path.join(js, "package.json"), '{"name": "shop", "version": "1.0.0", "dependencies": {"express": "4.21.2", "lodash": "4.17.21"}}\n')
+        run("npx --yes pnpm@9 install --lockfile-only --silent", cwd=js)
+        text = open(os.path.join(js, "pnpm-lock.yaml")).read()
+        section = text.split("\npackages:\n", 1)[1].split("\nsnapshots:\n", 1)[0]
+        pkgs = re.findall(r"^  '?(@?[^@\s']+)@([^:'(\s]+)'?:", section, re.M)
+        lock_case("lock-pnpm", os.path.join(js, "pnpm-lock.yaml"), [n for n, _ in pkgs], [v for _, v in pkgs])
+        yarn = os.path.join(tmp, "yarn")
+        write(os.path.join(yarn, "package.json"), '{"name": "shop", "version": "1.0.0", "dependencies": {"express": "4.21.2", "chalk": "4.1.2"}}\n')
+        run("npx --yes yarn@1 install --silent --ignore-scripts", cwd=yarn)
+        text = open(os.path.join(yarn, "yarn.lock")).read()
+        names = [re.match(r'^"?(@?[^@"]+)@', l).group(1) for l in text.splitlines() if re.match(r'^"?@?[^\s#].*:$', l)]
+        versions = re.findall(r'^  version "([^"]+)"', text, re.M)
+        lock_case("lock-yarn", os.path.join(yarn, "yarn.lock"), names, versions)
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -1496,6 +1536,9 @@ def main():
         return
     if "--round16" in sys.argv:
         code_cases()
+        return
+    if "--round17" in sys.argv:
+        lockfile_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
@@ -1603,6 +1646,7 @@ def main():
     fourteenth_cases()
     fifteenth_cases()
     code_cases()
+    lockfile_cases()
 
 
 main()
