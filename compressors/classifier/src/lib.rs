@@ -407,6 +407,27 @@ fn is_trace_line(t: &str) -> bool {
         || t.starts_with("Caused by: ")
         || t.starts_with("The above exception was the direct cause")
         || t.starts_with("During handling of the above exception")
+        || t == "Stack trace:"
+        || is_numbered_frame(t)
+}
+
+/// PHP's frames: `#1 /app/order.php(6): array_map()`, `#0 [internal
+/// function]: price()`, `#3 {main}`.
+fn is_numbered_frame(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix('#') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let Some(frame) = rest[digits..].strip_prefix(' ').filter(|_| digits > 0) else {
+        return false;
+    };
+    frame == "{main}"
+        || frame.starts_with("[internal function]: ")
+        || frame.split_once("): ").is_some_and(|(place, _)| {
+            place.rsplit_once('(').is_some_and(|(path, line)| {
+                !path.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
+            })
+        })
 }
 
 /// A frame's bare location, `node:internal/main/run_main_module:28:49` or
@@ -753,6 +774,14 @@ mod tests {
             classify(&format!("{build}{trace}Finished: FAILURE\n"), bash).0,
             ContentClass::Log
         );
+    }
+
+    #[test]
+    fn a_php_crash_is_an_error() {
+        let php = "summing\nPHP Fatal error:  Uncaught InvalidArgumentException: order has no qty in /app/order.php:3\nStack trace:\n#0 [internal function]: price()\n#1 /app/order.php(6): array_map()\n#2 /app/order.php(8): total()\n#3 {main}\n  thrown in /app/order.php on line 3\n";
+        assert_eq!(through_bash(php), ContentClass::Error);
+        assert!(!is_numbered_frame("#1 install the tools (see below): done"));
+        assert!(!is_numbered_frame("# Heading"));
     }
 
     #[test]
