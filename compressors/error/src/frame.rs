@@ -1,5 +1,5 @@
 //! Recognising stack frames in the trace formats of Python, Java/Kotlin,
-//! JavaScript/Node, Rust, Go and Elixir, and telling project code from
+//! JavaScript/Node, Rust, Go, Elixir and PHP, and telling project code from
 //! library, framework and runtime code.
 
 /// One recognised stack frame line.
@@ -82,6 +82,49 @@ pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
         .or_else(|| rust(lines, i, t))
         .or_else(|| go(lines, i, line))
         .or_else(|| elixir(t))
+        .or_else(|| php(t))
+}
+
+/// `#1 /app/vendor/laravel/framework/src/Router.php(693): run()`,
+/// `#0 [internal function]: price()`, `#3 {main}` (PHP, innermost first).
+fn php(t: &str) -> Option<Frame> {
+    let rest = t.strip_prefix('#')?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let frame = rest[digits..].strip_prefix(' ')?;
+    if frame == "{main}" {
+        return Some(Frame {
+            package: "{main}".to_string(),
+            library: false,
+            extra_lines: 0,
+            key: frame.to_string(),
+            innermost_last: false,
+            file: None,
+        });
+    }
+    let (place, _call) = frame.split_once("): ").or_else(|| {
+        frame
+            .strip_prefix("[internal function]: ")
+            .map(|call| ("[internal function]", call))
+    })?;
+    let path = place.rsplit_once('(').map_or(place, |(path, _)| path);
+    let vendor = path.split_once("/vendor/").map(|(_, after)| after);
+    let library = vendor.is_some() || path == "[internal function]";
+    let package = match vendor {
+        Some(after) => after.split('/').take(2).collect::<Vec<_>>().join("/"),
+        None if library => "PHP".to_string(),
+        None => path.to_string(),
+    };
+    Some(Frame {
+        package,
+        library,
+        extra_lines: 0,
+        key: place.to_string(),
+        innermost_last: false,
+        file: None,
+    })
 }
 
 /// `  File "/usr/lib/python3.11/copy.py", line 153, in deepcopy`
@@ -322,5 +365,13 @@ mod tests {
         assert!(!frame("main.main()\n\t/home/me/app/main.go:5 +0x1d").library);
         assert!(frame("    (elixir 1.14.0) lib/enum.ex:1658: Enum.map/2").library);
         assert!(!frame("    (my_app 0.1.0) lib/my_app.ex:5: MyApp.run/0").library);
+        let php =
+            frame("#4 /app/vendor/laravel/framework/src/Illuminate/Routing/Router.php(693): run()");
+        assert_eq!(
+            (php.package.as_str(), php.library),
+            ("laravel/framework", true)
+        );
+        assert!(!frame("#1 /app/src/Order.php(6): array_map()").library);
+        assert!(frame("#0 [internal function]: price()").library);
     }
 }

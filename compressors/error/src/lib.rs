@@ -8,7 +8,7 @@
 //! runtime frames in between fold into `… N frames in <package>`; recursion
 //! folds into `[… previous N frames repeated M more times]`. Handles Python,
 //! Java/Kotlin, JavaScript/Node, Rust (panic + backtrace), Go (goroutine
-//! dumps) and Elixir. Every line that is not a frame is kept verbatim.
+//! dumps), Elixir and PHP. Every line that is not a frame is kept verbatim.
 
 pub mod frame;
 
@@ -276,6 +276,28 @@ mod tests {
         assert!(!out.contains("line 456, in __init__"), "{out}");
         assert!(out.contains("line 472, in server_bind"), "{out}");
         assert!(out.contains("OSError: [Errno 98] Address already in use"));
+    }
+
+    #[test]
+    fn php_vendor_frames_fold() {
+        let mut t = String::from(
+            "PHP Fatal error:  Uncaught RuntimeException: no order in /app/src/Order.php:3\nStack trace:\n#0 /app/src/Order.php(9): load()\n",
+        );
+        for i in 1..12 {
+            t.push_str(&format!(
+                "#{i} /app/vendor/laravel/framework/src/Illuminate/Pipeline/Pipeline.php({}): handle()\n",
+                100 + i
+            ));
+        }
+        t.push_str("#12 /app/public/index.php(17): run()\n#13 {main}\n  thrown in /app/src/Order.php on line 3\n");
+        let out = compress(&t).unwrap().text;
+        assert!(out.contains("#0 /app/src/Order.php(9): load()"), "{out}");
+        assert!(
+            out.contains("#12 /app/public/index.php(17): run()"),
+            "{out}"
+        );
+        assert!(out.contains("frames in laravel/framework"), "{out}");
+        assert!(out.contains("  thrown in /app/src/Order.php on line 3"));
     }
 
     #[test]
