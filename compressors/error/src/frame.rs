@@ -1,5 +1,5 @@
 //! Recognising stack frames in the trace formats of Python, Java/Kotlin,
-//! JavaScript/Node, Rust, Go, Elixir and PHP, and telling project code from
+//! JavaScript/Node, .NET, Rust, Go, Elixir, PHP and Ruby, and telling project code from
 //! library, framework and runtime code.
 
 /// One recognised stack frame line.
@@ -50,6 +50,9 @@ const JVM_LIBRARY: &[&str] = &[
     "akka.",
     "worker.org.gradle.",
     "org.hibernate.",
+    // .NET: `at System.Linq.Enumerable.First(…)`.
+    "System.",
+    "Microsoft.",
 ];
 
 /// Elixir/Erlang applications that are the runtime or common frameworks.
@@ -83,6 +86,39 @@ pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
         .or_else(|| go(lines, i, line))
         .or_else(|| elixir(t))
         .or_else(|| php(t))
+        .or_else(|| ruby(t))
+}
+
+/// `from /usr/lib/ruby/gems/3.1.0/gems/rack-3.0.8/lib/rack/builder.rb:12:in
+/// 'call'` (Ruby, innermost first; the first line, `app.rb:2:in '/':
+/// message (Error)`, is the exception's and stays as it is).
+fn ruby(t: &str) -> Option<Frame> {
+    let rest = t.strip_prefix("from ")?;
+    let (place, _) = rest.split_once(":in ")?;
+    let path = place.rsplit_once(':').map_or(place, |(path, _)| path);
+    let gem = path
+        .split_once("/gems/")
+        .and_then(|(_, after)| after.split('/').find(|seg| seg.contains('-')))
+        .map(|seg| {
+            seg.rsplit_once('-')
+                .map_or(seg, |(name, _)| name)
+                .to_string()
+        });
+    let stdlib = path.contains("/lib/ruby/") && gem.is_none();
+    let library = gem.is_some() || stdlib || path.starts_with("<internal:");
+    let package = match gem {
+        Some(g) => g,
+        None if library => "Ruby".to_string(),
+        None => path.to_string(),
+    };
+    Some(Frame {
+        package,
+        library,
+        extra_lines: 0,
+        key: rest.to_string(),
+        innermost_last: false,
+        file: None,
+    })
 }
 
 /// `#1 /app/vendor/laravel/framework/src/Router.php(693): run()`,
@@ -373,5 +409,11 @@ mod tests {
         );
         assert!(!frame("#1 /app/src/Order.php(6): array_map()").library);
         assert!(frame("#0 [internal function]: price()").library);
+        let rb = frame(
+            "\tfrom /usr/lib/ruby/gems/3.1.0/gems/rack-3.0.8/lib/rack/builder.rb:12:in `call'",
+        );
+        assert_eq!((rb.package.as_str(), rb.library), ("rack", true));
+        assert!(!frame("\tfrom app.rb:6:in `report'").library);
+        assert!(frame("   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)").library);
     }
 }

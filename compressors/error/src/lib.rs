@@ -8,7 +8,7 @@
 //! runtime frames in between fold into `… N frames in <package>`; recursion
 //! folds into `[… previous N frames repeated M more times]`. Handles Python,
 //! Java/Kotlin, JavaScript/Node, Rust (panic + backtrace), Go (goroutine
-//! dumps), Elixir and PHP. Every line that is not a frame is kept verbatim.
+//! dumps), Elixir, PHP and Ruby. Every line that is not a frame is kept verbatim.
 
 pub mod frame;
 
