@@ -373,9 +373,19 @@ fn dies_with_a_trace(output: &ShellOutput<'_>) -> bool {
         return false;
     };
     let region = first.saturating_sub(1)..lines.len();
+    // Node prints the error's own properties after its last frame, as an
+    // object (`at next (<anonymous>) {`, `  code: 'DUPLICATE_KEY',`, `}`):
+    // they belong to the trace.
+    let end = if lines[last].trim_end().ends_with(" {") {
+        (last + 1..lines.len().min(last + ERROR_PROPERTIES_AT_MOST))
+            .find(|&k| lines[k].trim_end() == "}")
+            .unwrap_or(last)
+    } else {
+        last
+    };
     frames.len() >= 2
         && first <= TRACE_PREAMBLE_LINES + 1
-        && last + AFTER_TRACE_LINES >= lines.len()
+        && end + AFTER_TRACE_LINES >= lines.len()
         && frames.len() * 2 >= region.len()
         && output.diagnostics() < frames.len()
         && !lines[last..]
@@ -383,6 +393,9 @@ fn dies_with_a_trace(output: &ShellOutput<'_>) -> bool {
             .any(|l| ghost_log_folding::markers::is_summary(l))
         && !output.is_test_run()
 }
+
+/// Most lines of an error's properties printed after its trace.
+const ERROR_PROPERTIES_AT_MOST: usize = 30;
 
 /// Whether `lines[i]` is part of a stack frame: a trace line, an indented
 /// line holding a source location (`\t/app/main.go:12 +0x4f`, `\tmain::f()
@@ -774,6 +787,12 @@ mod tests {
             classify(&format!("{build}{trace}Finished: FAILURE\n"), bash).0,
             ContentClass::Log
         );
+    }
+
+    #[test]
+    fn a_node_crash_with_the_errors_properties_after_its_trace_is_an_error() {
+        let node = "/app/node_modules/yaml/dist/public-api.js:74\n            throw doc.errors[0];\n            ^\n\nYAMLParseError: Map keys must be unique at line 3, column 1:\n\nport: 1\nport: 2\n^\n\n    at Composer.onError (/app/node_modules/yaml/dist/compose/composer.js:69:34)\n    at Object.resolveBlockMap (/app/node_modules/yaml/dist/compose/resolve-block-map.js:64:13)\n    at Composer.next (/app/node_modules/yaml/dist/compose/composer.js:149:40)\n    at next (<anonymous>)\n    at Composer.compose (/app/node_modules/yaml/dist/compose/composer.js:131:25)\n    at compose.next (<anonymous>) {\n  code: 'DUPLICATE_KEY',\n  pos: [ 19, 20 ],\n  linePos: [ { line: 3, col: 1 }, { line: 3, col: 2 } ]\n}\n\nNode.js v20.20.2\n";
+        assert_eq!(through_bash(node), ContentClass::Error);
     }
 
     #[test]
