@@ -101,6 +101,11 @@ sources), Ruby (its standard library), PHP (Composer), Perl and shell
 1, each resolving a small real project from its registry (uv in VENV_BIN;
 pnpm and yarn through npx).
 
+`--round18` writes only `library_crash_cases()`: programs dying inside
+library code: Ruby (JSON, OptionParser), Node (the yaml package from
+npm), Java (a stream's lambda), PHP (Composer's semver) (Debian packages
+ruby php-cli composer).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1490,6 +1495,54 @@ def lockfile_cases():
         lock_case("lock-yarn", os.path.join(yarn, "yarn.lock"), names, versions)
 
 
+def library_crash_cases():
+    """Round 18, written before ghost's output was looked at: programs
+    dying inside library code, in languages whose traces the error
+    compressor read only from hand-written tests until now — Ruby (its
+    standard library's JSON and OptionParser), Node (an npm package),
+    Java (streams and lambdas) and PHP (a Composer class). The must-keep
+    lines are the exception's line and every frame in the program's own
+    file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "config.rb"), "require 'json'\nrequire 'optparse'\n\n"
+              "def load_config(text)\n  JSON.parse(text, symbolize_names: true)\nend\n\n"
+              "def settings\n  load_config('{\"port\": 8080,}')\nend\n\nputs settings[:port]\n")
+        t = run("ruby config.rb", cwd=tmp)
+        case("ruby-json-parse-crash", "error", "ruby config.rb", t,
+             lambda l: "(JSON::ParserError)" in l or re.search(r"config\.rb:\d+:in", l),
+             "the line naming JSON::ParserError and every frame in config.rb")
+        write(os.path.join(tmp, "cli.rb"), "require 'optparse'\n\ndef parse(argv)\n  opts = {}\n"
+              "  OptionParser.new do |o|\n    o.on('-p', '--port N', Integer) { |v| opts[:port] = v }\n  end.parse!(argv)\n  opts\nend\n\n"
+              "p parse(['--port', 'eighty'])\n")
+        t = run("ruby cli.rb", cwd=tmp)
+        case("ruby-optparse-crash", "error", "ruby cli.rb", t,
+             lambda l: "(OptionParser::InvalidArgument)" in l or re.search(r"cli\.rb:\d+:in", l),
+             "the line naming OptionParser::InvalidArgument and every frame in cli.rb")
+        run("npm init -y && npm install --no-audit --no-fund yaml@2.6.1", cwd=tmp)
+        write(os.path.join(tmp, "deploy.js"), "const YAML = require('yaml');\nconst fs = require('fs');\n\n"
+              "function readManifest(text) {\n  return YAML.parse(text, { strict: true, uniqueKeys: true });\n}\n\n"
+              "function main() {\n  const m = readManifest('name: shop\\nport: 1\\nport: 2\\n');\n  console.log(m.name);\n}\n\nmain();\n")
+        t = run("node deploy.js", cwd=tmp)
+        case("node-yaml-crash", "error", "node deploy.js", t,
+             lambda l: re.match(r"^\w*Error: ", l.strip()) or re.search(r"deploy\.js:\d+:\d+", l),
+             "the error line and every frame in deploy.js")
+        write(os.path.join(tmp, "Orders.java"), "import java.util.*;\nimport java.util.stream.*;\n\npublic class Orders {\n"
+              "  static int qty(String s) { return Integer.parseInt(s.trim()); }\n"
+              "  static int total(List<String> xs) { return xs.stream().map(Orders::qty).filter(q -> q > 0).mapToInt(q -> q).sum(); }\n"
+              "  public static void main(String[] a) { System.out.println(total(List.of(\"1\", \" 2\", \"three\"))); }\n}\n")
+        t = run("javac Orders.java && java Orders", cwd=tmp)
+        case("java-stream-crash", "error", "java Orders", t,
+             lambda l: l.startswith("Exception in thread") or re.search(r"at Orders\.\w+\(Orders\.java:\d+\)", l),
+             "the exception line and every frame in Orders.java")
+        write(os.path.join(tmp, "shop.php"), "<?php\nrequire '/usr/share/php/Composer/Semver/autoload.php';\n"
+              "use Composer\\Semver\\VersionParser;\n\nfunction pinned($constraint) {\n  return (new VersionParser())->normalize($constraint);\n}\n\n"
+              "function check(array $deps) {\n  return array_map('pinned', $deps);\n}\n\nprint_r(check(['1.0.0', 'not a version']));\n")
+        t = run("php shop.php", cwd=tmp)
+        case("php-composer-crash", "error", "php shop.php", t,
+             lambda l: "UnexpectedValueException" in l and "Uncaught" in l or re.search(r"shop\.php\(\d+\)", l),
+             "the `Uncaught UnexpectedValueException` lines and every frame in shop.php")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -1539,6 +1592,9 @@ def main():
         return
     if "--round17" in sys.argv:
         lockfile_cases()
+        return
+    if "--round18" in sys.argv:
+        library_crash_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
@@ -1647,6 +1703,7 @@ def main():
     fifteenth_cases()
     code_cases()
     lockfile_cases()
+    library_crash_cases()
 
 
 main()
