@@ -21,6 +21,21 @@ pub struct Frame {
     pub file: Option<String>,
 }
 
+impl Frame {
+    /// A frame on a line of its own, in a trace listing the innermost call
+    /// first (the JVM, Node, .NET, PHP, Ruby, Elixir).
+    fn one_line(package: String, library: bool, key: String) -> Self {
+        Self {
+            package,
+            library,
+            extra_lines: 0,
+            key,
+            innermost_last: false,
+            file: None,
+        }
+    }
+}
+
 /// Java/Kotlin/Scala package prefixes that are libraries or the runtime.
 const JVM_LIBRARY: &[&str] = &[
     "java.",
@@ -111,14 +126,7 @@ fn ruby(t: &str) -> Option<Frame> {
         None if library => "Ruby".to_string(),
         None => path.to_string(),
     };
-    Some(Frame {
-        package,
-        library,
-        extra_lines: 0,
-        key: rest.to_string(),
-        innermost_last: false,
-        file: None,
-    })
+    Some(Frame::one_line(package, library, rest.to_string()))
 }
 
 /// `#1 /app/vendor/laravel/framework/src/Router.php(693): run()`,
@@ -131,14 +139,11 @@ fn php(t: &str) -> Option<Frame> {
     }
     let frame = rest[digits..].strip_prefix(' ')?;
     if frame == "{main}" {
-        return Some(Frame {
-            package: "{main}".to_string(),
-            library: false,
-            extra_lines: 0,
-            key: frame.to_string(),
-            innermost_last: false,
-            file: None,
-        });
+        return Some(Frame::one_line(
+            "{main}".to_string(),
+            false,
+            frame.to_string(),
+        ));
     }
     let (place, _call) = frame.split_once("): ").or_else(|| {
         frame
@@ -153,14 +158,7 @@ fn php(t: &str) -> Option<Frame> {
         None if library => "PHP".to_string(),
         None => path.to_string(),
     };
-    Some(Frame {
-        package,
-        library,
-        extra_lines: 0,
-        key: place.to_string(),
-        innermost_last: false,
-        file: None,
-    })
+    Some(Frame::one_line(package, library, place.to_string()))
 }
 
 /// `  File "/usr/lib/python3.11/copy.py", line 153, in deepcopy`
@@ -245,14 +243,7 @@ fn jvm_or_js(t: &str) -> Option<Frame> {
         } else {
             "project".to_string()
         };
-        return Some(Frame {
-            package,
-            library,
-            extra_lines: 0,
-            key: rest.to_string(),
-            innermost_last: false,
-            file: None,
-        });
+        return Some(Frame::one_line(package, library, rest.to_string()));
     }
     // JVM: qualified.name.method(Source:line) — possibly "at a.b.C.m (C.java:3)".
     let name = rest.split(['(', ' ']).next()?;
@@ -261,14 +252,7 @@ fn jvm_or_js(t: &str) -> Option<Frame> {
     }
     let library = JVM_LIBRARY.iter().any(|p| name.starts_with(p));
     let package = name.split('.').take(2).collect::<Vec<_>>().join(".");
-    Some(Frame {
-        package,
-        library,
-        extra_lines: 0,
-        key: rest.to_string(),
-        innermost_last: false,
-        file: None,
-    })
+    Some(Frame::one_line(package, library, rest.to_string()))
 }
 
 /// `   3: std::panicking::begin_panic` followed by `at /rustc/…/panicking.rs:616:12`.
@@ -356,14 +340,11 @@ fn elixir(t: &str) -> Option<Frame> {
         return None;
     }
     let library = BEAM_LIBRARY.contains(&app_name) || rest.trim_start().starts_with("deps/");
-    Some(Frame {
-        package: app_name.to_string(),
+    Some(Frame::one_line(
+        app_name.to_string(),
         library,
-        extra_lines: 0,
-        key: rest.trim().to_string(),
-        innermost_last: false,
-        file: None,
-    })
+        rest.trim().to_string(),
+    ))
 }
 
 #[cfg(test)]
