@@ -8,6 +8,8 @@
 //! gutter, caret and suggestion lines fold, and a label line (carets or
 //! dashes followed by words: `^^^ expected `u32`, found `u64``) stays, as do
 //! the header, the location and the `= note`/`help:` lines around the frame.
+//! A frame showing a change (`ruff format --check`'s `98  + new` and `    -
+//! old`, the dashed rule between hunks) is source too, and folds.
 
 use crate::markers;
 use crate::pytest_tb::Role;

@@ -25,8 +25,10 @@
 //!   long tracebacks fold library frames' listings ([`pytest_tb`]);
 //! - compiler and linter code frames ([`code_frame`]): the source under a
 //!   diagnostic's gutter folds, its labels (`^^^ expected u32`) stay, and a
-//!   test runner's frame keeps the line it points at; a compiler's notes in
-//!   library code no error is in (system headers) fold;
+//!   test runner's frame keeps the line it points at; a frame showing a
+//!   change (a formatter's or a suggested edit's `+`/`-` lines) folds its
+//!   hunks; a compiler's notes in library code no error is in (system
+//!   headers) fold;
 //! - a linter's findings in formats of their own ([`findings`]): a line
 //!   naming a rule by its code and the place in its block, and lines led by
 //!   mostly distinct places;
@@ -37,7 +39,9 @@
 //!   ls-files`: [`listing`]), keeps every path;
 //! - a short run of lines that differ in words is printed whole, and a
 //!   short log keeps every place in a source file and every project file
-//!   it names;
+//!   it names, and every line whose words differ from those shown (apt's
+//!   `Setting up tree`, `Setting up bats`); a long log keeps a template's
+//!   few lines when each names another thing;
 //! - pytest's warnings summary keeps each distinct warning once
 //!   ([`warnings_summary`]); a Python traceback in a log folds its library
 //!   frames but the innermost ([`python_traceback`]);
