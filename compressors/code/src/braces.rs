@@ -20,7 +20,14 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
         for event in lexer.braces(line.code) {
             match event {
                 Brace::Open(pos) => {
-                    let header = format!("{statement}{}", &line.code[..pos]);
+                    let own = &line.code[..pos];
+                    let joined;
+                    let header = if statement.is_empty() {
+                        own
+                    } else {
+                        joined = format!("{statement}{own}");
+                        joined.as_str()
+                    };
                     let kind = if stack.contains(&Block::Body) {
                         Block::Body
                     } else if header.contains("macro_rules!")
@@ -30,7 +37,7 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
                         // expand to keep their signatures.
                         Block::Transparent
                     } else {
-                        classify(&header)
+                        classify(header)
                     };
                     stack.push(kind);
                 }

@@ -37,9 +37,15 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
         }
         // The head ends at the line ending in `do` (Elixir); `, do:` is a
         // one-liner. Ruby's `def name(args)` is a head of its own.
+        // (Elixir's guard on the next line, `when is_integer(x) do`, still
+        // belongs to the head.)
+        let guard_follows = lines
+            .get(i + 1)
+            .is_some_and(|l| l.code.trim_start().starts_with("when "));
         let ruby_head = t.starts_with("def ")
             && !t.trim_end().ends_with(" do")
             && !t.contains(", do:")
+            && !guard_follows
             && paren_depth_at_end(t) == 0;
         let head_end = if ruby_head {
             Some(i)
@@ -145,6 +151,12 @@ mod tests {
                 true, true
             ]
         );
+    }
+
+    #[test]
+    fn an_elixir_guard_on_the_next_line_stays_with_its_head() {
+        let text = "  def f(x)\n      when is_integer(x) do\n    a = x + 1\n    a * 2\n  end\n";
+        assert_eq!(mask(text), vec![true, true, false, false, true]);
     }
 
     #[test]

@@ -92,7 +92,7 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
     // interpreter's own start-up (`<frozen runpy>` running `python -m`).
     let entry = trace
         .iter()
-        .position(|(f, _)| !f.key.starts_with("<frozen"))
+        .position(|(f, _)| !f.file.as_deref().is_some_and(|p| p.starts_with("<frozen")))
         .unwrap_or(0);
     // A trace with no frame of the project's own (a module of the standard
     // library run as a program: `python -m http.server`) reads the file it

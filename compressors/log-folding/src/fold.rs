@@ -2,7 +2,7 @@
 //! around it, the first and last lines, a few lines of each new shape; and
 //! folding the rest into runs (`[×N similar]`) and gaps (`[… N lines folded]`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
@@ -623,7 +623,7 @@ const NEAR_REPEAT: f64 = 0.75;
 #[derive(Debug, Default)]
 struct Shown<'a> {
     /// The first line shown of each template.
-    first: std::collections::HashMap<usize, usize>,
+    first: HashMap<usize, usize>,
     /// Masks of the lines shown.
     masks: HashSet<&'a str>,
 }
@@ -765,8 +765,7 @@ const FEW_ITEMS_AT_MOST: usize = 4;
 /// setuptools: …`, `… for wheel: …`, `… for packaging: …`): a few items,
 /// each its own fact, rather than one message repeated.
 fn few_distinct_items(masks: &[String], templates: &template::Templates) -> HashSet<usize> {
-    let mut lines_of: std::collections::HashMap<usize, Vec<&str>> =
-        std::collections::HashMap::new();
+    let mut lines_of: HashMap<usize, Vec<&str>> = HashMap::new();
     for (i, &t) in templates.of_line.iter().enumerate() {
         let size = templates.size[t];
         if size > template::RARE_AT_MOST && size <= FEW_ITEMS_AT_MOST {
@@ -806,7 +805,7 @@ fn kept_summaries(
     if passing <= PASSING_SUMMARIES_AT_MOST {
         return all.into_iter().collect();
     }
-    let mut last_of_template = std::collections::HashMap::new();
+    let mut last_of_template = HashMap::new();
     for &i in &all {
         last_of_template.insert(templates.of_line[i], i);
     }
