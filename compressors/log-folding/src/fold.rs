@@ -36,6 +36,10 @@ pub struct FoldOptions {
     pub near_error: usize,
     /// A log this short keeps one line of every shape (no budget).
     pub small_log_lines: usize,
+    /// The lines this close before a failure exit are read as a short log
+    /// of their own (see `small_log_lines`): the failing step's output says
+    /// why it failed, however long the log before it.
+    pub failure_window: usize,
     /// Most lines of rare templates kept beyond `novel_budget`, per
     /// thousand lines of log (at least `novel_budget`).
     pub rare_per_thousand: usize,
@@ -53,6 +57,7 @@ impl Default for FoldOptions {
             novel_budget: 24,
             near_error: 3,
             small_log_lines: 100,
+            failure_window: 60,
             rare_per_thousand: 10,
             group_repeated_diagnostics: false,
         }
@@ -68,6 +73,7 @@ impl FoldOptions {
             novel_budget: 8,
             rare_per_thousand: 3,
             small_log_lines: 30,
+            failure_window: 20,
             ..self
         }
     }
@@ -81,6 +87,7 @@ impl FoldOptions {
             novel_budget: 0,
             rare_per_thousand: 0,
             small_log_lines: 0,
+            failure_window: 0,
             near_error: 0,
             ..self
         }
@@ -327,6 +334,9 @@ pub fn fold_analysed(
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
     let mut near_error = vec![false; n];
+    // Where the log reads as a short one: all of it when it is short, else
+    // the lines leading to each failure exit.
+    let short_here = read_as_short(failure_exit, opts);
 
     // Lines up to here already belong to an error block: a block is scanned once.
     let mut covered = 0usize;
@@ -384,7 +394,8 @@ pub fn fold_analysed(
         // In a short log every place in a source file and every file of the
         // project named is kept: where the agent goes next (a trace's
         // frames, a leak's allocation site, the files a formatter would change).
-        let place = n <= opts.small_log_lines && markers::names_a_project_file(contents[i]);
+        let place = short_here[i]
+            && (markers::names_a_project_file(contents[i]) || markers::names_a_line(contents[i]));
         if (summaries.contains(&i)
             || diagnostic[i]
             || items.contains(&i)
@@ -420,7 +431,7 @@ pub fn fold_analysed(
         if alike.telling.binary_search(&i).is_ok() && fate[i] == Fate::Context {
             fate[i] = Fate::Keep;
         }
-        if alike.repeats[i] && fate[i] == Fate::Keep && n > opts.small_log_lines {
+        if alike.repeats[i] && fate[i] == Fate::Keep && !short_here[i] {
             fate[i] = Fate::Alike;
             stats.alike += 1;
             match severity[i] {
@@ -430,6 +441,9 @@ pub fn fold_analysed(
             }
         }
     }
+
+    keep_message_bodies(contents, diagnostic, &mut fate);
+    keep_framed_details(contents, severity, &mut fate);
 
     // The first and last lines are shown, as runs: a run that starts in the
     // head or ends in the tail is printed (once, with its count).
@@ -477,9 +491,22 @@ pub fn fold_analysed(
     // words), then those near an error, then phase headers.
     let mut rare: Vec<usize> = Vec::new();
     let mut few: Vec<usize> = Vec::new();
+    let mut failing_step: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
     for &(start, len) in &candidates {
         if chosen.contains(&start) || contents[start].trim().is_empty() {
+            continue;
+        }
+        // What leads to a failure exit is kept as in a short log: its rare
+        // lines and those new in their words, from no budget.
+        if short_here[start] && !small {
+            if templates.is_rare(start)
+                || few_items.contains(&templates.of_line[start])
+                || shown.is_new(start, templates, masks, contents, true)
+            {
+                shown.add(start, templates, masks);
+                failing_step.push(start);
+            }
             continue;
         }
         // Every line of a rare shape is kept, not only the first: two
@@ -521,6 +548,7 @@ pub fn fold_analysed(
     rare.sort_by_key(|&i| (!near_error[i], i));
     chosen.extend(rare.iter().take(rare_budget));
     chosen.extend(few.iter().take(rare_budget));
+    chosen.extend(failing_step);
     chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
         if chosen.contains(&start)
@@ -611,6 +639,104 @@ pub fn fold_analysed(
     }
     gap.flush(lines, out);
     stats
+}
+
+/// Most lines of a diagnostic's message printed below its header.
+const MESSAGE_BODY_AT_MOST: usize = 12;
+
+/// A diagnostic whose header ends at its level (GHC's `src/A.hs:94:10:
+/// Warning:`) says its message on the indented lines below: they are kept
+/// with it.
+fn keep_message_bodies(contents: &[&str], diagnostic: &[bool], fate: &mut [Fate]) {
+    for i in 0..contents.len() {
+        if !diagnostic[i] || fate[i] != Fate::Keep {
+            continue;
+        }
+        let ends_at_level = markers::diagnostic_parts(contents[i]).is_some_and(|d| {
+            let message = d.message.trim_end();
+            message.ends_with(':') && markers::is_level_word(message.trim_end_matches(':'))
+        });
+        if !ends_at_level {
+            continue;
+        }
+        for j in (i + 1..contents.len()).take(MESSAGE_BODY_AT_MOST) {
+            if !contents[j].starts_with([' ', '\t']) || contents[j].trim().is_empty() {
+                break;
+            }
+            if matches!(fate[j], Fate::Undecided | Fate::Context) {
+                fate[j] = Fate::Keep;
+            }
+        }
+    }
+}
+
+/// Most lines of a framed section printed before the error it explains:
+/// its first lines (a longer diff folds the rest).
+const FRAMED_DETAIL_AT_MOST: usize = 40;
+
+/// How far above its error a framed section may open.
+const FRAMED_SECTION_SEARCH: usize = 2000;
+
+/// An error right under a section framed by rules (PHP's run-tests prints
+/// `========DIFF========`, the expected/actual lines, `========DONE========`,
+/// then `FAIL name [file]`) keeps that section: it is the error's detail,
+/// printed before it.
+fn keep_framed_details(contents: &[&str], severity: &[Severity], fate: &mut [Fate]) {
+    for i in 1..contents.len() {
+        if severity[i] != Severity::Error || !is_rule_framed(contents[i - 1]) {
+            continue;
+        }
+        let Some(open) = (i.saturating_sub(FRAMED_SECTION_SEARCH)..i - 1)
+            .rev()
+            .find(|&j| is_rule_framed(contents[j]))
+        else {
+            continue;
+        };
+        let detail = (open..i - 1)
+            .filter(|&j| !contents[j].trim().is_empty())
+            .take(FRAMED_DETAIL_AT_MOST + 1)
+            .chain([i - 1]);
+        for j in detail {
+            let f = &mut fate[j];
+            if matches!(*f, Fate::Undecided | Fate::Context | Fate::Folded) {
+                *f = Fate::Keep;
+            }
+        }
+    }
+}
+
+/// A word framed by rules, without spaces: `========DIFF========`. (A
+/// title with spaces, `=== short test summary info ===`, opens what
+/// follows it rather than closing what is above.)
+fn is_rule_framed(content: &str) -> bool {
+    let t = content.trim();
+    let Some(first) = t.chars().next() else {
+        return false;
+    };
+    let open = t.chars().take_while(|&c| c == first).count();
+    let close = t.chars().rev().take_while(|&c| c == first).count();
+    matches!(first, '=' | '-' | '*' | '#')
+        && open >= 3
+        && close >= 3
+        && t.len() > open + close
+        && t[open..t.len() - close].chars().all(char::is_alphanumeric)
+}
+
+/// Which lines read as a short log: every line of a log of at most
+/// `small_log_lines`, else the `failure_window` lines before each failure
+/// exit (the output of the step that failed).
+fn read_as_short(failure_exit: &[bool], opts: &FoldOptions) -> Vec<bool> {
+    let n = failure_exit.len();
+    if n <= opts.small_log_lines {
+        return vec![true; n];
+    }
+    let mut short = vec![false; n];
+    for (i, _) in failure_exit.iter().enumerate().filter(|(_, e)| **e) {
+        short[i.saturating_sub(opts.failure_window)..i]
+            .iter_mut()
+            .for_each(|s| *s = true);
+    }
+    short
 }
 
 /// Share of word positions a line must share with the shown line of its

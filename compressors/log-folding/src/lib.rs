@@ -9,6 +9,14 @@
 //! - by structure, not keywords ([`markers`]): every runner summary (a line
 //!   that counts outcomes), every compiler or linter diagnostic, never
 //!   regrouped, and the lines before a failure exit; an outline's headers;
+//! - the output of the step that failed: the lines leading to a failure
+//!   exit (`exited with 1`, not `exited with 0`) are read as a short log of
+//!   their own, however long the log before them, so each line there that
+//!   names something new or points at a line (`47:6 ✖ …`, `at line 69`)
+//!   stays; a diagnostic whose header ends at its level (GHC's `A.hs:9:1:
+//!   Warning:`) keeps its message below it; an error right under a section
+//!   framed by rules (PHP's `====DIFF====` … `====DONE====`) keeps that
+//!   section's first lines; sbt's `[info]   at …` frames are continuations;
 //! - lines whose template ([`template`], mined from the log itself) is rare:
 //!   an unusual line is information whatever its words;
 //! - the first and last lines for context, and a few lines of each new shape;

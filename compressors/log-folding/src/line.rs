@@ -234,9 +234,25 @@ fn is_hashlike(token: &str) -> bool {
         && t.chars().any(|c| c.is_ascii_alphabetic())
 }
 
+/// What follows a leading level tag (`[info] `, `[ERROR] `), if the line
+/// has one.
+fn after_level_tag(content: &str) -> Option<&str> {
+    let (tag, rest) = content.strip_prefix('[')?.split_once("] ")?;
+    let level = matches!(
+        tag.to_ascii_lowercase().as_str(),
+        "info" | "error" | "warn" | "warning" | "debug" | "trace" | "fatal"
+    );
+    level.then_some(rest)
+}
+
 /// Whether `content` continues the error block above it: an indented line, a
 /// stack frame, an exception-chain link or a compiler's detail line.
 pub fn is_continuation(content: &str) -> bool {
+    // sbt's `[info]   at …`: the tag is the line's level, what follows it
+    // is the line.
+    if let Some(rest) = after_level_tag(content) {
+        return rest.starts_with([' ', '\t']) && !rest.trim().is_empty();
+    }
     if content.starts_with([' ', '\t']) {
         return !content.trim().is_empty();
     }

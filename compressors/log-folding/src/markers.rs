@@ -127,14 +127,8 @@ fn counted_outcomes(t: &str) -> usize {
 /// The lines before it usually say why.
 pub fn is_failure_exit(content: &str) -> bool {
     let t = content.trim();
-    let has = |needle: &str| {
-        t.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
     // `exit` in any case: most lines have no `xit` at all.
-    let exits = (t.contains("xit") || t.contains("XIT"))
-        && (has("exit status ") || has("exit code ") || has("exited with "));
+    let exits = (t.contains("xit") || t.contains("XIT")) && exits_nonzero(t);
     exits
         || t.starts_with("make: ***") && t.contains("Error")
         || t.starts_with("make[") && t.contains("***") && t.contains("Error")
@@ -145,6 +139,21 @@ pub fn is_failure_exit(content: &str) -> bool {
         || t.contains("BUILD FAILURE")
         || t.starts_with("npm ERR! code ")
         || t.starts_with("npm error code ")
+}
+
+/// Whether `t` reports an exit (`exit status 2`, `exit code 1`, `exited
+/// with 1`, `exited with code 1`) other than a success (`exited with 0`).
+fn exits_nonzero(t: &str) -> bool {
+    let lower = t.to_ascii_lowercase();
+    ["exit status ", "exit code ", "exited with "]
+        .iter()
+        .flat_map(|phrase| lower.match_indices(phrase).map(|(at, p)| at + p.len()))
+        .any(|after| {
+            let rest = &lower[after..];
+            let rest = rest.strip_prefix("code ").unwrap_or(rest);
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.is_empty() || !digits.trim_start_matches('0').is_empty()
+        })
 }
 
 /// Whether `l` names a place in a source file: `name.ext:12`,
@@ -198,7 +207,10 @@ pub fn names_a_project_file(l: &str) -> bool {
     has_source_location(l)
         || l.split_whitespace().any(|w| {
             let w = w.trim_matches(|c: char| {
-                matches!(c, '\'' | '"' | '`' | ',' | ';' | '(' | ')' | '[' | ']')
+                matches!(
+                    c,
+                    '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '[' | ']'
+                )
             });
             w.contains('/')
                 && !w.contains("://")
@@ -211,6 +223,32 @@ pub fn names_a_project_file(l: &str) -> bool {
                     })
                 })
                 && !is_library_path(w)
+        })
+}
+
+/// Whether `l` points at a line without naming a file: it leads with
+/// `line:col` (stylelint's and eslint's findings under their file's name)
+/// or says `line 69` (perlcritic's `… at line 69, column 28.`). Such a
+/// line's numbers are what it says, not noise.
+pub fn names_a_line(l: &str) -> bool {
+    let lead = l.split_whitespace().next().unwrap_or("");
+    let lead = lead.trim_end_matches(':');
+    let leads_with_place = lead.split_once(':').is_some_and(|(line, col)| {
+        [line, col]
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    leads_with_place
+        || l.match_indices("line ").any(|(at, _)| {
+            let before_is_word = l[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+            !before_is_word
+                && l[at + 5..]
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_digit())
         })
 }
 
@@ -454,5 +492,21 @@ mod tests {
             "error: could not compile `ghost` (lib) due to 2 previous errors"
         ));
         assert!(!is_failure_exit("Compiling ghost v0.1.0"));
+        assert!(is_failure_exit("The command \"npm test\" exited with 1."));
+        assert!(is_failure_exit("Child process exited with code 137"));
+        // A success is no failure.
+        assert!(!is_failure_exit("The command \"npm ci\" exited with 0."));
+        assert!(!is_failure_exit("Process completed with exit code 0."));
+    }
+
+    #[test]
+    fn lines_pointing_at_a_line_without_a_file() {
+        assert!(names_a_line("  47:6   ✖  Expected indentation of 2 spaces"));
+        assert!(names_a_line(
+            "Use of -t at line 69, column 28.  See page 218 of PBP.  (Severity: 5)"
+        ));
+        assert!(!names_a_line("Downloading 34% of 12 MB"));
+        assert!(!names_a_line("12:34:56 INFO started"));
+        assert!(!names_a_line("the deadline 5 passed"));
     }
 }

@@ -539,3 +539,151 @@ fn a_long_log_keeps_a_few_lines_of_one_shape_that_each_name_another_thing() {
     assert_all_kept(&log, &out, |l| l.contains("Created wheel for "));
     assert!(out.lines().count() < 40, "{out}");
 }
+
+/// Three hundred lines of a CI job's set-up: each line different, none
+/// of them an error.
+fn setup_noise() -> String {
+    (0..300)
+        .map(|i| {
+            format!(
+                "Get:{i} http://deb.example.org/debian bookworm/main amd64 lib{} amd64 1.{i}.{} [{} kB]\n",
+                words(i),
+                i % 7,
+                i * 13 % 900
+            )
+        })
+        .collect()
+}
+
+/// Three hundred lines each of a shape of its own: more rare lines than a
+/// long log keeps for being rare.
+fn rare_noise() -> String {
+    (0..300)
+        .map(|i| {
+            let w: Vec<String> = (0..4).map(|k| words(i * 4 + k)).collect();
+            format!("{}\n", w.join(" "))
+        })
+        .collect()
+}
+
+#[test]
+fn the_failing_steps_output_is_kept_however_long_the_log_before_it() {
+    let findings = "\
+docs/README.md: 29: MD012/no-multiple-blanks Multiple consecutive blank lines [Expected: 1; Actual: 2]
+docs/README.md: 751: MD034/no-bare-urls Bare URL used [Context: \"https://example.org/a\"]
+docs/README.md: 758: MD029/ol-prefix Ordered list item prefix [Expected: 1; Actual: 2; Style: 1/1/1]
+docs/README.md: 759: MD029/ol-prefix Ordered list item prefix [Expected: 1; Actual: 3; Style: 1/1/1]
+docs/README.md: 787: MD034/no-bare-urls Bare URL used [Context: \"https://example.org/b\"]
+docs/README.md: 788: MD034/no-bare-urls Bare URL used [Context: \"https://example.org/c\"]
+site.css
+  47:6   ✖  Expected indentation of 2 spaces   indentation
+  48:11  ✖  Expected indentation of 4 spaces   indentation
+  83:6   ✖  Expected indentation of 2 spaces   indentation
+ 238:6   ✖  Expected indentation of 2 spaces   indentation
+Use IO::Interactive::is_interactive() instead of -t at line 69, column 28.  See page 218 of PBP.  (Severity: 5)
+Use IO::Interactive::is_interactive() instead of -t at line 203, column 28.  See page 218 of PBP.  (Severity: 5)
+";
+    let log = |exit: u8| {
+        format!(
+            "{}$ npm run lint\n\n> site@1.0.0 lint /home/ci/site\n\n{findings}\nnpm ERR! Lint failed. See above for more details.\n\nThe command \"npm run lint\" exited with {exit}.\n\nDone. Your build exited with {exit}.\n",
+            setup_noise()
+        )
+    };
+    let failed = log(1);
+    let out = compress(&failed).text;
+    assert_all_kept(&failed, &out, |l| findings.contains(l) && !l.is_empty());
+    assert!(
+        out.len() * 4 < failed.len(),
+        "the set-up still folds:\n{out}"
+    );
+
+    // A step that exited with 0 did not fail: its lines fold as any others.
+    let passed = log(0);
+    let out = compress(&passed).text;
+    assert!(
+        findings.lines().any(|l| !kept(&out, l)),
+        "exit 0 is no failure, yet every line stayed:\n{out}"
+    );
+}
+
+#[test]
+fn a_diagnostic_whose_message_is_below_its_header_keeps_it() {
+    let mut log = rare_noise();
+    for i in 0..200 {
+        let m = words(i);
+        log.push_str(&format!(
+            "[{i:>3} of 200] Compiling Text.Doc.M{m} ( src/Text/Doc/M{m}.hs, dist/build/Text/Doc/M{m}.o )\n"
+        ));
+        if i % 5 == 0 {
+            log.push_str(&format!(
+                "\nsrc/Text/Doc/M{m}.hs:94:10: Warning:\n    No explicit implementation for {}\n      ‘{}’\n    In the instance declaration for ‘Monoid ({} a)’\n\n",
+                words(i + 1),
+                words(i + 2),
+                words(i + 3)
+            ));
+        }
+    }
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.contains("Warning:") || l.contains("instance declaration") || l.contains("explicit")
+    });
+}
+
+#[test]
+fn a_failures_detail_framed_above_it_is_kept() {
+    let mut log = rare_noise();
+    for t in 0..400 {
+        log.push_str(&format!(
+            "TEST {t}/400 [2/2 concurrent test workers running]\n"
+        ));
+        if t % 10 == 0 {
+            let diff: String = (0..8)
+                .map(|k| {
+                    format!(
+                        "{:03}{} {} {}\n",
+                        k + 1,
+                        if k % 2 == 0 { '+' } else { '-' },
+                        words(t + k),
+                        words(t * 3 + k)
+                    )
+                })
+                .collect();
+            log.push_str(&format!(
+                "\n========DIFF========\n{diff}========DONE========\nFAIL Bug #{t} ({} hangs) [ext/standard/tests/file/bug{t}.phpt]\n",
+                words(t)
+            ));
+        }
+    }
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.len() > 4 && l.as_bytes()[..3].iter().all(u8::is_ascii_digit) || l.starts_with("FAIL")
+    });
+}
+
+#[test]
+fn an_sbt_failures_frames_under_their_level_tag_are_kept() {
+    let mut log = rare_noise();
+    for t in 0..300 {
+        log.push_str(&format!(
+            "[info] - {} answers {} (streaming)\n",
+            words(t),
+            words(t * 5)
+        ));
+        if t % 10 == 0 {
+            log.push_str(&format!(
+                "[info] - http/2 client: {} *** FAILED ***\n[info]   com.example.util.TimeoutException: {t}.seconds\n",
+                words(t)
+            ));
+            for k in 0..6 {
+                log.push_str(&format!(
+                    "[info]   at com.example.{}.{}(Promise{k}.scala:{})\n",
+                    words(t + k),
+                    words(t * 2 + k),
+                    100 + k
+                ));
+            }
+        }
+    }
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.starts_with("[info]   "));
+}
