@@ -444,6 +444,7 @@ pub fn fold_analysed(
 
     keep_message_bodies(contents, diagnostic, &mut fate);
     keep_framed_details(contents, severity, &mut fate);
+    keep_frame_functions(contents, &mut fate);
 
     // The first and last lines are shown, as runs: a run that starts in the
     // head or ends in the tail is printed (once, with its count).
@@ -666,6 +667,26 @@ fn keep_message_bodies(contents: &[&str], diagnostic: &[bool], fate: &mut [Fate]
             if matches!(fate[j], Fate::Undecided | Fate::Context) {
                 fate[j] = Fate::Keep;
             }
+        }
+    }
+}
+
+/// A Go frame is two lines, the call (`pkg.Func(0xc0002ffba0)`) and, indented
+/// below it, its place (`\t/src/helper_test.go:53 +0x126`): a place kept
+/// keeps the call it is the place of, the name the agent looks for.
+fn keep_frame_functions(contents: &[&str], fate: &mut [Fate]) {
+    for j in 1..contents.len() {
+        let place = contents[j];
+        let call = contents[j - 1].trim_end();
+        if fate[j] == Fate::Keep
+            && place.starts_with('\t')
+            && markers::has_source_location(place)
+            && !call.starts_with([' ', '\t'])
+            && call.ends_with(')')
+            && call.contains('(')
+            && matches!(fate[j - 1], Fate::Undecided | Fate::Context | Fate::Folded)
+        {
+            fate[j - 1] = Fate::Keep;
         }
     }
 }

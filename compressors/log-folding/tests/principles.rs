@@ -687,3 +687,48 @@ fn an_sbt_failures_frames_under_their_level_tag_are_kept() {
     let out = compress(&log).text;
     assert_all_kept(&log, &out, |l| l.starts_with("[info]   "));
 }
+
+#[test]
+fn a_go_frame_kept_keeps_its_call_with_its_place() {
+    let mut log = rare_noise();
+    // `go list -m all`: one module path a line, each masked as a path.
+    for m in 0..40 {
+        log.push_str(&format!("github.com/{}/{}\n", words(m), words(m * 3)));
+    }
+    for t in 0..200 {
+        log.push_str(&format!(
+            "ok  \tgithub.com/example/app/internal/{}\t0.0{}s\n",
+            words(t),
+            t % 10
+        ));
+        if t == 100 {
+            log.push_str(
+                "--- FAIL: Test_cloud_null_config (0.00s)\n\
+                 panic: runtime error: invalid memory address or nil pointer dereference [recovered]\n\
+                 \tpanic: runtime error: invalid memory address or nil pointer dereference\n\
+                 [signal SIGSEGV: segmentation violation code=0x1 addr=0x128 pc=0xd0ce46]\n\
+                 \n\
+                 goroutine 24 [running]:\n\
+                 testing.tRunner.func1.2({0xdf8580, 0x1835d80})\n\
+                 \t/opt/hostedtoolcache/go/1.18.0/x64/src/testing/testing.go:1389 +0x24e\n\
+                 panic({0xdf8580, 0x1835d80})\n\
+                 \t/opt/hostedtoolcache/go/1.18.0/x64/src/runtime/panic.go:838 +0x207\n\
+                 github.com/example/app/internal/cloud/e2e.createOrganization(0xc0002ffba0)\n\
+                 \t/home/runner/work/app/app/internal/cloud/e2e/helper_test.go:53 +0x126\n\
+                 github.com/example/app/internal/cloud/e2e.Test_cloud_null_config(0xc0002ffba0)\n\
+                 \t/home/runner/work/app/app/internal/cloud/e2e/env_variables_test.go:210 +0x45\n\
+                 testing.tRunner(0xc0002ffba0, 0xf7a3a0)\n\
+                 \t/opt/hostedtoolcache/go/1.18.0/x64/src/testing/testing.go:1439 +0x102\n\
+                 FAIL\tgithub.com/example/app/internal/cloud/e2e\t8.299s\n",
+            );
+        }
+    }
+    let out = compress(&log).text;
+    for line in [
+        "github.com/example/app/internal/cloud/e2e.createOrganization(0xc0002ffba0)",
+        "\t/home/runner/work/app/app/internal/cloud/e2e/helper_test.go:53 +0x126",
+        "github.com/example/app/internal/cloud/e2e.Test_cloud_null_config(0xc0002ffba0)",
+    ] {
+        assert!(kept(&out, line), "lost {line:?} in:\n{out}");
+    }
+}
