@@ -390,20 +390,22 @@ pub fn fold_analysed(
     for i in 0..n {
         // (A line after an error was marked as its context, which folds
         // when its shape was printed: a diagnostic or summary never folds.)
-        let title = titles.binary_search(&i).is_ok();
         // In a short log every place in a source file and every file of the
         // project named is kept: where the agent goes next (a trace's
         // frames, a leak's allocation site, the files a formatter would change).
-        let place = short_here[i]
-            && (markers::names_a_project_file(contents[i]) || markers::names_a_line(contents[i]));
-        if (summaries.contains(&i)
-            || diagnostic[i]
-            || items.contains(&i)
-            || headers.contains(&i)
-            || title
-            || place
-            || options[i])
-            && matches!(fate[i], Fate::Undecided | Fate::Context)
+        let place = || {
+            short_here[i]
+                && (markers::names_a_project_file(contents[i])
+                    || markers::names_a_line(contents[i]))
+        };
+        if matches!(fate[i], Fate::Undecided | Fate::Context)
+            && (summaries.contains(&i)
+                || diagnostic[i]
+                || items.contains(&i)
+                || headers.contains(&i)
+                || titles.binary_search(&i).is_ok()
+                || options[i]
+                || place())
         {
             fate[i] = Fate::Keep;
         }
