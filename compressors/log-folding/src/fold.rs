@@ -73,13 +73,14 @@ impl FoldOptions {
             novel_budget: 8,
             rare_per_thousand: 3,
             small_log_lines: 30,
-            failure_window: 20,
+            failure_window: 40,
             ..self
         }
     }
 
     /// Hardly any ordinary lines: only what is always kept, the first and
-    /// last lines, and markers saying what was folded.
+    /// last lines, the last lines of the step that failed, and markers
+    /// saying what was folded.
     pub fn tightest(self) -> Self {
         Self {
             head: 2,
@@ -87,7 +88,7 @@ impl FoldOptions {
             novel_budget: 0,
             rare_per_thousand: 0,
             small_log_lines: 0,
-            failure_window: 0,
+            failure_window: 20,
             near_error: 0,
             ..self
         }

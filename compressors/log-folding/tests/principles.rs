@@ -596,6 +596,9 @@ Use IO::Interactive::is_interactive() instead of -t at line 203, column 28.  See
         out.len() * 4 < failed.len(),
         "the set-up still folds:\n{out}"
     );
+    // The step's last lines are what a budget keeps longest.
+    let tight = ghost_log_folding::compress_within(&failed, Some(200)).text;
+    assert_all_kept(&failed, &tight, |l| findings.contains(l) && !l.is_empty());
 
     // A step that exited with 0 did not fail: its lines fold as any others.
     let passed = log(0);
