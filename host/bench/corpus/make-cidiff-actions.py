@@ -16,10 +16,11 @@ stripped, trimmed, lines saying fewer than 8 characters after their
 timestamp skipped, as for the shared corpus's cidiff cases.
 """
 
-import json
 import re
 import sys
 from pathlib import Path
+
+from ci_log_case import write_log_case
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z")
@@ -54,20 +55,14 @@ def main():
             keep = error_lines(truth.read_text(), raw.split("\n"))
             if not keep:
                 continue
-            case = out / f"gha-terraform-{short}-{run.name.removeprefix('run')}"
-            case.mkdir(parents=True, exist_ok=True)
-            (case / "input.txt").write_text(raw, encoding="utf-8")
-            meta = {
-                "id": case.name,
-                "class": "log",
-                "tool": "Bash",
-                "command": None,
-                "source": f"cidiff breakages_dump (GitHub Actions, terraform, {workflow.rstrip('_')})",
-                "bytes": len(raw.encode("utf-8")),
-                "must_keep": keep,
-                "how_must_keep_was_derived": "lines of the data set's own error ranges (E a-b in groundtruth), ANSI stripped, trimmed, lines saying fewer than 8 characters after their timestamp skipped",
-            }
-            (case / "meta.json").write_text(json.dumps(meta, indent=1))
+            write_log_case(
+                out,
+                f"gha-terraform-{short}-{run.name.removeprefix('run')}",
+                raw,
+                f"cidiff breakages_dump (GitHub Actions, terraform, {workflow.rstrip('_')})",
+                keep,
+                "lines of the data set's own error ranges (E a-b in groundtruth), ANSI stripped, trimmed, lines saying fewer than 8 characters after their timestamp skipped",
+            )
             made += 1
     print(f"{made} cases in {out}")
 

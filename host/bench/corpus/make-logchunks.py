@@ -19,11 +19,12 @@ set's export mangled (an escape character or a `<` dropped) are matched
 after the same mangling of the log's lines, and kept as the log has them.
 """
 
-import json
 import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+from ci_log_case import write_log_case
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 # What the export did to some chunks: an escape character dropped (leaving
@@ -67,20 +68,14 @@ def main():
             keep = must_keep(chunk, list(shown_lines(raw)))
             if not keep:
                 continue
-            case = out / f"lc-{repo}-{Path(name).stem}"
-            case.mkdir(parents=True, exist_ok=True)
-            (case / "input.txt").write_text(raw, encoding="utf-8")
-            meta = {
-                "id": case.name,
-                "class": "log",
-                "tool": "Bash",
-                "command": None,
-                "source": f"LogChunks (Travis CI, {lang}, {repo})",
-                "bytes": len(raw.encode("utf-8")),
-                "must_keep": keep,
-                "how_must_keep_was_derived": "every line of the labelled failure chunk found in the log",
-            }
-            (case / "meta.json").write_text(json.dumps(meta, indent=1))
+            write_log_case(
+                out,
+                f"lc-{repo}-{Path(name).stem}",
+                raw,
+                f"LogChunks (Travis CI, {lang}, {repo})",
+                keep,
+                "every line of the labelled failure chunk found in the log",
+            )
             made += 1
     print(f"{made} cases in {out}")
 
