@@ -237,12 +237,14 @@ fn is_hashlike(token: &str) -> bool {
 /// What follows a leading level tag (`[info] `, `[ERROR] `), if the line
 /// has one.
 fn after_level_tag(content: &str) -> Option<&str> {
+    const LEVELS: &[&str] = &[
+        "info", "error", "warn", "warning", "debug", "trace", "fatal",
+    ];
     let (tag, rest) = content.strip_prefix('[')?.split_once("] ")?;
-    let level = matches!(
-        tag.to_ascii_lowercase().as_str(),
-        "info" | "error" | "warn" | "warning" | "debug" | "trace" | "fatal"
-    );
-    level.then_some(rest)
+    LEVELS
+        .iter()
+        .any(|level| tag.eq_ignore_ascii_case(level))
+        .then_some(rest)
 }
 
 /// Whether `content` continues the error block above it: an indented line, a
