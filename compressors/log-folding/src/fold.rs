@@ -472,12 +472,12 @@ pub fn fold_analysed(
         candidates.push((i, j - i));
         i = j;
     }
-    // Shapes already shown: templates, and in a short log lines that differ
-    // from those shown in their words (`Setting up tree`, `Setting up
-    // bats`): they name something new and folding one would save next to
-    // nothing. (Unless the line mostly repeats the one shown, as a long
-    // command line does with another crate's name in it.)
-    let small = n <= opts.small_log_lines;
+    // Shapes already shown: templates, and where the log reads as a short
+    // one (`short_here`) lines that differ from those shown in their words
+    // (`Setting up tree`, `Setting up bats`): they name something new and
+    // folding one would save next to nothing. (Unless the line mostly
+    // repeats the one shown, as a long command line does with another
+    // crate's name in it.)
     let mut shown = Shown::default();
     for (i, f) in fate.iter().enumerate() {
         if matches!(*f, Fate::Keep | Fate::Context) {
@@ -501,9 +501,10 @@ pub fn fold_analysed(
         if chosen.contains(&start) || contents[start].trim().is_empty() {
             continue;
         }
-        // What leads to a failure exit is kept as in a short log: its rare
-        // lines and those new in their words, from no budget.
-        if short_here[start] && !small {
+        // What leads to a failure exit, or all of a short log, is read as
+        // a short log: its rare lines and those new in their words, from
+        // no budget.
+        if short_here[start] {
             if templates.is_rare(start)
                 || few_items.contains(&templates.of_line[start])
                 || shown.is_new(start, templates, masks, contents, true)
@@ -526,7 +527,7 @@ pub fn fold_analysed(
             few.push(start);
             continue;
         }
-        if !shown.is_new(start, templates, masks, contents, small) {
+        if !shown.is_new(start, templates, masks, contents, false) {
             continue;
         }
         shown.add(start, templates, masks);
@@ -540,14 +541,8 @@ pub fn fold_analysed(
         scored.push((score, start, len));
     }
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let (budget, rare_budget) = if small {
-        (usize::MAX, usize::MAX)
-    } else {
-        (
-            opts.novel_budget,
-            (n * opts.rare_per_thousand / 1000).max(opts.novel_budget),
-        )
-    };
+    let budget = opts.novel_budget;
+    let rare_budget = (n * opts.rare_per_thousand / 1000).max(opts.novel_budget);
     // Rare lines near an error first, then in order.
     rare.sort_by_key(|&i| (!near_error[i], i));
     chosen.extend(rare.iter().take(rare_budget));

@@ -151,7 +151,7 @@ fn exits_nonzero(t: &str) -> bool {
         .any(|after| {
             let rest = &lower[after..];
             let rest = rest.strip_prefix("code ").unwrap_or(rest);
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let digits = &rest[..rest.bytes().take_while(u8::is_ascii_digit).count()];
             digits.is_empty() || !digits.trim_start_matches('0').is_empty()
         })
 }
@@ -232,13 +232,7 @@ pub fn names_a_project_file(l: &str) -> bool {
 /// line's numbers are what it says, not noise.
 pub fn names_a_line(l: &str) -> bool {
     let lead = l.split_whitespace().next().unwrap_or("");
-    let lead = lead.trim_end_matches(':');
-    let leads_with_place = lead.split_once(':').is_some_and(|(line, col)| {
-        [line, col]
-            .iter()
-            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    });
-    leads_with_place
+    is_line_and_column(lead.trim_end_matches(':'))
         || l.match_indices("line ").any(|(at, _)| {
             let before_is_word = l[..at]
                 .chars()
@@ -250,6 +244,16 @@ pub fn names_a_line(l: &str) -> bool {
                     .next()
                     .is_some_and(|b| b.is_ascii_digit())
         })
+}
+
+/// `12:5`: a line and a column, as a finding under its file's name leads
+/// with them.
+fn is_line_and_column(word: &str) -> bool {
+    word.split_once(':').is_some_and(|(line, col)| {
+        [line, col]
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// A diagnostic's header, as compilers and linters print it:
@@ -419,11 +423,7 @@ fn stylish(t: &str) -> bool {
     let (Some(place), Some(level)) = (words.next(), words.next()) else {
         return false;
     };
-    place.split_once(':').is_some_and(|(l, c)| {
-        l.bytes().all(|b| b.is_ascii_digit())
-            && c.bytes().all(|b| b.is_ascii_digit())
-            && !l.is_empty()
-    }) && matches!(level, "error" | "warning")
+    is_line_and_column(place) && matches!(level, "error" | "warning")
 }
 
 #[cfg(test)]
