@@ -19,6 +19,7 @@ const HOSTILE: &[&str] = &[
     "guest-moody",
     "guest-classify-all",
     "guest-task-probe",
+    "guest-stateful",
 ];
 
 fn main() {

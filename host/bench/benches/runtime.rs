@@ -60,6 +60,7 @@ const SIZES: [(&str, usize); 4] = [
 ];
 
 fn per_call(c: &mut Criterion) {
+    ghost_runtime::engine::pool_instances();
     let rt = PluginRuntime::new(RuntimeConfig::default()).unwrap();
     let log = builtin::LOG_COMPRESSOR;
     let plugin = rt
@@ -108,6 +109,7 @@ fn class_megabyte(class: &str, file: &str) -> String {
 }
 
 fn per_class(c: &mut Criterion) {
+    ghost_runtime::engine::pool_instances();
     let rt = PluginRuntime::new(RuntimeConfig::default()).unwrap();
     let inputs = [
         (

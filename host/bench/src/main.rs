@@ -189,6 +189,8 @@ enum Args {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Many calls in one process, as the gateway makes them.
+    ghost_runtime::engine::pool_instances();
     let dirs = GhostDirs::from_env();
     let pipeline = || Pipeline::new_with(dirs.as_ref(), PluginLimits::default());
     match run(cli.command, pipeline) {

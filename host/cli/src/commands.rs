@@ -176,6 +176,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             memory::checkpoints(args, &config.projects_dir(&store_path))
         }
         Command::Serve => {
+            ghost_runtime::engine::pool_instances();
             let config = config()?;
             let store_path = config.store_path(cli.store.as_deref(), dirs.as_ref())?;
             let memory = ghost_core::memory::ProjectMemory::new(
@@ -188,9 +189,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Bench(args) => bench::run(args),
         Command::Gateway(args) => {
+            ghost_runtime::engine::pool_instances();
             gateway::gateway(args, dirs.as_ref(), &limits, cli.store.as_deref())
         }
-        Command::Run(args) => gateway::run(args, dirs.as_ref(), &limits, cli.store.as_deref()),
+        Command::Run(args) => {
+            ghost_runtime::engine::pool_instances();
+            gateway::run(args, dirs.as_ref(), &limits, cli.store.as_deref())
+        }
         Command::Plugin(args) => plugin::run(args, dirs.as_ref(), &limits),
         Command::Task(args) => task::run(args, dirs.as_ref(), cli.verbose),
         Command::Install(args) => install::install(args),

@@ -6,11 +6,14 @@
 
 use std::hash::Hasher;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use wasmtime::{Config, Engine, OptLevel};
+use wasmtime::{
+    Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
+};
 
 /// How often the ticker thread advances the epoch. A deadline is a whole
 /// number of ticks, so a call may overrun its deadline by up to one tick.
@@ -25,18 +28,69 @@ const MAX_WASM_STACK: usize = 1 << 20;
 /// One engine per process: compiled code, the epoch counter (and so every
 /// deadline) and the cache key all belong to it. The epoch ticker starts with it.
 pub fn shared_engine() -> Result<&'static Engine> {
-    static ENGINE: OnceLock<Engine> = OnceLock::new();
-    if let Some(engine) = ENGINE.get() {
-        return Ok(engine);
+    if let Some(shared) = ENGINE.get() {
+        return Ok(&shared.engine);
     }
-    let engine = build_engine()?;
-    let engine = ENGINE.get_or_init(|| engine);
-    start_epoch_ticker(engine);
-    Ok(engine)
+    let shared = build_engine()?;
+    let shared = ENGINE.get_or_init(|| shared);
+    start_epoch_ticker(&shared.engine);
+    Ok(&shared.engine)
 }
 
-/// Builds an engine with ghost's configuration.
-fn build_engine() -> Result<Engine> {
+/// The process's engine, once built.
+static ENGINE: OnceLock<SharedEngine> = OnceLock::new();
+
+/// The engine and how it allocates instances.
+struct SharedEngine {
+    engine: Engine,
+    /// Whether instances come from a pool.
+    is_pooled: bool,
+}
+
+/// Whether the engine takes instances from a pool (see [`pool_instances`]).
+static POOLED: AtomicBool = AtomicBool::new(false);
+
+/// Has this process's engine take plugin instances from a pool (see
+/// [`instance_pool`]): a call then costs about a quarter of what it did on a
+/// small input (10 µs instead of 42 µs on 16 bytes, `per_call` in
+/// `host/bench/benches/runtime.rs`). Building the pool costs about 2 ms, so
+/// only a process making many calls gains: the gateway, the MCP server,
+/// benchmarks. A hook or `ghost compress` makes one call and should not ask.
+///
+/// Call it before the first plugin is loaded; answers whether the engine
+/// will pool (false when it was already built without a pool).
+pub fn pool_instances() -> bool {
+    POOLED.store(true, Ordering::SeqCst);
+    ENGINE.get().is_none_or(|engine| engine.is_pooled)
+}
+
+/// Builds an engine with ghost's configuration: with an instance pool when
+/// [`pool_instances`] asked for one and the process may reserve it, else
+/// allocating each call's instance afresh.
+fn build_engine() -> Result<SharedEngine> {
+    if POOLED.load(Ordering::SeqCst) {
+        let mut config = base_config();
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool()));
+        // The pool reserves address space up front; a process capped below
+        // that (`ulimit -v`) still runs plugins, each call mapping its own.
+        if let Ok(engine) = Engine::new(&config) {
+            return Ok(SharedEngine {
+                engine,
+                is_pooled: true,
+            });
+        }
+    }
+    let engine = Engine::new(&base_config())
+        .map_err(anyhow::Error::from)
+        .context("configuring the WebAssembly engine")?;
+    Ok(SharedEngine {
+        engine,
+        is_pooled: false,
+    })
+}
+
+/// Every setting but the allocation strategy.
+fn base_config() -> Config {
     let mut config = Config::new();
     // Deadlines: with epoch interruption on, each store must set a deadline
     // before it runs or it traps at once. The ticker below advances the epoch.
@@ -48,9 +102,41 @@ fn build_engine() -> Result<Engine> {
     // Components are compiled ahead of time and cached on disk (see cache.rs);
     // parallel compilation only speeds up that first, rare compile.
     config.parallel_compilation(true);
-    Engine::new(&config)
-        .map_err(anyhow::Error::from)
-        .context("configuring the WebAssembly engine")
+    config
+}
+
+/// Most component instances alive at once in a process (one per plugin call
+/// or task in flight); a call beyond it fails, and its text goes through
+/// unchanged, as for any failing plugin.
+const POOLED_COMPONENTS: u32 = 256;
+
+/// Bytes of each linear memory kept mapped between calls and reset in place,
+/// when the kernel tells which pages a call dirtied. With at most 32 idle
+/// slots kept warm, a long-lived process holds at most 128 MiB this way.
+const KEEP_RESIDENT: usize = 4 << 20;
+
+/// The instance pool. Every call used to map a fresh linear memory, fault
+/// its pages in and unmap it: most of a small call's cost. Pooled memories
+/// are reused; where the kernel reports dirtied pages (`PAGEMAP_SCAN`,
+/// Linux 6.7+) only those are restored and stay resident, so the next call
+/// takes no page faults on them. Caps match [`crate::limits::PluginLimits`]'
+/// (four memories, tables of up to 100,000 elements) with room for tasks.
+fn instance_pool() -> PoolingAllocationConfig {
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_component_instances(POOLED_COMPONENTS)
+        .total_core_instances(POOLED_COMPONENTS * 8)
+        .total_memories(POOLED_COMPONENTS * 2)
+        .total_tables(POOLED_COMPONENTS * 4)
+        .max_memories_per_module(4)
+        .max_tables_per_module(4)
+        .table_elements(200_000)
+        .max_unused_warm_slots(32);
+    if PoolingAllocationConfig::is_pagemap_scan_available() {
+        pool.pagemap_scan(Enabled::Yes)
+            .linear_memory_keep_resident(KEEP_RESIDENT)
+            .table_keep_resident(64 << 10);
+    }
+    pool
 }
 
 /// Starts the thread that advances `engine`'s epoch every [`EPOCH_TICK`].
