@@ -3,8 +3,8 @@
 //! Keeps what an agent navigates by: imports, exports, type, struct, enum,
 //! trait and class declarations, function and method signatures, constants,
 //! and the first line of each doc comment; folds function bodies to a line
-//! that says how many lines were folded and which (`… 12 lines (41–52)`), so
-//! the agent can read exactly that range later. A body shorter than twice
+//! that says which lines were folded (`… lines 41–52`), so the agent can
+//! read exactly that range later. A body shorter than twice
 //! its marker line stays whole.
 //! Line numbers from Claude Code's `N→` prefixes survive on every kept line.
 //!
@@ -298,8 +298,8 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
             (true, _) => {
                 format!("{indent}… lines {first}–{last} folded (Read offset={first} limit={n})")
             }
-            (false, 1) => format!("{indent}… 1 line ({first})"),
-            (false, _) => format!("{indent}… {n} lines ({first}–{last})"),
+            (false, 1) => format!("{indent}… line {first}"),
+            (false, _) => format!("{indent}… lines {first}–{last}"),
         };
         let folded: usize = lines[start..i].iter().map(|l| l.raw.trim().len()).sum();
         if folded < marker.trim().len() * MIN_FOLD_GAIN {
