@@ -59,8 +59,34 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
 /// babel) print the failing source under a gutter and point at one line
 /// (`> 33 |` or a caret line under it). A run of at least
 /// [`POINTED_FRAME_LINES`] gutter lines with numbered source and a pointer
-/// is a frame: its source folds, the line pointed at and labels stay.
+/// is a frame. A frame is rare information when the log shows at most
+/// [`FEW_POINTED_FRAMES`] of them (the failure's own message, as a person
+/// reads it): it stays whole. Beyond that its source folds, and the line
+/// pointed at and labels stay.
 fn pointed_frames(contents: &[&str], roles: &mut [Role]) {
+    let frames = find_pointed_frames(contents, roles);
+    let few = frames.len() <= FEW_POINTED_FRAMES;
+    for (run, pointed) in frames {
+        for k in run {
+            roles[k] = if few || pointed.contains(&k) {
+                Role::Kept
+            } else {
+                Role::Folded
+            };
+        }
+    }
+}
+
+/// Most pointed frames a log may show for them to stay whole.
+const FEW_POINTED_FRAMES: usize = 2;
+
+/// Each pointed frame's lines, with those that stay when frames fold (the
+/// line pointed at, labels).
+fn find_pointed_frames(
+    contents: &[&str],
+    roles: &[Role],
+) -> Vec<(std::ops::Range<usize>, Vec<usize>)> {
+    let mut frames = Vec::new();
     let pointer = |l: &str| l.trim_start().starts_with('>');
     fn gutter(l: &str) -> Option<&str> {
         let t = l.trim_start();
@@ -94,17 +120,17 @@ fn pointed_frames(contents: &[&str], roles: &mut [Role]) {
         {
             continue;
         }
-        for k in run {
-            let rest = gutter(contents[k]).unwrap_or("");
-            let pointed = pointer(contents[k])
-                || !has_pointer && carets.contains(&(k + 1)) && numbered(contents[k]);
-            roles[k] = if pointed || is_label(rest) {
-                Role::Kept
-            } else {
-                Role::Folded
-            };
-        }
+        let kept = run
+            .clone()
+            .filter(|&k| {
+                pointer(contents[k])
+                    || !has_pointer && carets.contains(&(k + 1)) && numbered(contents[k])
+                    || is_label(gutter(contents[k]).unwrap_or(""))
+            })
+            .collect();
+        frames.push((run, kept));
     }
+    frames
 }
 
 /// A changed line in a frame: `98  + text` (added, numbered) or `    -
@@ -209,10 +235,15 @@ mod tests {
             "      at Object.toBe (slug.test.js:33:52)",
         ];
         use Role::*;
+        // One or two frames are the failures' messages: whole.
         assert_eq!(
             roles(&jest),
-            vec![Other, Other, Folded, Kept, Folded, Folded, Other, Other]
+            vec![Other, Other, Kept, Kept, Kept, Kept, Other, Other]
         );
+        // Three or more: each keeps the line it points at.
+        let three = [&jest[..], &jest[..], &jest[..]].concat();
+        let frame = [Other, Other, Folded, Kept, Folded, Folded, Other, Other];
+        assert_eq!(roles(&three), [frame, frame, frame].concat());
         // vitest: no `>`, the caret points at the line above it.
         let vitest = [
             "     34|   test('word 29', () => expect(slug('Word 29')).toBe('word-29'));",
@@ -220,7 +251,12 @@ mod tests {
             "       |                                                    ^",
             "     36| });",
         ];
-        assert_eq!(roles(&vitest), vec![Folded, Kept, Folded, Folded]);
+        let three = [&vitest[..], &[""], &vitest[..], &[""], &vitest[..]].concat();
+        let frame = [Folded, Kept, Folded, Folded];
+        assert_eq!(
+            roles(&three),
+            [&frame[..], &[Other], &frame[..], &[Other], &frame[..]].concat()
+        );
     }
 
     #[test]
