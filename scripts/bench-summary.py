@@ -19,9 +19,9 @@ def fmt(ms):
     return "-" if ms is None else (f"{ms * 1000:.1f} µs" if ms < 1 else f"{ms:.2f} ms")
 
 
-print("| input | component (fresh store + call) | native | component / native |")
+print("| input | component (fresh store, pooled instance, call) | native | component / native |")
 print("| --- | --- | --- | --- |")
-for size in ["1KB", "100KB", "1MB"]:
+for size in ["16B", "1KB", "100KB", "1MB"]:
     wasm, native = median("per_call", size), median("native", size)
     ratio = f"{wasm / native:.2f}×" if wasm and native else "-"
     print(f"| {size} | {fmt(wasm)} | {fmt(native)} | {ratio} |")
