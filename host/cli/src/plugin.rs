@@ -58,7 +58,8 @@ pub enum Args {
     },
     /// Re-hash every plugin's bytes and re-check every manifest
     Verify,
-    /// Delete the bytes no installed plugin uses any more
+    /// Delete the bytes no installed plugin uses any more, and the compiled
+    /// components this ghost will not load (older builds', removed plugins')
     Gc,
     /// Create a plugin project that builds with one command
     New {
@@ -167,6 +168,23 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, limits: &PluginLimits) -> Resul
         Args::Gc => {
             let removed = registry.gc()?;
             println!("{} unused blobs deleted", removed.len());
+            let (plugins, _) = registry.list()?;
+            let keep: Vec<String> = ghost_core::builtin::ALL
+                .iter()
+                .map(|b| b.bytes)
+                .chain(ghost_task::Lang::ALL.iter().map(|l| l.runtime()))
+                .map(ghost_runtime::cache::digest_hex)
+                .chain(plugins.iter().map(|p| p.manifest.digest.clone()))
+                .collect();
+            let cache = dirs.component_cache();
+            let pruned = ghost_runtime::cache::prune(&cache, &keep).with_context(|| {
+                format!("pruning the compiled components in {}", cache.display())
+            })?;
+            println!(
+                "{} compiled components no longer needed deleted ({:.1} MB)",
+                pruned.entries,
+                pruned.bytes as f64 / 1e6
+            );
         }
         Args::New { .. } => unreachable!("handled above"),
     }

@@ -220,8 +220,79 @@ fn new_bytes_under_an_installed_id_upgrade_it_and_the_old_blob_stays_until_gc() 
         lock.contains("version = \"2.0.0\"") && !lock.contains("1.0.0"),
         "{lock}"
     );
-    assert!(ok(ghost(home, &["plugin", "gc"])).contains("1 unused blobs deleted"));
+    // Compiled entries: v1's (compiled when it was added), one of another
+    // engine and an interrupted write go; v2's, the built-ins', a write in progress and a
+    // file ghost did not name stay.
+    let cache = home.join("cache/components");
+    let entries = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let v1_hex = ghost_runtime::cache::digest_hex(&std::fs::read(&v1).unwrap());
+    let v2_hex = ghost_runtime::cache::digest_hex(&bytes);
+    assert!(
+        entries(&cache)
+            .iter()
+            .any(|n| n.ends_with(&format!("{v1_hex}.cwasm")))
+    );
+    std::fs::write(
+        cache.join(format!("0123456789abcdef-{v2_hex}.cwasm")),
+        b"old engine",
+    )
+    .unwrap();
+    std::fs::write(cache.join(".in-progress.cwasm.42.tmp"), b"partial").unwrap();
+    std::fs::write(cache.join("notes.txt"), b"mine").unwrap();
+    // A write interrupted two hours ago.
+    let interrupted = cache.join(".interrupted.cwasm.7.tmp");
+    std::fs::write(&interrupted, b"partial").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&interrupted)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(7200))
+        .unwrap();
+    let before = entries(&cache);
+    let gc = ok(ghost(home, &["plugin", "gc"]));
+    assert!(gc.contains("1 unused blobs deleted"), "{gc}");
+    assert!(
+        gc.contains("3 compiled components no longer needed deleted"),
+        "{gc}"
+    );
+    let after = entries(&cache);
+    let gone: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
+    assert_eq!(gone.len(), 3, "{gone:?}");
+    assert!(
+        gone.contains(&&".interrupted.cwasm.7.tmp".to_string()),
+        "{gone:?}"
+    );
+    assert!(
+        gone.iter().any(|n| n.ends_with(&format!("{v1_hex}.cwasm"))),
+        "{gone:?}"
+    );
+    assert!(
+        gone.iter().any(|n| n.starts_with("0123456789abcdef-")),
+        "{gone:?}"
+    );
+    assert!(
+        after
+            .iter()
+            .any(|n| n.ends_with(&format!("{v2_hex}.cwasm"))),
+        "{after:?}"
+    );
+    assert!(after.contains(&"notes.txt".to_string()));
+    assert!(after.contains(&".in-progress.cwasm.42.tmp".to_string()));
     assert_eq!(compress(home, "log", &long_log()).1, "plugin:short");
+    // Nothing left to delete, and nothing was compiled again for it.
+    let again = ok(ghost(home, &["plugin", "gc"]));
+    assert!(
+        again.contains("0 compiled components no longer needed deleted"),
+        "{again}"
+    );
+    assert_eq!(entries(&cache), after);
 }
 
 #[test]

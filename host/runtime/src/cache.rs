@@ -126,6 +126,62 @@ impl ArtifactCache {
     }
 }
 
+/// What [`prune`] deleted.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pruned {
+    /// Files deleted.
+    pub entries: usize,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+/// How old a temporary file must be to count as left by an interrupted
+/// write (a younger one may be a write in progress in another process).
+const STALE_TMP: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Deletes from `dir` the entries this process's engine will not load: an
+/// entry of another engine (an older ghost or wasmtime) and one of a
+/// component whose digest (hex) is not in `keep` (a built-in of an older build, a
+/// removed plugin), with temporary files of writes interrupted over an hour
+/// ago. Every upgrade leaves a set of entries behind, a few MB each;
+/// nothing else does away with them. Files ghost did not name are left
+/// alone. A deleted entry a process still needs is compiled again.
+pub fn prune(dir: &Path, keep: &[String]) -> Result<Pruned> {
+    let engine = crate::engine::shared_engine()?;
+    let cache = ArtifactCache::new(
+        Some(dir.to_path_buf()),
+        crate::engine::compatibility_key(engine),
+    );
+    let wanted: Vec<std::ffi::OsString> = keep
+        .iter()
+        .filter_map(|hex| blake3::Hash::from_hex(hex).ok())
+        .filter_map(|d| cache.entry_path(&d)?.file_name().map(Into::into))
+        .collect();
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Pruned::default()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
+    };
+    let mut pruned = Pruned::default();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let name = entry.file_name();
+        let text = name.to_string_lossy();
+        let meta = entry.metadata()?;
+        let unwanted_entry = text.ends_with(".cwasm") && !wanted.contains(&name);
+        let stale_tmp = text.starts_with('.')
+            && text.ends_with(".tmp")
+            && meta.modified()?.elapsed().is_ok_and(|age| age > STALE_TMP);
+        if meta.is_file() && (unwanted_entry || stale_tmp) {
+            fs::remove_file(entry.path())
+                .with_context(|| format!("deleting {}", entry.path().display()))?;
+            pruned.entries += 1;
+            pruned.bytes += meta.len();
+        }
+    }
+    Ok(pruned)
+}
+
 /// The digest (blake3, hex) a component's cache entry is keyed by.
 pub fn digest_hex(component: &[u8]) -> String {
     blake3::hash(component).to_hex().to_string()
