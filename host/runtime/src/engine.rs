@@ -57,8 +57,9 @@ static POOLED: AtomicBool = AtomicBool::new(false);
 /// only a process making many calls gains: the gateway, the MCP server,
 /// benchmarks. A hook or `ghost compress` makes one call and should not ask.
 ///
-/// Call it before the first plugin is loaded; answers whether the engine
-/// will pool (false when it was already built without a pool).
+/// Call it before the first plugin is loaded; answers false when the engine
+/// was already built without a pool. (A pool the process cannot reserve is
+/// logged, and the engine is built without it.)
 pub fn pool_instances() -> bool {
     POOLED.store(true, Ordering::SeqCst);
     ENGINE.get().is_none_or(|engine| engine.is_pooled)
@@ -73,11 +74,14 @@ fn build_engine() -> Result<SharedEngine> {
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool()));
         // The pool reserves address space up front; a process capped below
         // that (`ulimit -v`) still runs plugins, each call mapping its own.
-        if let Ok(engine) = Engine::new(&config) {
-            return Ok(SharedEngine {
-                engine,
-                is_pooled: true,
-            });
+        match Engine::new(&config) {
+            Ok(engine) => {
+                return Ok(SharedEngine {
+                    engine,
+                    is_pooled: true,
+                });
+            }
+            Err(why) => log::warn!("no instance pool ({why}); each call maps its own memory"),
         }
     }
     let engine = Engine::new(&base_config())
