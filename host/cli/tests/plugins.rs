@@ -221,8 +221,8 @@ fn new_bytes_under_an_installed_id_upgrade_it_and_the_old_blob_stays_until_gc() 
         "{lock}"
     );
     // Compiled entries: v1's (compiled when it was added), one of another
-    // engine and an interrupted write go; v2's, the built-ins', a write in progress and a
-    // file ghost did not name stay.
+    // engine and an interrupted write go; v2's, the built-ins', a task
+    // runtime's, a write in progress and a file ghost did not name stay.
     let cache = home.join("cache/components");
     let entries = |dir: &Path| -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -255,7 +255,26 @@ fn new_bytes_under_an_installed_id_upgrade_it_and_the_old_blob_stays_until_gc() 
         .unwrap()
         .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(7200))
         .unwrap();
+    // A task's runtime is compiled into the same cache, and kept: the
+    // Python one takes seconds to compile again.
+    let script = home.join("two.js");
+    std::fs::write(&script, "console.log(1 + 1)").unwrap();
+    assert_eq!(
+        ok(ghost(
+            home,
+            &["task", "run", "--js", script.to_str().unwrap()]
+        ))
+        .trim(),
+        "2"
+    );
+    let js_hex = ghost_runtime::cache::digest_hex(ghost_task::JS_RUNTIME);
     let before = entries(&cache);
+    assert!(
+        before
+            .iter()
+            .any(|n| n.ends_with(&format!("{js_hex}.cwasm"))),
+        "{before:?}"
+    );
     let gc = ok(ghost(home, &["plugin", "gc"]));
     assert!(gc.contains("1 unused blobs deleted"), "{gc}");
     assert!(
@@ -284,6 +303,12 @@ fn new_bytes_under_an_installed_id_upgrade_it_and_the_old_blob_stays_until_gc() 
         "{after:?}"
     );
     assert!(after.contains(&"notes.txt".to_string()));
+    assert!(
+        after
+            .iter()
+            .any(|n| n.ends_with(&format!("{js_hex}.cwasm"))),
+        "{after:?}"
+    );
     assert!(after.contains(&".in-progress.cwasm.42.tmp".to_string()));
     assert_eq!(compress(home, "log", &long_log()).1, "plugin:short");
     // Nothing left to delete, and nothing was compiled again for it.

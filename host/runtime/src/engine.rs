@@ -123,15 +123,16 @@ const KEEP_RESIDENT: usize = 4 << 20;
 /// its pages in and unmap it: most of a small call's cost. Pooled memories
 /// are reused; where the kernel reports dirtied pages (`PAGEMAP_SCAN`,
 /// Linux 6.7+) only those are restored and stay resident, so the next call
-/// takes no page faults on them. Caps match [`crate::limits::PluginLimits`]'
-/// (four memories, tables of up to 100,000 elements) with room for tasks.
+/// takes no page faults on them. A module may have as many memories as
+/// [`crate::limits::PluginLimits`] lets a plugin have; tables hold up to
+/// 200,000 elements (a plugin's cap is 100,000: room for the task runtimes).
 fn instance_pool() -> PoolingAllocationConfig {
     let mut pool = PoolingAllocationConfig::new();
     pool.total_component_instances(POOLED_COMPONENTS)
         .total_core_instances(POOLED_COMPONENTS * 8)
         .total_memories(POOLED_COMPONENTS * 2)
         .total_tables(POOLED_COMPONENTS * 4)
-        .max_memories_per_module(4)
+        .max_memories_per_module(crate::limits::PluginLimits::default().memories as u32)
         .max_tables_per_module(4)
         .table_elements(200_000)
         .max_unused_warm_slots(32);
