@@ -29,14 +29,12 @@ pub struct CompressedError {
 /// Longest repeating group of frames looked for (recursion through N functions).
 const MAX_PERIOD: usize = 8;
 
-/// A trace longer than this folds its middle frames, the project's own
-/// included: what a fix reads is where it started (the first frame), where
-/// it was raised (the last [`INNERMOST_KEPT`]) and the innermost frame of
-/// the project's own code.
-const LONG_TRACE: usize = 8;
-
-/// Frames kept at the raising end of a long trace.
-const INNERMOST_KEPT: usize = 3;
+// A trace longer than `LONG_TRACE` folds its middle frames, the project's
+// own included: what a fix reads is where it started (the first frame),
+// where it was raised (the last `INNERMOST_KEPT`) and the innermost frame
+// of the project's own code. The log compressor folds the tracebacks inside
+// a log by the same numbers.
+use ghost_log_folding::trace::{INNERMOST_KEPT, LONG_TRACE};
 
 /// Compresses `text`; `None` when there is nothing to fold (no frames, or
 /// every frame is worth keeping).

@@ -80,6 +80,7 @@ mod runners;
 pub mod table;
 pub mod template;
 pub mod testrun;
+pub mod trace;
 pub mod tree;
 pub mod warnings_summary;
 

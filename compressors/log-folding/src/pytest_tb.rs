@@ -12,6 +12,8 @@
 //! and the few source lines around `>`. Source lines are code, not
 //! messages: `raise ImportError(msg)` in a listing is not an error line.
 
+use crate::trace;
+
 /// Source lines kept before the `>` line in the project's own frames.
 const OWN_LINES_BEFORE: usize = 4;
 /// Source lines kept after the `>` line in the project's own frames.
@@ -44,6 +46,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
         for j in i + 1..=end {
             if j == end || is_frame_boundary(contents[j]) {
                 read_frame(contents, start, j, &mut roles);
+                read_short_frames(contents, start, j, &mut roles);
                 start = j + 1;
             }
         }
@@ -105,6 +108,58 @@ fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
         };
         roles[start + k] = role;
     }
+}
+
+/// Marks the short frames of `contents[start..end]`: `path.py:225: in f`
+/// with its source line indented under it, as pytest prints the frames
+/// between the first and the last of a long traceback, and every frame of
+/// a collection error. Consecutive short frames are a trace: which of them
+/// stay, location and source together, is [`trace::kept_frames`]'s rule; the innermost is the last only
+/// when the exception's `E` lines follow it, else a longer frame does.
+fn read_short_frames(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
+    let mut k = start;
+    while k < end {
+        let mut run: Vec<(usize, usize)> = Vec::new();
+        let mut library: Vec<bool> = Vec::new();
+        let mut j = k;
+        while let Some(path) = short_location(contents[j]) {
+            let body_end = (j + 1..end)
+                .find(|&m| {
+                    !contents[m].starts_with(char::is_whitespace) || contents[m].trim().is_empty()
+                })
+                .unwrap_or(end);
+            if body_end == j + 1 {
+                break;
+            }
+            run.push((j, body_end));
+            library.push(crate::markers::is_library_path(path));
+            j = body_end;
+            if j == end {
+                break;
+            }
+        }
+        if run.is_empty() {
+            k += 1;
+            continue;
+        }
+        let raised_here = j < end && is_exception_line(contents[j]);
+        if !raised_here {
+            library.push(false);
+        }
+        for (&(first, after), kept) in run.iter().zip(trace::kept_frames(&library)) {
+            let role = if kept { Role::Kept } else { Role::Folded };
+            roles[first..after].iter_mut().for_each(|r| *r = role);
+        }
+        k = j;
+    }
+}
+
+/// The path of a short frame's location line, `path.py:225: in f`.
+fn short_location(line: &str) -> Option<&str> {
+    let path = location_path(line)?;
+    let rest = &line[path.len() + 1..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    rest[digits..].starts_with(": in ").then_some(path)
 }
 
 /// The path of a frame's location line (`path.py:171: ImportError`,
@@ -185,6 +240,57 @@ xarray/__init__.py:1
         assert_eq!(role("E           ImportError"), Role::Other);
         assert_eq!(role("_optional.py:171: ImportError"), Role::Other);
         assert_eq!(role("xarray/__init__.py:1"), Role::Other);
+    }
+
+    #[test]
+    fn short_frames_fold_library_ones_and_keep_the_raising_one_whole() {
+        let log = [
+            "==================================== ERRORS ====================================",
+            "______________________ ERROR collecting test_reproduce.py ______________________",
+            "/opt/conda/lib/python3.9/site-packages/pluggy/hooks.py:286: in __call__",
+            "    return self._hookexec(self, self.get_hookimpls(), kwargs)",
+            "src/_pytest/python.py:225: in pytest_pycollect_makeitem",
+            "    res = list(collector._genfunctions(name, obj))",
+            "/opt/conda/lib/python3.9/site-packages/pluggy/manager.py:93: in _hookexec",
+            "    return self._inner_hookexec(hook, methods, kwargs)",
+            "src/_pytest/compat.py:71: in num_mock_patch_args",
+            "    [p for p in patchings if not p.attribute_name and p.new in sentinels]",
+            "E   ValueError: The truth value of an array is ambiguous.",
+            "=========================== short test summary info ============================",
+        ];
+        use Role::*;
+        assert_eq!(
+            roles(&log),
+            vec![
+                Other, Other, Folded, Folded, Kept, Kept, Folded, Folded, Kept, Kept, Other, Other
+            ]
+        );
+    }
+
+    #[test]
+    fn short_frames_before_a_long_one_are_not_its_innermost() {
+        let log = [
+            "=================================== FAILURES ===================================",
+            "___________________________________ test_x ___________________________________",
+            "src/app/a.py:3: in f",
+            "    g()",
+            "/opt/conda/lib/python3.9/site-packages/lib/b.py:5: in g",
+            "    h()",
+            "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+            "    def h():",
+            ">       raise ValueError(1)",
+            "E       ValueError: 1",
+            "",
+            "src/app/c.py:9: ValueError",
+        ];
+        let roles = roles(&log);
+        // The library frame folds though it is the last short one: the long
+        // frame below it is where the exception was raised.
+        assert_eq!(
+            &roles[2..6],
+            &[Role::Kept, Role::Kept, Role::Folded, Role::Folded]
+        );
+        assert_eq!(roles[8], Role::Kept);
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! A frame in library code (installed packages, the standard library,
 //! `<frozen …>`) says how the call got there, not what failed: its location
 //! and source fold, unless it is the innermost frame, where the exception
-//! was raised. The project's own frames and the exception stay.
+//! was raised. The project's own frames stay, but for the middle of a long
+//! traceback (see [`crate::trace`]); the exception always does.
 
 use crate::markers::is_library_path;
 use crate::pytest_tb::Role;
+use crate::trace;
 
 /// The role of every line of `contents` (timestamps removed): `Folded` for
 /// the library frames of a traceback but its innermost, `Other` elsewhere.
@@ -40,11 +42,10 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
             frames.push((j, end, is_library_path(path)));
             j = end;
         }
-        if let Some((_, frames_but_innermost)) = frames.split_last() {
-            for &(start, end, library) in frames_but_innermost {
-                if library {
-                    roles[start..end].iter_mut().for_each(|r| *r = Role::Folded);
-                }
+        let library: Vec<bool> = frames.iter().map(|f| f.2).collect();
+        for (&(start, end, _), kept) in frames.iter().zip(trace::kept_frames(&library)) {
+            if !kept {
+                roles[start..end].iter_mut().for_each(|r| *r = Role::Folded);
             }
         }
         i = j.max(i + 1);
@@ -89,5 +90,25 @@ mod tests {
                 Other, Other, Folded, Folded, Other, Other, Folded, Folded, Other, Other, Other
             ]
         );
+    }
+
+    #[test]
+    fn a_long_traceback_folds_its_middle_own_frames_too() {
+        let mut log = vec!["Traceback (most recent call last):".to_string()];
+        for n in 0..12 {
+            log.push(format!(
+                "  File \"/testbed/app/m{n}.py\", line {n}, in f{n}"
+            ));
+            log.push(format!("    g{n}()"));
+        }
+        log.push("ValueError: bad".to_string());
+        let lines: Vec<&str> = log.iter().map(String::as_str).collect();
+        let roles = roles(&lines);
+        let kept = |n: usize| roles[1 + 2 * n] == Role::Other && roles[2 + 2 * n] == Role::Other;
+        // Where the project's code was entered and the last three frames.
+        let shown: Vec<usize> = (0..12).filter(|&n| kept(n)).collect();
+        assert_eq!(shown, vec![0, 9, 10, 11]);
+        assert_eq!(roles[0], Role::Other);
+        assert_eq!(roles[25], Role::Other);
     }
 }
