@@ -207,7 +207,7 @@ fn prepared(
         }
         lines = grouped.lines.iter().map(String::as_str).collect();
     }
-    let contents: Vec<&str> = lines.iter().map(|l| line::without_timestamp(l)).collect();
+    let contents: Vec<&str> = lines.iter().map(|l| line::content(l)).collect();
     let report = testrun::parse(&contents);
     let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
     let analysis = fold::Analysis::of(&contents, &failing);

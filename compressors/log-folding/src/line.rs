@@ -12,6 +12,14 @@ pub enum Severity {
     Error,
 }
 
+/// What `line` says, read without what the printer put before every line:
+/// a timestamp (see [`without_timestamp`]) and pytest's `INTERNALERROR> `
+/// (its own crash, a Python traceback under that prefix).
+pub fn content(line: &str) -> &str {
+    let line = without_timestamp(line);
+    line.strip_prefix("INTERNALERROR> ").unwrap_or(line)
+}
+
 /// The part of `line` after a leading timestamp (ISO 8601 as GitHub Actions
 /// prints it, `[12:00:01]`, syslog `Mar  3 12:00:01`), or the line itself.
 pub fn without_timestamp(line: &str) -> &str {
@@ -300,6 +308,15 @@ mod tests {
         // Found by fuzzing: slicing at byte 19 fell inside the character.
         let line = "2022-05-30T09:10:4\u{fffd}.0415188Z remote: Counting objects";
         assert_eq!(without_timestamp(line), line);
+    }
+
+    #[test]
+    fn content_is_read_without_pytests_internal_error_prefix() {
+        assert_eq!(
+            content("INTERNALERROR>   File \"/a/main.py\", line 201, in wrap"),
+            "  File \"/a/main.py\", line 201, in wrap"
+        );
+        assert_eq!(content("INTERNALERROR>"), "INTERNALERROR>");
     }
 
     #[test]

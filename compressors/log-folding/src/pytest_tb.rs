@@ -39,8 +39,9 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
             i += 1;
             continue;
         }
+        let rule = contents[i].trim().as_bytes()[0];
         let end = (i + 1..contents.len())
-            .find(|&j| is_section_rule(contents[j]))
+            .find(|&j| is_rule_of(contents[j], rule))
             .unwrap_or(contents.len());
         let mut start = i + 1;
         for j in i + 1..=end {
@@ -55,7 +56,6 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
     roles
 }
 
-/// `===== FAILURES =====`, `===== ERRORS =====`.
 /// An `E   ` line: the exception and assertion message pytest prints
 /// under a failing line (`E   assert 3 == 4`, `E   ValueError: 12`), which
 /// always stays: its numbers are the facts.
@@ -63,15 +63,19 @@ pub fn is_exception_line(line: &str) -> bool {
     line.starts_with("E ")
 }
 
+/// `===== FAILURES =====`, `===== ERRORS =====`, and `>>>>> traceback
+/// >>>>>` (`--pdb` prints the failure's traceback under it).
 fn is_section_start(line: &str) -> bool {
     let t = line.trim();
-    is_section_rule(t) && (t.contains(" FAILURES ") || t.contains(" ERRORS "))
+    (is_rule_of(t, b'=') && (t.contains(" FAILURES ") || t.contains(" ERRORS ")))
+        || (is_rule_of(t, b'>') && t.contains(" traceback "))
 }
 
-/// A `=====  … =====` section rule.
-fn is_section_rule(line: &str) -> bool {
-    let t = line.trim();
-    t.len() > 10 && t.starts_with("===") && t.ends_with("===")
+/// A section rule drawn with `c`: `=====  … =====`, `>>>>> … >>>>>`.
+fn is_rule_of(line: &str, c: u8) -> bool {
+    let t = line.trim().as_bytes();
+    let edge = [c; 3];
+    t.len() > 10 && t.starts_with(&edge) && t.ends_with(&edge)
 }
 
 /// `_ _ _ _` between frames, `____ TestX.test_y ____` before a test.
@@ -291,6 +295,30 @@ xarray/__init__.py:1
             &[Role::Kept, Role::Kept, Role::Folded, Role::Folded]
         );
         assert_eq!(roles[8], Role::Kept);
+    }
+
+    #[test]
+    fn pdbs_traceback_section_is_read_like_failures() {
+        let log = [
+            ">>>>>>>>>>>>>>>>>>>>>>>>>>>>>> traceback >>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>",
+            "/opt/conda/lib/python3.9/site-packages/pluggy/hooks.py:286: in __call__",
+            "    return self._hookexec(self, self.get_hookimpls(), kwargs)",
+            "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+            "    def teardown(self):",
+            ">       print(self._store.keys())",
+            "E       AttributeError: 'Store' object has no attribute 'keys'",
+            "",
+            "src/_pytest/unittest.py:124: AttributeError",
+            ">>>>>>>>>>>>>>>>>>>>>>>>>>>>>> entering PDB >>>>>>>>>>>>>>>>>>>>>>>>>>>>>>",
+            "> /testbed/src/_pytest/unittest.py(124)teardown()",
+        ];
+        use Role::*;
+        assert_eq!(
+            roles(&log),
+            vec![
+                Other, Folded, Folded, Other, Kept, Kept, Other, Other, Other, Other, Other
+            ]
+        );
     }
 
     #[test]
