@@ -5,18 +5,18 @@
 //! are deprecated.`), then the source line that raised it.
 //!
 //! The same warning raised from many places is one fact repeated: the first
-//! entry of each distinct warning (its category and message) stays whole,
-//! later entries with the same warning fold, and the fold marker counts
-//! their lines.
+//! entry of each distinct warning (its category and message) stays with its
+//! first place, its other places and later entries with the same warning
+//! fold, and the fold marker counts their lines.
 
 use std::collections::HashSet;
 
 use crate::pytest_tb::Role;
 
 /// The role of every line of `contents` (timestamps removed): `Kept` for
-/// the first entry of each warning (its places, the warning, its source
-/// line), `Folded` for an entry whose warning an earlier entry already
-/// showed, `Other` elsewhere.
+/// the first entry of each warning (its first place, the warning, its
+/// source line), `Folded` for its other places and for an entry whose
+/// warning an earlier entry already showed, `Other` elsewhere.
 pub fn roles(contents: &[&str]) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     let Some(start) = contents.iter().position(|l| is_section_start(l)) else {
@@ -38,7 +38,13 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
             } else {
                 Role::Folded
             };
-            roles[lines].iter_mut().for_each(|r| *r = role);
+            roles[lines.clone()].iter_mut().for_each(|r| *r = role);
+            // The places after the first: the warning's extent, counted in
+            // the fold marker.
+            lines
+                .take_while(|&k| !contents[k].starts_with(' '))
+                .skip(1)
+                .for_each(|k| roles[k] = Role::Folded);
         }
         entry = j + 1;
     }
@@ -88,6 +94,7 @@ mod tests {
             "    if LooseVersion(np.__version__) >= LooseVersion('1.13'):",
             "",
             "xarray/tests/test_variable.py: 12 warnings",
+            "xarray/tests/test_dataset.py::test_quantile[0.25]",
             "  /testbed/xarray/core/variable.py:1596: DeprecationWarning: the `interpolation=` argument was renamed.",
             "    qs = np.nanpercentile(self.data, q * 100., axis=axis,",
             "",
@@ -98,8 +105,8 @@ mod tests {
         assert_eq!(
             roles(&log),
             vec![
-                Other, Kept, Kept, Kept, Other, Folded, Folded, Folded, Other, Kept, Kept, Kept,
-                Other, Other, Other
+                Other, Kept, Kept, Kept, Other, Folded, Folded, Folded, Other, Kept, Folded, Kept,
+                Kept, Other, Other, Other
             ]
         );
     }
