@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
 use crate::{
-    alike, code_frame, findings, listing, markers, passing, python_traceback, table, template,
-    tree, warnings_summary,
+    alike, code_frame, findings, help_text, listing, markers, passing, python_traceback, table,
+    template, tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -192,20 +192,24 @@ impl Analysis {
         // A warning repeated from other places folds (see [`warnings_summary`]),
         // as do a Python traceback's library frames (see [`python_traceback`]).
         // So is a compiler's note in a library header (see [`notes_elsewhere`]).
+        // A help text's descriptions fold but for their first lines (see
+        // [`help_text`]).
         let elsewhere = notes_elsewhere(contents);
+        let options = help_text::option_definitions(contents);
         let roles: Vec<Role> = pytest_tb::roles(contents)
             .into_iter()
             .zip(code_frame::roles(contents))
             .zip(warnings_summary::roles(contents))
             .zip(python_traceback::roles(contents))
+            .zip(help_text::roles(contents, &options))
             .enumerate()
-            .map(|(i, (((tb, frame), warning), traceback))| {
+            .map(|(i, ((((tb, frame), warning), traceback), help))| {
                 let note_elsewhere = if elsewhere.contains(&i) {
                     Role::Folded
                 } else {
                     Role::Other
                 };
-                [tb, frame, warning, traceback, note_elsewhere]
+                [tb, frame, warning, traceback, help, note_elsewhere]
                     .into_iter()
                     .find(|r| *r != Role::Other)
                     .unwrap_or(Role::Other)
@@ -247,7 +251,6 @@ impl Analysis {
             .iter()
             .map(|c| markers::is_failure_exit(c))
             .collect();
-        let options = option_definitions(contents);
         // An alert kept for what it is, one heading a block (a stack trace
         // follows) or naming a failing test is never a mere repeat (nor one
         // naming a place: see [`alike::find`]).
@@ -961,30 +964,6 @@ fn kept_summaries(
                 || last_of_template.get(&templates.of_line[i]) == Some(&i)
         })
         .collect()
-}
-
-/// A help text or manual page defines options; each defining line
-/// (`  -a, --all`, `--block-size=SIZE`, `-c     with -lt: sort by …`) names
-/// one and is kept: it is what the reader came for. A text is one when it
-/// has at least this many such lines.
-const OPTION_LINES_AT_LEAST: usize = 5;
-
-/// Lines defining an option, when there are at least
-/// [`OPTION_LINES_AT_LEAST`] of them: their text starts with `-x` or
-/// `--name` (a dash and a letter; `-- Configuring` and `--- PASS` do not).
-/// python3's options stand at the margin (`-b     : issue warnings`), so a
-/// diff's `-removed` line counts too: kept, never lost.
-fn option_definitions(contents: &[&str]) -> Vec<bool> {
-    let defines = |c: &str| {
-        let t = c.trim_start();
-        let name = t.strip_prefix("--").or_else(|| t.strip_prefix('-'));
-        name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphabetic()))
-    };
-    let options: Vec<bool> = contents.iter().map(|c| defines(c)).collect();
-    if options.iter().filter(|&&o| o).count() < OPTION_LINES_AT_LEAST {
-        return vec![false; contents.len()];
-    }
-    options
 }
 
 /// Notes (`path:line:col: note: …`) in library code (see

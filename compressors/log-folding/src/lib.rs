@@ -69,6 +69,7 @@ pub mod code_frame;
 pub mod findings;
 pub mod fold;
 pub mod grep;
+pub mod help_text;
 pub mod line;
 pub mod listing;
 pub mod markers;
