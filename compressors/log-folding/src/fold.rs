@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
 use crate::{
-    alike, code_frame, findings, help_text, listing, markers, passing, python_traceback, table,
-    template, tree, warnings_summary,
+    alike, code_frame, findings, help_text, instantiation, listing, markers, passing,
+    python_traceback, table, template, tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -193,7 +193,8 @@ impl Analysis {
         // as do a Python traceback's library frames (see [`python_traceback`]).
         // So is a compiler's note in a library header (see [`notes_elsewhere`]).
         // A help text's descriptions fold but for their first lines (see
-        // [`help_text`]).
+        // [`help_text`]); a template instantiation chain's library links
+        // fold as a trace's library frames (see [`instantiation`]).
         let elsewhere = notes_elsewhere(contents);
         let options = help_text::option_definitions(contents);
         let roles: Vec<Role> = pytest_tb::roles(contents)
@@ -202,18 +203,21 @@ impl Analysis {
             .zip(warnings_summary::roles(contents))
             .zip(python_traceback::roles(contents))
             .zip(help_text::roles(contents, &options))
+            .zip(instantiation::roles(contents))
             .enumerate()
-            .map(|(i, ((((tb, frame), warning), traceback), help))| {
-                let note_elsewhere = if elsewhere.contains(&i) {
-                    Role::Folded
-                } else {
-                    Role::Other
-                };
-                [tb, frame, warning, traceback, help, note_elsewhere]
-                    .into_iter()
-                    .find(|r| *r != Role::Other)
-                    .unwrap_or(Role::Other)
-            })
+            .map(
+                |(i, (((((tb, frame), warning), traceback), help), chain))| {
+                    let note_elsewhere = if elsewhere.contains(&i) {
+                        Role::Folded
+                    } else {
+                        Role::Other
+                    };
+                    [tb, frame, warning, traceback, help, chain, note_elsewhere]
+                        .into_iter()
+                        .find(|r| *r != Role::Other)
+                        .unwrap_or(Role::Other)
+                },
+            )
             .collect();
         let severity: Vec<Severity> = (0..n)
             .map(|i| {

@@ -70,6 +70,7 @@ pub mod findings;
 pub mod fold;
 pub mod grep;
 pub mod help_text;
+pub mod instantiation;
 pub mod line;
 pub mod listing;
 pub mod markers;
