@@ -15,6 +15,8 @@ pub mod frame;
 #[cfg(target_arch = "wasm32")]
 mod component;
 
+use std::collections::HashSet;
+
 use frame::Frame;
 
 /// A compressed error report and notes about it.
@@ -43,6 +45,7 @@ pub fn compress(text: &str) -> Option<CompressedError> {
     let lines: Vec<&str> = clean.lines().collect();
     let mut out: Vec<String> = Vec::new();
     let (mut frames_in, mut frames_out) = (0usize, 0usize);
+    let mut printed: HashSet<String> = HashSet::new();
     let mut i = 0;
     while i < lines.len() {
         // A trace: consecutive frames (with the lines that belong to each).
@@ -61,7 +64,7 @@ pub fn compress(text: &str) -> Option<CompressedError> {
             continue;
         }
         frames_in += trace.len();
-        frames_out += fold_trace(&lines, &trace, &mut out);
+        frames_out += fold_trace(&lines, &trace, &mut printed, &mut out);
     }
     if frames_in == 0 || frames_out == frames_in {
         return None;
@@ -79,8 +82,16 @@ pub fn compress(text: &str) -> Option<CompressedError> {
     })
 }
 
-/// Writes one trace to `out` and returns how many frames it printed.
-fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -> usize {
+/// Writes one trace to `out` and returns how many frames it printed. A
+/// frame an earlier trace of the text printed word for word (a chained
+/// exception's shared calls) folds into a count, but for the innermost:
+/// where this exception was raised is news.
+fn fold_trace(
+    lines: &[&str],
+    trace: &[(Frame, usize)],
+    printed_before: &mut HashSet<String>,
+    out: &mut Vec<String>,
+) -> usize {
     let keys: Vec<&str> = trace.iter().map(|(f, _)| f.key.as_str()).collect();
     let last = trace.len() - 1;
     // Python lists the innermost call last: there the middle of a long
@@ -128,10 +139,12 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
         ));
         folded.clear();
     };
+    let mut repeats = 0;
     let mut k = 0;
     while k < trace.len() {
-        if let Some((period, repeats)) = repetition(&keys, k) {
+        if let Some((period, cycles)) = repetition(&keys, k) {
             // Print one round of the cycle, then say how often it repeats.
+            flush_repeats(&mut repeats, out);
             for (f, start) in &trace[k..k + period] {
                 flush(&mut folded, out);
                 print_frame(lines, f, *start, out);
@@ -139,10 +152,10 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
             }
             flush(&mut folded, out);
             out.push(format!(
-                "    [… previous {period} frame{} repeated {repeats} more times]",
+                "    [… previous {period} frame{} repeated {cycles} more times]",
                 if period == 1 { "" } else { "s" }
             ));
-            k += period * (repeats + 1);
+            k += period * (cycles + 1);
             continue;
         }
         let (f, start) = &trace[k];
@@ -150,14 +163,23 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
             || k == last
             || long && (k + INNERMOST_KEPT > last || Some(k) == innermost_own)
             || own(f) && !long;
-        if kept {
+        let text = lines[*start..=*start + f.extra_lines].join("\n");
+        let repeated = k != last && printed_before.contains(&text);
+        if kept && repeated {
             flush(&mut folded, out);
+            repeats += 1;
+        } else if kept {
+            flush(&mut folded, out);
+            flush_repeats(&mut repeats, out);
             print_frame(lines, f, *start, out);
+            printed_before.insert(text);
             printed += 1;
         } else if !own(f) {
+            flush_repeats(&mut repeats, out);
             folded.push(&f.package);
         } else {
             // The project's own frame: named by its folder.
+            flush_repeats(&mut repeats, out);
             folded.push(
                 f.package
                     .rsplit_once('/')
@@ -167,7 +189,18 @@ fn fold_trace(lines: &[&str], trace: &[(Frame, usize)], out: &mut Vec<String>) -
         k += 1;
     }
     flush(&mut folded, out);
+    flush_repeats(&mut repeats, out);
     printed
+}
+
+/// Writes the count of frames printed by an earlier trace, if any.
+fn flush_repeats(repeats: &mut usize, out: &mut Vec<String>) {
+    match *repeats {
+        0 => {}
+        1 => out.push("    [… 1 frame as printed above]".to_string()),
+        n => out.push(format!("    [… {n} frames as printed above]")),
+    }
+    *repeats = 0;
 }
 
 fn print_frame(lines: &[&str], f: &Frame, start: usize, out: &mut Vec<String>) {
@@ -296,6 +329,26 @@ mod tests {
         );
         assert!(out.contains("frames in laravel/framework"), "{out}");
         assert!(out.contains("  thrown in /app/src/Order.php on line 3"));
+    }
+
+    #[test]
+    fn a_frame_an_earlier_trace_printed_folds_but_the_innermost() {
+        let t = "Traceback (most recent call last):\n  File \"/app/run.py\", line 9, in <module>\n    main()\n  File \"/app/run.py\", line 5, in main\n    load()\n  File \"/app/db.py\", line 3, in load\n    raise KeyError('a')\nKeyError: 'a'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"/app/run.py\", line 9, in <module>\n    main()\n  File \"/app/run.py\", line 5, in main\n    load()\n  File \"/app/run.py\", line 7, in fallback\n    raise ValueError('b')\nValueError: b\n";
+        let out = compress(t).unwrap().text;
+        assert_eq!(out.matches("line 9, in <module>").count(), 1, "{out}");
+        assert_eq!(out.matches("line 5, in main").count(), 1, "{out}");
+        assert!(out.contains("    [… 2 frames as printed above]"), "{out}");
+        assert!(out.contains("line 7, in fallback"), "{out}");
+        assert!(out.contains("KeyError: 'a'") && out.contains("ValueError: b"));
+        assert!(out.contains("During handling of the above exception"));
+        // The innermost frame stays though printed before: where this
+        // exception was raised.
+        let again = t.replace(
+            "line 7, in fallback\n    raise ValueError('b')",
+            "line 3, in load\n    raise KeyError('a')",
+        );
+        let out = compress(&again).unwrap().text;
+        assert_eq!(out.matches("line 3, in load").count(), 2, "{out}");
     }
 
     #[test]

@@ -106,6 +106,11 @@ library code: Ruby (JSON, OptionParser), Node (the yaml package from
 npm), Java (a stream's lambda), PHP (Composer's semver) (Debian packages
 ruby php-cli composer).
 
+`--round19` writes only `maven_cases()`: Maven builds of a small Java
+project, offline against Debian's repository (Debian packages maven,
+maven-debian-helper, libsurefire-java, junit4): surefire with failing
+tests, surefire passing, and a compile error.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1495,6 +1500,76 @@ def lockfile_cases():
         lock_case("lock-yarn", os.path.join(yarn, "yarn.lock"), names, versions)
 
 
+def maven_cases():
+    """The nineteenth round: Maven and its surefire runner (rules written
+    before ghost's output was looked at). Offline: Debian's settings point
+    Maven at /usr/share/maven-repo."""
+    pom = ("<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n  <modelVersion>4.0.0</modelVersion>\n"
+           "  <groupId>demo</groupId>\n  <artifactId>shop</artifactId>\n  <version>1.0</version>\n"
+           "  <properties>\n    <maven.compiler.source>11</maven.compiler.source>\n"
+           "    <maven.compiler.target>11</maven.compiler.target>\n"
+           "    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>\n  </properties>\n"
+           "  <dependencies>\n    <dependency><groupId>junit</groupId><artifactId>junit</artifactId>"
+           "<version>4.13.2</version><scope>test</scope></dependency>\n  </dependencies>\n"
+           "  <build>\n    <plugins>\n"
+           + "".join(f"      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>{a}</artifactId><version>{v}</version></plugin>\n"
+                     for a, v in [("maven-resources-plugin", "3.3.0"), ("maven-compiler-plugin", "3.10.1"),
+                                  ("maven-surefire-plugin", "2.22.3")])
+           + "    </plugins>\n  </build>\n</project>\n")
+    mvn = "mvn -B -s /etc/maven/settings-debian.xml"
+    main_src = ("package demo;\n\nimport java.util.*;\n\npublic class Cart {\n"
+                "    private final Map<String, Integer> items = new LinkedHashMap<>();\n"
+                "    public Cart add(String sku, int qty) {\n        if (qty <= 0) throw new IllegalArgumentException(\"qty must be positive: \" + qty);\n"
+                "        items.merge(sku, qty, Integer::sum);\n        return this;\n    }\n"
+                "    public int count() { return items.values().stream().mapToInt(Integer::intValue).sum(); }\n"
+                "    public int price(Map<String, Integer> prices) {\n        int total = 0;\n"
+                "        for (var e : items.entrySet()) total += prices.get(e.getKey()) * e.getValue();\n        return total;\n    }\n"
+                "    public String label() { return items.size() + \" items\"; }\n}\n")
+
+    def test_class(name, tests):
+        return ("package demo;\n\nimport static org.junit.Assert.*;\nimport java.util.*;\nimport org.junit.Test;\n\n"
+                f"public class {name} {{\n" + "".join(tests) + "}\n")
+
+    def project(root, failing):
+        write(os.path.join(root, "pom.xml"), pom)
+        write(os.path.join(root, "src", "main", "java", "demo", "Cart.java"), main_src)
+        for k in range(12):
+            tests = [f"    @Test public void addsSku{i}() {{ assertEquals({i + 1}, new Cart().add(\"s{i}\", {i + 1}).count()); }}\n"
+                     for i in range(10)]
+            if failing and k == 3:
+                tests.append("    @Test public void labelsItems() { assertEquals(\"2 items\", new Cart().add(\"a\", 1).label()); }\n")
+                tests.append("    @Test public void pricesUnknownSku() { assertEquals(0, new Cart().add(\"x\", 1).price(Map.of())); }\n")
+            if failing and k == 8:
+                tests.append("    @Test public void rejectsZero() { new Cart().add(\"a\", 0); }\n")
+                tests.append("    @Test public void countsMerged() { assertEquals(4, new Cart().add(\"a\", 1).add(\"a\", 2).count()); }\n")
+            write(os.path.join(root, "src", "test", "java", "demo", f"Cart{k}Test.java"), test_class(f"Cart{k}Test", tests))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        project(tmp, failing=True)
+        t = run(f"{mvn} test", cwd=tmp)
+        runs = [l for l in t.splitlines() if "Tests run:" in l]
+        case("mvn-surefire-failing", "log", "mvn test", t,
+             lambda l: "<<< FAILURE!" in l or "<<< ERROR!" in l
+             or re.match(r"^\[ERROR\]   \w+\.\w+:\d+ ", l) or l == runs[-1] or "BUILD FAILURE" in l,
+             "every test surefire marks `<<< FAILURE!` or `<<< ERROR!`, each line of the Results list "
+             "(`[ERROR]   Class.test:line message`), the last `Tests run:` line and BUILD FAILURE")
+    with tempfile.TemporaryDirectory() as tmp:
+        project(tmp, failing=False)
+        t = run(f"{mvn} test", cwd=tmp)
+        runs = [l for l in t.splitlines() if "Tests run:" in l]
+        case("mvn-surefire-passing", "log", "mvn test", t,
+             lambda l: l == runs[-1] or "BUILD SUCCESS" in l,
+             "the last `Tests run:` line and BUILD SUCCESS")
+    with tempfile.TemporaryDirectory() as tmp:
+        project(tmp, failing=False)
+        broken = main_src.replace("return this;", "return self;").replace("Integer::intValue", "Integer::intVal")
+        write(os.path.join(tmp, "src", "main", "java", "demo", "Cart.java"), broken)
+        t = run(f"{mvn} test", cwd=tmp)
+        case("mvn-compile-error", "log", "mvn test", t,
+             lambda l: re.match(r"^\[ERROR\] /\S+\.java:\[\d+,\d+\] ", l) or "BUILD FAILURE" in l,
+             "every `[ERROR] /path/X.java:[line,col] message` line and BUILD FAILURE")
+
+
 def library_crash_cases():
     """Round 18, written before ghost's output was looked at: programs
     dying inside library code, in languages whose traces the error
@@ -1595,6 +1670,9 @@ def main():
         return
     if "--round18" in sys.argv:
         library_crash_cases()
+        return
+    if "--round19" in sys.argv:
+        maven_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
@@ -1704,6 +1782,7 @@ def main():
     code_cases()
     lockfile_cases()
     library_crash_cases()
+    maven_cases()
 
 
 main()
