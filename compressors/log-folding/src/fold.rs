@@ -158,6 +158,8 @@ pub struct Analysis {
     items: HashSet<usize>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
+    /// The lines where a runner announced a failing test.
+    failure_lines: HashSet<usize>,
     /// Lines defining an option in a help text or manual page.
     options: Vec<bool>,
     /// Errors and warnings repeating an earlier one but for their numbers.
@@ -176,11 +178,13 @@ impl Analysis {
         &self.listing
     }
 
-    /// Reads `contents` (lines without their timestamps); `failing` names
-    /// the failing tests a runner reported (a line naming one never folds as
-    /// a repeat).
-    pub fn of(contents: &[&str], failing: &[&str]) -> Self {
+    /// Reads `contents` (lines without their timestamps); `report` is what
+    /// a runner reported of them: the line announcing a failing test is
+    /// kept, and a line naming one never folds as a repeat.
+    pub fn of(contents: &[&str], report: &crate::testrun::TestReport) -> Self {
         let n = contents.len();
+        let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
+        let failure_lines: HashSet<usize> = report.failure_lines.iter().copied().collect();
         // A passing test's own line is never an error (whatever its name says)
         // and folds with its count: a passing run is read for its summaries.
         let passing: Vec<bool> = contents
@@ -265,6 +269,7 @@ impl Analysis {
                 || headers.contains(&i)
                 || titles.binary_search(&i).is_ok()
                 || failure_exit[i]
+                || failure_lines.contains(&i)
                 || options[i]
                 || roles[i] == Role::Kept
                 || pytest_tb::is_exception_line(contents[i])
@@ -280,6 +285,7 @@ impl Analysis {
             diagnostic,
             items,
             failure_exit,
+            failure_lines,
             options,
             alike,
             listing,
@@ -303,14 +309,7 @@ pub fn fold(
     out: &mut Vec<String>,
 ) -> FoldStats {
     let report = crate::testrun::parse(contents);
-    let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
-    fold_analysed(
-        lines,
-        contents,
-        &Analysis::of(contents, &failing),
-        opts,
-        out,
-    )
+    fold_analysed(lines, contents, &Analysis::of(contents, &report), opts, out)
 }
 
 /// [`fold`] with the analysis of `contents` already made.
@@ -334,6 +333,7 @@ pub fn fold_analysed(
         diagnostic,
         items,
         failure_exit,
+        failure_lines,
         options,
         alike,
         listing: _,
@@ -408,6 +408,7 @@ pub fn fold_analysed(
         };
         if matches!(fate[i], Fate::Undecided | Fate::Context)
             && (summaries.contains(&i)
+                || failure_lines.contains(&i)
                 || diagnostic[i]
                 || items.contains(&i)
                 || headers.contains(&i)
@@ -453,6 +454,7 @@ pub fn fold_analysed(
     }
 
     keep_message_bodies(contents, diagnostic, &mut fate);
+    keep_failure_bodies(contents, failure_lines, &mut fate);
     keep_framed_details(contents, severity, &mut fate);
     keep_frame_functions(contents, &mut fate);
 
@@ -667,6 +669,26 @@ fn keep_message_bodies(contents: &[&str], diagnostic: &[bool], fate: &mut [Fate]
         }
         for j in (i + 1..contents.len()).take(MESSAGE_BODY_AT_MOST) {
             if !contents[j].starts_with([' ', '\t']) || contents[j].trim().is_empty() {
+                break;
+            }
+            if matches!(fate[j], Fate::Undecided | Fate::Context) {
+                fate[j] = Fate::Keep;
+            }
+        }
+    }
+}
+
+/// A runner's failing test says why on the lines indented under it (TAP's
+/// YAML block with `operator`, `expected`, `actual`, `at`; Go's
+/// `x_test.go:12: got 3`; Pester's `Expected 8080, but got 80.`): they
+/// are kept with it, up to [`MESSAGE_BODY_AT_MOST`], but for lines another
+/// rule folded (a code frame, a library frame).
+fn keep_failure_bodies(contents: &[&str], failure_lines: &HashSet<usize>, fate: &mut [Fate]) {
+    let indent = |c: &str| c.len() - c.trim_start().len();
+    for &i in failure_lines {
+        let depth = indent(contents[i]);
+        for j in (i + 1..contents.len()).take(MESSAGE_BODY_AT_MOST) {
+            if contents[j].trim().is_empty() || indent(contents[j]) <= depth {
                 break;
             }
             if matches!(fate[j], Fate::Undecided | Fate::Context) {

@@ -211,8 +211,7 @@ fn prepared(
     }
     let contents: Vec<&str> = lines.iter().map(|l| line::content(l)).collect();
     let report = testrun::parse(&contents);
-    let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
-    let analysis = fold::Analysis::of(&contents, &failing);
+    let analysis = fold::Analysis::of(&contents, &report);
     let paths = analysis.listing();
     choose(
         &|opts: &FoldOptions| render(&lines, &contents, &analysis, &report, opts),

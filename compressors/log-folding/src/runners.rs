@@ -16,7 +16,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             // TAP: `not ok 3 - name # comment`
             r.saw("TAP");
             tap.failed += 1;
-            r.add_failure(tap_name(rest), next(8).filter(|m| !m.starts_with("---")));
+            r.add_failure(i, tap_name(rest), next(8).filter(|m| !m.starts_with("---")));
         } else if t.starts_with("ok ") && t[3..].starts_with(|c: char| c.is_ascii_digit()) {
             r.saw("TAP");
             if t.contains("# SKIP") || t.contains("# skip") {
@@ -42,7 +42,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 .map(|l| l.trim())
                 .find(|l| is_exception_line(l))
                 .map(str::to_string);
-            r.add_failure(name, message);
+            r.add_failure(i, name, message);
         } else if let Some(n) = t.strip_prefix("Ran ").and_then(|s| s.strip_suffix_tests()) {
             r.saw("unittest");
             let verdict = lines[i + 1..]
@@ -57,7 +57,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             // RSpec's list of failures: `rspec ./spec/calc_spec.rb:4 # Calc adds`
             if let Some((place, name)) = rest.split_once(" # ") {
                 r.saw("RSpec");
-                r.add_failure(name, Some(place.to_string()));
+                r.add_failure(i, name, Some(place.to_string()));
             }
         } else if t.contains(" examples, ") || t.contains(" example, ") {
             if let Some(total) = count_before(t, " example") {
@@ -70,7 +70,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             }
         } else if let Some(name) = phpunit_failure(t) {
             r.saw("PHPUnit");
-            r.add_failure(name, next(4));
+            r.add_failure(i, name, next(4));
         } else if t.starts_with("Tests: ") && t.contains("Assertions: ") {
             r.saw("PHPUnit");
             let total = count_after(t, "Tests: ").unwrap_or(0);
@@ -87,7 +87,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if let Some(rest) = t.strip_prefix("[-] ") {
             // Pester: `[-] Describe.It 15ms (13ms|2ms)`, the message next.
             r.saw("Pester");
-            r.add_failure(strip_timing(rest), next(3));
+            r.add_failure(i, strip_timing(rest), next(3));
         } else if let Some(rest) = t.strip_prefix("Tests Passed: ") {
             r.saw("Pester");
             r.passed += number(rest).unwrap_or(0);
@@ -104,7 +104,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                     .skip_while(|l| *l != "Error Message:")
                     .nth(1)
                     .map(str::to_string);
-                r.add_failure(name, message);
+                r.add_failure(i, name, message);
             }
         } else if (t.starts_with("Failed!") || t.starts_with("Passed!")) && t.contains("Total:") {
             r.saw("dotnet test");
@@ -115,7 +115,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             // cargo-nextest: `FAIL [   0.003s] crate::tests::name`
             if let Some((_, name)) = rest.split_once("] ") {
                 r.saw("cargo nextest");
-                r.add_failure(name, None);
+                r.add_failure(i, name, None);
             }
         } else if t.starts_with("Summary [") && t.contains(" tests run: ") {
             r.saw("cargo nextest");

@@ -15,6 +15,10 @@ pub struct TestReport {
     pub skipped: u64,
     /// Each failing test: its name and the first line of its assertion message.
     pub failures: Vec<Failure>,
+    /// The lines where the runner announced a failing test (`not ok 6 …`,
+    /// `FAIL: test_x`, `[-] It works`), in the order read: each is kept,
+    /// whatever words it holds (`not ok 6 no errors` names no error).
+    pub failure_lines: Vec<usize>,
 }
 
 /// One failing test.
@@ -40,10 +44,13 @@ impl TestReport {
     }
 
     /// Adds a failing test (once; a later message fills a missing one).
-    pub(crate) fn add_failure(&mut self, name: &str, message: Option<String>) {
+    pub(crate) fn add_failure(&mut self, line: usize, name: &str, message: Option<String>) {
         let name = name.trim().to_string();
         if name.is_empty() {
             return;
+        }
+        if !self.failure_lines.contains(&line) {
+            self.failure_lines.push(line);
         }
         if let Some(f) = self.failures.iter_mut().find(|f| f.name == name) {
             if f.message.is_none() {
@@ -98,7 +105,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
         } else if t.starts_with("test ") && t.ends_with("... FAILED") {
             r.saw("cargo test");
             let name = &t[5..t.len() - "... FAILED".len()];
-            r.add_failure(name, None);
+            r.add_failure(i, name, None);
         } else if let Some(name) = t
             .strip_prefix("---- ")
             .and_then(|s| s.strip_suffix(" stdout ----"))
@@ -108,13 +115,13 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 lines[i + 1..].iter().take(6).map(|l| l.trim()).find(|l| {
                     !l.is_empty() && !l.starts_with("thread '") && !l.starts_with("note:")
                 });
-            r.add_failure(name, msg.map(str::to_string));
+            r.add_failure(i, name, msg.map(str::to_string));
         }
         // pytest
         else if let Some(rest) = t.strip_prefix("FAILED ").filter(|s| s.contains("::")) {
             r.saw("pytest");
             let (name, msg) = rest.split_once(" - ").unwrap_or((rest, ""));
-            r.add_failure(name, Some(msg.to_string()).filter(|m| !m.is_empty()));
+            r.add_failure(i, name, Some(msg.to_string()).filter(|m| !m.is_empty()));
         } else if t.starts_with('=')
             && t.ends_with('=')
             && (t.contains(" passed") || t.contains(" failed"))
@@ -151,7 +158,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .take(8)
                 .map(|l| l.trim())
                 .find(|l| !l.is_empty());
-            r.add_failure(name, msg.map(str::to_string));
+            r.add_failure(i, name, msg.map(str::to_string));
         }
         // vitest
         else if let Some(rest) = t.strip_prefix("Tests ").filter(|s| s.contains('(')) {
@@ -166,7 +173,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .take(6)
                 .map(|l| l.trim())
                 .find(|l| l.contains("Error"));
-            r.add_failure(name.trim(), msg.map(str::to_string));
+            r.add_failure(i, name.trim(), msg.map(str::to_string));
         }
         // go test
         else if let Some(rest) = t.strip_prefix("--- FAIL: ") {
@@ -178,7 +185,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .take(4)
                 .map(|l| l.trim())
                 .find(|l| l.contains(".go:"));
-            r.add_failure(name, msg.map(str::to_string));
+            r.add_failure(i, name, msg.map(str::to_string));
         } else if t.starts_with("--- PASS: ") {
             r.saw("go test");
             go_counts.0 += 1;
@@ -207,7 +214,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .take(6)
                 .map(|l| l.trim())
                 .find(|l| l.contains("failed") || l.contains("Error") || l.starts_with("** ("));
-            r.add_failure(rest, msg.map(str::to_string));
+            r.add_failure(i, rest, msg.map(str::to_string));
         }
         // maven surefire
         else if let Some(pos) = t.find("Tests run:") {
@@ -243,7 +250,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .map(|l| l.trim())
                 .filter(|l| !l.is_empty() && !l.starts_with("at "));
             if !name.starts_with("Tests run:") {
-                r.add_failure(name, msg.map(str::to_string));
+                r.add_failure(i, name, msg.map(str::to_string));
             }
         } else if let Some(rest) = t
             .strip_prefix("[ERROR]   ")
@@ -257,7 +264,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 && !name.contains('/')
             {
                 r.saw("maven surefire");
-                r.add_failure(name, Some(msg.trim().to_string()));
+                r.add_failure(i, name, Some(msg.trim().to_string()));
             }
         }
         i += 1;

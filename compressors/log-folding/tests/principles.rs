@@ -735,3 +735,22 @@ fn a_go_frame_kept_keeps_its_call_with_its_place() {
         assert!(kept(&out, line), "lost {line:?} in:\n{out}");
     }
 }
+
+#[test]
+fn a_failing_tests_own_line_is_kept_whatever_words_it_holds() {
+    // `not ok 6 no errors`: the test is named "no errors", which reads as
+    // a count of zero errors, among passing lines of its shape; the
+    // runner says it failed.
+    let mut log = String::from("TAP version 13\n");
+    for i in 1..=5 {
+        log.push_str(&format!("ok {i} no warnings\n"));
+    }
+    log.push_str("not ok 6 no errors\n  ---\n    operator: notOk\n  ...\n");
+    for i in 7..=300 {
+        log.push_str(&format!("ok {i} no warnings\n"));
+    }
+    log.push_str("1..300\n# tests 300\n# pass  299\n# fail  1\n");
+    let out = compress(&log).text;
+    assert!(kept(&out, "not ok 6 no errors"), "{out}");
+    assert!(kept(&out, "# fail  1"), "{out}");
+}
