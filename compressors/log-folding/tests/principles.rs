@@ -739,18 +739,42 @@ fn a_go_frame_kept_keeps_its_call_with_its_place() {
 #[test]
 fn a_failing_tests_own_line_is_kept_whatever_words_it_holds() {
     // `not ok 6 no errors`: the test is named "no errors", which reads as
-    // a count of zero errors, among passing lines of its shape; the
-    // runner says it failed.
-    let mut log = String::from("TAP version 13\n");
+    // a count of zero errors; its shape is the other failures' (which name
+    // a failure, so they stay as errors) and the log is long enough that
+    // no budget keeps every shape. The runner says it failed: it stays,
+    // with its YAML block.
+    let noise = |seed: usize| -> String {
+        (0..300)
+            .map(|i| {
+                let n = seed + i;
+                format!("{} {} {}\n", words(n), words(n * 7 + 3), words(n * 13 + 5))
+            })
+            .collect()
+    };
+    let failure = |n: usize, name: &str| {
+        format!(
+            "not ok {n} {name}\n  ---\n    operator: equal\n    at: Test.<anonymous> (/app/test/order.js:{n}:7)\n  ...\n"
+        )
+    };
+    let mut log = noise(0);
+    log.push_str("TAP version 13\n");
     for i in 1..=5 {
         log.push_str(&format!("ok {i} no warnings\n"));
     }
-    log.push_str("not ok 6 no errors\n  ---\n    operator: notOk\n  ...\n");
-    for i in 7..=300 {
-        log.push_str(&format!("ok {i} no warnings\n"));
-    }
-    log.push_str("1..300\n# tests 300\n# pass  299\n# fail  1\n");
+    log.push_str(&failure(6, "no errors"));
+    log.push_str(&failure(7, "fails due to sort"));
+    log.push_str("ok 8 fine\n");
+    log.push_str(&failure(9, "fails due to sort"));
+    log.push_str(&failure(10, "fails due to order"));
+    log.push_str("1..10\n# tests 10\n# pass  6\n# fail  4\n");
+    log.push_str(&noise(1000));
     let out = compress(&log).text;
-    assert!(kept(&out, "not ok 6 no errors"), "{out}");
-    assert!(kept(&out, "# fail  1"), "{out}");
+    for line in [
+        "not ok 6 no errors",
+        "    at: Test.<anonymous> (/app/test/order.js:6:7)",
+        "not ok 10 fails due to order",
+        "# fail  4",
+    ] {
+        assert!(kept(&out, line), "lost {line:?}:\n{out}");
+    }
 }
