@@ -50,9 +50,16 @@
 //!   it names, and every line whose words differ from those shown (apt's
 //!   `Setting up tree`, `Setting up bats`); a long log keeps a template's
 //!   few lines when each names another thing;
-//! - pytest's warnings summary keeps each distinct warning once
-//!   ([`warnings_summary`]); a Python traceback in a log folds its library
-//!   frames but the innermost ([`python_traceback`]);
+//! - the line where a runner announced a failing test, whatever its words,
+//!   with the lines indented under it (its message);
+//! - pytest's warnings summary keeps each distinct warning once, with its
+//!   first place ([`warnings_summary`]); a Python traceback in a log folds
+//!   its library frames but the innermost, and a long one its middle
+//!   ([`python_traceback`], by [`trace`]'s rule, shared with the error
+//!   compressor); so do pytest's short frames ([`pytest_tb`]) and g++'s
+//!   template instantiation chains ([`instantiation`]);
+//! - a help text's options, each with the first line of its description
+//!   ([`help_text`]);
 //! - search output (`path:line:text`) grouped by file, each path once, only
 //!   when the tool that produced it is a search ([`compress_search_within`]):
 //!   a linter's `path:line: message` lines look the same and are never
