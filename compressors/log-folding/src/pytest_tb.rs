@@ -118,8 +118,9 @@ fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
 /// with its source line indented under it, as pytest prints the frames
 /// between the first and the last of a long traceback, and every frame of
 /// a collection error. Consecutive short frames are a trace: which of them
-/// stay, location and source together, is [`trace::kept_frames`]'s rule; the innermost is the last only
-/// when the exception's `E` lines follow it, else a longer frame does.
+/// stay, location and source together, is [`trace::kept_frames`]'s rule.
+/// The innermost is the run's last only when the exception's `E` lines
+/// follow it; else a longer frame below is.
 fn read_short_frames(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
     let mut k = start;
     while k < end {
