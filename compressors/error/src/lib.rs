@@ -163,17 +163,17 @@ fn fold_trace(
             || k == last
             || long && (k + INNERMOST_KEPT > last || Some(k) == innermost_own)
             || own(f) && !long;
-        let text = lines[*start..=*start + f.extra_lines].join("\n");
-        let repeated = k != last && printed_before.contains(&text);
-        if kept && repeated {
+        if kept {
             flush(&mut folded, out);
-            repeats += 1;
-        } else if kept {
-            flush(&mut folded, out);
-            flush_repeats(&mut repeats, out);
-            print_frame(lines, f, *start, out);
-            printed_before.insert(text);
-            printed += 1;
+            let text = lines[*start..=*start + f.extra_lines].join("\n");
+            if k != last && printed_before.contains(&text) {
+                repeats += 1;
+            } else {
+                flush_repeats(&mut repeats, out);
+                print_frame(lines, f, *start, out);
+                printed_before.insert(text);
+                printed += 1;
+            }
         } else if !own(f) {
             flush_repeats(&mut repeats, out);
             folded.push(&f.package);

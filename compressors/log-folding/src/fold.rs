@@ -2,7 +2,7 @@
 //! around it, the first and last lines, a few lines of each new shape; and
 //! folding the rest into runs (`[×N similar]`) and gaps (`[… N lines folded]`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
@@ -159,7 +159,7 @@ pub struct Analysis {
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
     /// The lines where a runner announced a failing test.
-    failure_lines: HashSet<usize>,
+    failure_lines: BTreeSet<usize>,
     /// Lines defining an option in a help text or manual page.
     options: Vec<bool>,
     /// Errors and warnings repeating an earlier one but for their numbers.
@@ -184,7 +184,7 @@ impl Analysis {
     pub fn of(contents: &[&str], report: &crate::testrun::TestReport) -> Self {
         let n = contents.len();
         let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
-        let failure_lines: HashSet<usize> = report.failure_lines.iter().copied().collect();
+        let failure_lines = report.failure_lines.clone();
         // A passing test's own line is never an error (whatever its name says)
         // and folds with its count: a passing run is read for its summaries.
         let passing: Vec<bool> = contents
@@ -683,7 +683,7 @@ fn keep_message_bodies(contents: &[&str], diagnostic: &[bool], fate: &mut [Fate]
 /// `x_test.go:12: got 3`; Pester's `Expected 8080, but got 80.`): they
 /// are kept with it, up to [`MESSAGE_BODY_AT_MOST`], but for lines another
 /// rule folded (a code frame, a library frame).
-fn keep_failure_bodies(contents: &[&str], failure_lines: &HashSet<usize>, fate: &mut [Fate]) {
+fn keep_failure_bodies(contents: &[&str], failure_lines: &BTreeSet<usize>, fate: &mut [Fate]) {
     let indent = |c: &str| c.len() - c.trim_start().len();
     for &i in failure_lines {
         let depth = indent(contents[i]);

@@ -2,6 +2,8 @@
 //! with its assertion message, for cargo test, pytest, jest/vitest, go test,
 //! mix test and maven surefire (more runners in the private `runners` module).
 
+use std::collections::BTreeSet;
+
 /// What the log says about a test run.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct TestReport {
@@ -16,9 +18,9 @@ pub struct TestReport {
     /// Each failing test: its name and the first line of its assertion message.
     pub failures: Vec<Failure>,
     /// The lines where the runner announced a failing test (`not ok 6 …`,
-    /// `FAIL: test_x`, `[-] It works`), in the order read: each is kept,
-    /// whatever words it holds (`not ok 6 no errors` names no error).
-    pub failure_lines: Vec<usize>,
+    /// `FAIL: test_x`, `[-] It works`): each is kept, whatever words it
+    /// holds (`not ok 6 no errors` names no error).
+    pub failure_lines: BTreeSet<usize>,
 }
 
 /// One failing test.
@@ -49,9 +51,7 @@ impl TestReport {
         if name.is_empty() {
             return;
         }
-        if !self.failure_lines.contains(&line) {
-            self.failure_lines.push(line);
-        }
+        self.failure_lines.insert(line);
         if let Some(f) = self.failures.iter_mut().find(|f| f.name == name) {
             if f.message.is_none() {
                 f.message = message;
