@@ -36,8 +36,9 @@ pub struct FoldOptions {
     pub near_error: usize,
     /// A log this short keeps one line of every shape (no budget).
     pub small_log_lines: usize,
-    /// The lines this close before a failure exit are read as a short log
-    /// of their own (see `small_log_lines`): the failing step's output says
+    /// The lines this close before a failure exit are the failing step's
+    /// last lines: kept as they are in a log longer than `small_log_lines`
+    /// (a short log is read whole anyway): the failing step's output says
     /// why it failed, however long the log before it.
     pub failure_window: usize,
     /// Most lines of rare templates kept beyond `novel_budget`, per
@@ -457,6 +458,7 @@ pub fn fold_analysed(
     keep_failure_bodies(contents, failure_lines, &mut fate);
     keep_framed_details(contents, severity, &mut fate);
     keep_frame_functions(contents, &mut fate);
+    keep_failing_step_tails(contents, failure_exit, passing, templates, opts, &mut fate);
 
     // The first and last lines are shown, as runs: a run that starts in the
     // head or ends in the tail is printed (once, with its count).
@@ -714,6 +716,42 @@ fn keep_frame_functions(contents: &[&str], fate: &mut [Fate]) {
             && matches!(fate[j - 1], Fate::Undecided | Fate::Context | Fate::Folded)
         {
             fate[j - 1] = Fate::Keep;
+        }
+    }
+}
+
+/// The last lines a failing step printed, the `failure_window` lines
+/// before each failure exit of a log longer than `small_log_lines`, are
+/// kept as they are: whatever their words, this is where a failure says
+/// why (a compiler's code frames, a test's traceback, the lines a failed
+/// check printed), and they are few next to the log. Still folded there:
+/// passing tests' lines (a run reads for its failures), lines of a shape
+/// repeated [`VARIED_RUN_FOLDS_FROM`] times or more in the window
+/// (downloads, progress, passing packages, the same library frame under
+/// every failure: their first line and a count), blank lines and repeats
+/// of a line printed above.
+fn keep_failing_step_tails(
+    contents: &[&str],
+    failure_exit: &[bool],
+    passing: &[bool],
+    templates: &template::Templates,
+    opts: &FoldOptions,
+    fate: &mut [Fate],
+) {
+    if contents.len() <= opts.small_log_lines {
+        return;
+    }
+    for (exit, _) in failure_exit.iter().enumerate().filter(|(_, e)| **e) {
+        let window = exit.saturating_sub(opts.failure_window)..exit;
+        let mut shape_count: HashMap<usize, usize> = HashMap::new();
+        for i in window.clone() {
+            *shape_count.entry(templates.of_line[i]).or_default() += 1;
+        }
+        for i in window {
+            let repeated = shape_count[&templates.of_line[i]] >= VARIED_RUN_FOLDS_FROM;
+            if !contents[i].trim().is_empty() && !passing[i] && !repeated {
+                fate[i] = Fate::Keep;
+            }
         }
     }
 }

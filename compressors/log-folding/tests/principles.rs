@@ -184,6 +184,51 @@ fn the_lines_before_a_failure_exit_are_kept() {
 }
 
 #[test]
+fn a_long_logs_failing_step_keeps_its_last_lines_but_repeated_shapes() {
+    // A CI log: a long build, then the step that failed, whose last lines
+    // hold a compiler's code frame after a download's progress.
+    let mut log = String::new();
+    for i in 0..400 {
+        log.push_str(&format!(
+            "cc -O2 -c src/{}.c -o build/{}.o\n",
+            words(i),
+            words(i)
+        ));
+    }
+    log.push_str("$ make travis\n");
+    for i in 0..8 {
+        log.push_str(&format!(
+            "Received {} of 314264396 ({}.0%), {i}.5 MBs/sec\n",
+            i * 39283049,
+            i * 12
+        ));
+    }
+    let frame = [
+        "error[E0407]: method `oom` is not a member of trait `Alloc`",
+        "   --> /home/ci/.cargo/registry/src/linked_list_allocator-0.5.0/src/lib.rs:139:5",
+        "    |",
+        "139 | /     fn oom(&mut self, _: AllocErr) -> ! {",
+        "140 | |         panic!(\"Out of memory\");",
+        "141 | |     }",
+        "    | |_____^ not a member of trait `Alloc`",
+    ];
+    for line in frame {
+        log.push_str(line);
+        log.push('\n');
+    }
+    log.push_str("error: Could not compile `linked_list_allocator`.\nmake: *** [travis] Error 101\n\nThe command \"make travis\" exited with 2.\n");
+    log.push_str("store build cache\nchange detected\n");
+    let out = compress(&log).text;
+    for line in frame {
+        assert!(kept(&out, line), "lost {line:?} in:\n{out}");
+    }
+    assert!(kept(&out, "$ make travis"), "{out}");
+    // The progress folds to its first line and a count.
+    assert!(!out.contains("Received 117849147"), "{out}");
+    assert!(out.contains("[×8 similar]"), "{out}");
+}
+
+#[test]
 fn a_smaller_budget_keeps_the_failures_and_says_so() {
     let mut log = String::new();
     for i in 0..400 {
