@@ -6,7 +6,7 @@
 //! and so is any line that names a place in a file, heads a block (a stack
 //! trace follows) or names a failing test.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::hash::Hasher;
 
 /// An error or warning line's key, hashed: its text with every number that
@@ -72,7 +72,7 @@ pub struct Alike {
     pub repeats: Vec<bool>,
     /// The first alert of each key that repeats, and how many there are in
     /// all (itself included).
-    pub counts: HashMap<usize, usize>,
+    pub counts: FxHashMap<usize, usize>,
     /// Lines after a repeated error that say which one it was (a new
     /// request after `code 404`): kept, as the error above them is.
     pub telling: Vec<usize>,
@@ -91,12 +91,12 @@ pub fn find(
     protected: impl Fn(usize) -> bool,
 ) -> Alike {
     let n = contents.len();
-    let mut ids: HashMap<u64, usize> = HashMap::new();
+    let mut ids: FxHashMap<u64, usize> = FxHashMap::default();
     // Each alert's key, interned; the first alert of each key.
     let mut key_of: Vec<usize> = vec![usize::MAX; n];
     let mut first_of: Vec<usize> = Vec::new();
     let mut new = vec![false; n];
-    let mut seen_context: HashSet<u64> = HashSet::new();
+    let mut seen_context: FxHashSet<u64> = FxHashSet::default();
     let mut telling: Vec<usize> = Vec::new();
     for (i, content) in contents.iter().enumerate() {
         if !alert(i) {
@@ -127,7 +127,7 @@ pub fn find(
     }
     let mut alike = Alike {
         repeats: vec![false; n],
-        counts: HashMap::new(),
+        counts: FxHashMap::default(),
         telling,
     };
     let mut fold_if_old = |episode: std::ops::Range<usize>| {

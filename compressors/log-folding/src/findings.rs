@@ -11,7 +11,7 @@
 //! per place. A server's log that prints its source location on every line
 //! names the same few places again and again, and folds as usual.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::markers;
 
@@ -25,7 +25,7 @@ const DISTINCT_PLACES_SHARE: f64 = 0.5;
 
 /// The lines to keep: every finding and the place in its block, and every
 /// place-led line of a report (see the module's documentation).
-pub fn kept(contents: &[&str]) -> HashSet<usize> {
+pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
     let mut keep = place_led_report(contents);
     for (i, line) in contents.iter().enumerate() {
         // pydocstyle's `    D103: Missing docstring` under its place line.
@@ -54,22 +54,22 @@ pub fn kept(contents: &[&str]) -> HashSet<usize> {
 
 /// The place-led lines of `contents` when their places are mostly
 /// distinct; none otherwise.
-fn place_led_report(contents: &[&str]) -> HashSet<usize> {
+fn place_led_report(contents: &[&str]) -> FxHashSet<usize> {
     let led: Vec<(usize, (&str, &str))> = contents
         .iter()
         .enumerate()
         .filter_map(|(i, c)| place_leading(c).map(|p| (i, p)))
         .collect();
     if led.len() < 2 {
-        return HashSet::new();
+        return FxHashSet::default();
     }
-    let mut seen: std::collections::HashMap<(&str, &str), usize> = Default::default();
+    let mut seen: rustc_hash::FxHashMap<(&str, &str), usize> = Default::default();
     for (_, place) in &led {
         *seen.entry(*place).or_default() += 1;
     }
     let unique = seen.values().filter(|&&n| n == 1).count();
     if (unique as f64) < led.len() as f64 * DISTINCT_PLACES_SHARE {
-        return HashSet::new();
+        return FxHashSet::default();
     }
     led.into_iter().map(|(i, _)| i).collect()
 }
@@ -200,7 +200,7 @@ mod tests {
             "",
             "Did you mean:",
         ];
-        assert_eq!(kept(&log), HashSet::from([0, 2]));
+        assert_eq!(kept(&log), FxHashSet::from_iter([0, 2]));
     }
 
     #[test]

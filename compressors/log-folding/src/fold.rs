@@ -2,7 +2,9 @@
 //! around it, the first and last lines, a few lines of each new shape; and
 //! folding the rest into runs (`[×N similar]`) and gaps (`[… N lines folded]`).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
@@ -146,9 +148,9 @@ pub struct Analysis {
     /// The templates mined from the masks.
     templates: template::Templates,
     /// Runner summaries to keep.
-    summaries: HashSet<usize>,
+    summaries: FxHashSet<usize>,
     /// An outline's headers.
-    headers: HashSet<usize>,
+    headers: FxHashSet<usize>,
     /// Section titles framed by rules, when there are few enough to keep.
     titles: Vec<usize>,
     /// Compiler or linter diagnostics.
@@ -156,7 +158,7 @@ pub struct Analysis {
     /// Items the output lists, each kept: a linter's findings and their
     /// places (see [`findings`]), a tree's nodes (see [`tree`]), a text
     /// table's rows (see [`table`]), a list of paths (see [`listing`]).
-    items: HashSet<usize>,
+    items: FxHashSet<usize>,
     /// Failure exits (`make: *** … Error 2`).
     failure_exit: Vec<bool>,
     /// The lines where a runner announced a failing test.
@@ -169,7 +171,7 @@ pub struct Analysis {
     listing: Vec<usize>,
     /// Templates whose few lines each name something else (see
     /// [`few_distinct_items`]).
-    few_items: HashSet<usize>,
+    few_items: FxHashSet<usize>,
 }
 
 impl Analysis {
@@ -250,7 +252,7 @@ impl Analysis {
         let headers = outline_headers(contents);
         let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
         let listing = listing::kept(contents);
-        let items: HashSet<usize> = findings::kept(contents)
+        let items: FxHashSet<usize> = findings::kept(contents)
             .into_iter()
             .chain(tree::kept(contents))
             .chain(table::rows(contents))
@@ -495,7 +497,7 @@ pub fn fold_analysed(
             shown.add(i, templates, masks);
         }
     }
-    let mut chosen: HashSet<usize> = HashSet::new();
+    let mut chosen: FxHashSet<usize> = FxHashSet::default();
     for &(start, len) in &candidates {
         if in_head_or_tail(start) || in_head_or_tail(start + len - 1) {
             shown.add(start, templates, masks);
@@ -588,12 +590,12 @@ pub fn fold_analysed(
     // later on (a stack trace repeated for every failing test) is folded, and
     // identical repeats right after it are counted as `[×N similar]`. A context
     // line is folded when a line of its shape was printed already.
-    let mut printed: HashSet<&str> = HashSet::new();
-    let mut printed_masks: HashSet<&str> = HashSet::new();
+    let mut printed: FxHashSet<&str> = FxHashSet::default();
+    let mut printed_masks: FxHashSet<&str> = FxHashSet::default();
     let mut gap = Gap::default();
     // A header seen before that heads a new diagnostic (its location follows,
     // not printed yet) is that diagnostic's header: it is printed again.
-    let heads_new_diagnostic = |k: usize, printed: &HashSet<&str>| {
+    let heads_new_diagnostic = |k: usize, printed: &FxHashSet<&str>| {
         k + 1 < n && diagnostic[k + 1] && !printed.contains(lines[k + 1])
     };
     let mut k = 0;
@@ -743,7 +745,7 @@ fn keep_failing_step_tails(
     }
     for (exit, _) in failure_exit.iter().enumerate().filter(|(_, e)| **e) {
         let window = exit.saturating_sub(opts.failure_window)..exit;
-        let mut shape_count: HashMap<usize, usize> = HashMap::new();
+        let mut shape_count: FxHashMap<usize, usize> = FxHashMap::default();
         for i in window.clone() {
             *shape_count.entry(templates.of_line[i]).or_default() += 1;
         }
@@ -835,9 +837,9 @@ const NEAR_REPEAT: f64 = 0.75;
 #[derive(Debug, Default)]
 struct Shown<'a> {
     /// The first line shown of each template.
-    first: HashMap<usize, usize>,
+    first: FxHashMap<usize, usize>,
     /// Masks of the lines shown.
-    masks: HashSet<&'a str>,
+    masks: FxHashSet<&'a str>,
 }
 
 impl<'a> Shown<'a> {
@@ -976,8 +978,8 @@ const FEW_ITEMS_AT_MOST: usize = 4;
 /// [`FEW_ITEMS_AT_MOST`] whose lines' masks all differ (`Created wheel for
 /// setuptools: …`, `… for wheel: …`, `… for packaging: …`): a few items,
 /// each its own fact, rather than one message repeated.
-fn few_distinct_items(masks: &[String], templates: &template::Templates) -> HashSet<usize> {
-    let mut lines_of: HashMap<usize, Vec<&str>> = HashMap::new();
+fn few_distinct_items(masks: &[String], templates: &template::Templates) -> FxHashSet<usize> {
+    let mut lines_of: FxHashMap<usize, Vec<&str>> = FxHashMap::default();
     for (i, &t) in templates.of_line.iter().enumerate() {
         let size = templates.size[t];
         if size > template::RARE_AT_MOST && size <= FEW_ITEMS_AT_MOST {
@@ -1006,7 +1008,7 @@ fn kept_summaries(
     contents: &[&str],
     severity: &[Severity],
     templates: &template::Templates,
-) -> HashSet<usize> {
+) -> FxHashSet<usize> {
     let all: Vec<usize> = (0..contents.len())
         .filter(|&i| markers::is_summary(contents[i]))
         .collect();
@@ -1017,7 +1019,7 @@ fn kept_summaries(
     if passing <= PASSING_SUMMARIES_AT_MOST {
         return all.into_iter().collect();
     }
-    let mut last_of_template = HashMap::new();
+    let mut last_of_template = FxHashMap::default();
     for &i in &all {
         last_of_template.insert(templates.of_line[i], i);
     }
@@ -1036,19 +1038,19 @@ fn kept_summaries(
 /// which explain an error reported elsewhere. They fold (the gap says how
 /// many lines); notes in the project's files stay (a linter's `note` level
 /// is a finding of its own).
-fn notes_elsewhere(contents: &[&str]) -> HashSet<usize> {
+fn notes_elsewhere(contents: &[&str]) -> FxHashSet<usize> {
     let diagnostics: Vec<(usize, &str, String)> = contents
         .iter()
         .enumerate()
         .filter_map(|(i, c)| markers::diagnostic_parts(c).map(|d| (i, d.path, d.level())))
         .collect();
-    let reported: HashSet<&str> = diagnostics
+    let reported: FxHashSet<&str> = diagnostics
         .iter()
         .filter(|(_, _, level)| level != "note")
         .map(|&(_, path, _)| path)
         .collect();
     if reported.is_empty() {
-        return HashSet::new();
+        return FxHashSet::default();
     }
     diagnostics
         .into_iter()
@@ -1061,7 +1063,7 @@ fn notes_elsewhere(contents: &[&str]) -> HashSet<usize> {
 
 /// The shallowest lines of an outline (see [`OUTLINE_DEEP_SHARE`]), or
 /// none.
-fn outline_headers(contents: &[&str]) -> HashSet<usize> {
+fn outline_headers(contents: &[&str]) -> FxHashSet<usize> {
     let indent = |c: &str| c.len() - c.trim_start().len();
     let non_blank: Vec<(usize, usize)> = contents
         .iter()
@@ -1070,9 +1072,9 @@ fn outline_headers(contents: &[&str]) -> HashSet<usize> {
         .map(|(i, c)| (i, indent(c)))
         .collect();
     let Some(min) = non_blank.iter().map(|&(_, d)| d).min() else {
-        return HashSet::new();
+        return FxHashSet::default();
     };
-    let headers: HashSet<usize> = non_blank
+    let headers: FxHashSet<usize> = non_blank
         .iter()
         .filter(|&&(_, d)| d == min)
         .map(|&(i, _)| i)
@@ -1082,7 +1084,7 @@ fn outline_headers(contents: &[&str]) -> HashSet<usize> {
         || (deep as f64) < non_blank.len() as f64 * OUTLINE_DEEP_SHARE
         || headers.len() > OUTLINE_HEADERS_AT_MOST
     {
-        return HashSet::new();
+        return FxHashSet::default();
     }
     headers
 }

@@ -4,7 +4,7 @@
 //! the agent can go to every one. Used only when the folded log is still
 //! over the budget; without a budget every diagnostic stays verbatim.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::markers;
 
@@ -13,8 +13,8 @@ use crate::markers;
 /// places keep their order; a path is written once for a run of places in
 /// it.
 pub fn group(lines: &[String]) -> Vec<String> {
-    let mut first_of: HashMap<String, usize> = HashMap::new();
-    let mut more: HashMap<usize, Vec<(&str, &str)>> = HashMap::new();
+    let mut first_of: FxHashMap<String, usize> = FxHashMap::default();
+    let mut more: FxHashMap<usize, Vec<(&str, &str)>> = FxHashMap::default();
     let mut dropped = vec![false; lines.len()];
     for (i, l) in lines.iter().enumerate() {
         let Some(parts) = markers::diagnostic_parts(l) else {

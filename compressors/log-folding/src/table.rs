@@ -5,14 +5,14 @@
 //! template fold would take the rows for one shape printed many times.
 //! Every row stays, up to the first blank line.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// Fewer rows than this are not worth treating as a table.
 const MIN_ROWS: usize = 3;
 
 /// The rows of every text table in `contents`.
-pub fn rows(contents: &[&str]) -> HashSet<usize> {
-    let mut keep = HashSet::new();
+pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
+    let mut keep = FxHashSet::default();
     for i in 1..contents.len() {
         // A title framed by rules above and below (Maven's ` T E S T S`
         // banner) is a section title, not a table's header.
@@ -66,7 +66,7 @@ mod tests {
             "",
             "[notice] A new release of pip is available",
         ];
-        assert_eq!(rows(&pip), HashSet::from([2, 3, 4]));
+        assert_eq!(rows(&pip), FxHashSet::from_iter([2, 3, 4]));
         let dpkg = [
             "||/ Name           Version      Architecture  Description",
             "+++-==============-============-============-===========",
@@ -74,7 +74,7 @@ mod tests {
             "ii  libaio1:amd64  0.3.113-4    amd64        Linux kernel AIO",
             "ii  libapt-pkg6.0  2.6.1        amd64        package management",
         ];
-        assert_eq!(rows(&dpkg), HashSet::from([2, 3, 4]));
+        assert_eq!(rows(&dpkg), FxHashSet::from_iter([2, 3, 4]));
     }
 
     #[test]

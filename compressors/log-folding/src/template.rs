@@ -5,7 +5,7 @@
 //! seen once or twice in a log is rare, and a rare line is information
 //! whatever words it uses; a template seen a hundred times is folded.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Share of word positions that must agree for a line to join a template.
 const SIMILARITY: f64 = 0.5;
@@ -50,7 +50,7 @@ const CATEGORY_VALUES_AT_MOST: usize = 3;
 /// for an earlier line of another.
 pub fn split_categories(contents: &[&str], masks: &mut [String], templates: &mut Templates) {
     // Only templates with enough lines are read (most are small).
-    let mut lines_of: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut lines_of: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
     for (i, &t) in templates.of_line.iter().enumerate() {
         if templates.size[t] >= CATEGORY_TEMPLATE_AT_LEAST {
             lines_of.entry(t).or_default().push(i);
@@ -125,7 +125,7 @@ struct Template<'a> {
 /// Mines the templates of `masks` (lines with numbers, hashes and paths
 /// already masked, see [`crate::line::mask`]).
 pub fn mine(masks: &[String]) -> Templates {
-    let mut groups: HashMap<(usize, &str), Vec<Template<'_>>> = HashMap::new();
+    let mut groups: FxHashMap<(usize, &str), Vec<Template<'_>>> = FxHashMap::default();
     let mut out = Templates {
         of_line: Vec::with_capacity(masks.len()),
         size: Vec::new(),

@@ -5,7 +5,7 @@
 //! printed many times. Each node stays, but a node the tool itself marks as
 //! shown already (npm's `deduped`, cargo's and Gradle's `(*)`) folds.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// A listing is a tree when at least this many of its lines are nodes…
 const MIN_NODES: usize = 5;
@@ -13,7 +13,7 @@ const MIN_NODES: usize = 5;
 const MIN_NODE_SHARE: f64 = 0.5;
 
 /// The node lines to keep, or none when `contents` is not a tree listing.
-pub fn kept(contents: &[&str]) -> HashSet<usize> {
+pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
     let nodes: Vec<(usize, &str)> = contents
         .iter()
         .enumerate()
@@ -21,7 +21,7 @@ pub fn kept(contents: &[&str]) -> HashSet<usize> {
         .collect();
     let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
     if nodes.len() < MIN_NODES || (nodes.len() as f64) < non_blank as f64 * MIN_NODE_SHARE {
-        return HashSet::new();
+        return FxHashSet::default();
     }
     nodes
         .into_iter()
@@ -77,7 +77,7 @@ mod tests {
             "│ └── debug@4.4.3",
             "└── ms@2.1.3",
         ];
-        assert_eq!(kept(&npm), HashSet::from([1, 2, 3, 5, 6, 7]));
+        assert_eq!(kept(&npm), FxHashSet::from_iter([1, 2, 3, 5, 6, 7]));
         let gradle = [
             "compileClasspath - Compile classpath.",
             "+--- org.slf4j:slf4j-api:2.0.9",
@@ -86,7 +86,7 @@ mod tests {
             "|    \\--- org.checkerframework:checker-qual:3.33.0",
             "\\--- org.slf4j:slf4j-api:2.0.9 (*)",
         ];
-        assert_eq!(kept(&gradle), HashSet::from([1, 2, 3, 4]));
+        assert_eq!(kept(&gradle), FxHashSet::from_iter([1, 2, 3, 4]));
         assert_eq!(
             node_name("[INFO] +- junit:junit:jar:4.13.2:test"),
             Some("junit:junit:jar:4.13.2:test")

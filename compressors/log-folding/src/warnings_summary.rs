@@ -9,7 +9,7 @@
 //! first place, its other places and later entries with the same warning
 //! fold, and the fold marker counts their lines.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::pytest_tb::Role;
 
@@ -25,7 +25,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
     let end = (start + 1..contents.len())
         .find(|&j| is_section_end(contents[j]))
         .unwrap_or(contents.len());
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     let mut entry = start + 1;
     for j in start + 1..=end {
         if j < end && !contents[j].trim().is_empty() {
