@@ -187,13 +187,18 @@ impl Analysis {
     pub fn of(contents: &[&str], report: &crate::testrun::TestReport) -> Self {
         let n = contents.len();
         let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
-        let failure_lines = report.failure_lines.clone();
+        let mut failure_lines = report.failure_lines.clone();
         // A passing test's own line is never an error (whatever its name says)
         // and folds with its count: a passing run is read for its summaries.
-        let passing: Vec<bool> = contents
+        let mut passing: Vec<bool> = contents
             .iter()
             .map(|c| passing::is_passing_test(c))
             .collect();
+        let surefire = passing::surefire_classes(contents);
+        for &i in &surefire.passed {
+            passing[i] = true;
+        }
+        failure_lines.extend(surefire.failed_announcements);
         // A traceback's source listing is code, not messages (see [`pytest_tb`]);
         // so is a diagnostic's code frame (see [`code_frame`]).
         // A warning repeated from other places folds (see [`warnings_summary`]),
@@ -241,7 +246,8 @@ impl Analysis {
         // headers of an outline.
         let mut templates = template::mine(&masks);
         template::split_categories(contents, &mut masks, &mut templates);
-        let summaries = kept_summaries(contents, &severity, &templates);
+        let mut summaries = kept_summaries(contents, &severity, &templates);
+        summaries.retain(|&i| !passing[i]);
         let few_items = few_distinct_items(&masks, &templates);
         let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
         let titles = if titles.len() <= MAX_SECTION_TITLES {

@@ -90,9 +90,66 @@ fn dotnet_or_nextest(t: &str) -> bool {
         .is_some_and(|rest| rest.contains("s] "))
 }
 
+/// What a Maven surefire run says of each test class, by line.
+#[derive(Debug, Default, PartialEq)]
+pub struct SurefireClasses {
+    /// The lines of classes that passed: passing tests' lines.
+    pub passed: Vec<usize>,
+    /// The announcements (`Running demo.PriceTest`) of classes that failed:
+    /// where the run announced a failing test.
+    pub failed_announcements: Vec<usize>,
+}
+
+/// Reads surefire's classes when the run prints its totals (`Tests run:
+/// 120, Failures: 0, …` without ` - in `). A class that passed has its
+/// announcement (`Running demo.CartTest`) and its own count (`Tests run:
+/// 10, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.04 s - in
+/// demo.CartTest`) read as passing tests' lines: the totals say the same.
+/// A class that failed keeps both.
+pub fn surefire_classes(contents: &[&str]) -> SurefireClasses {
+    let mut classes = SurefireClasses::default();
+    let has_totals = contents.iter().any(|c| {
+        let t = maven_body(c);
+        t.starts_with("Tests run:") && !t.contains(" - in ")
+    });
+    if !has_totals {
+        return classes;
+    }
+    for (i, c) in contents.iter().enumerate() {
+        let Some((counts, class)) = maven_body(c)
+            .strip_prefix("Tests run:")
+            .and_then(|rest| rest.rsplit_once(" - in "))
+        else {
+            continue;
+        };
+        let passed = counts.contains("Failures: 0,") && counts.contains("Errors: 0,");
+        let announced = format!("Running {}", class.trim());
+        let announcement = (0..i)
+            .rev()
+            .find(|&j| !contents[j].trim().is_empty())
+            .filter(|&j| maven_body(contents[j]) == announced);
+        if passed {
+            classes.passed.push(i);
+            classes.passed.extend(announcement);
+        } else {
+            classes.failed_announcements.extend(announcement);
+        }
+    }
+    classes
+}
+
+/// A Maven line without its level (`[INFO] `, `[ERROR] `, `[WARNING] `).
+fn maven_body(line: &str) -> &str {
+    let t = line.trim();
+    t.strip_prefix('[')
+        .and_then(|rest| rest.split_once("] "))
+        .filter(|(level, _)| !level.is_empty() && level.bytes().all(|b| b.is_ascii_uppercase()))
+        .map_or(t, |(_, body)| body.trim_start())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::is_passing_test;
+    use super::{SurefireClasses, is_passing_test, surefire_classes};
 
     #[test]
     fn each_runners_passing_line() {
@@ -131,5 +188,26 @@ mod tests {
         ] {
             assert!(!is_passing_test(line), "{line}");
         }
+    }
+
+    #[test]
+    fn surefire_classes_that_passed_are_passing_lines_when_the_run_has_totals() {
+        let run = [
+            "[INFO] Running demo.CartTest",
+            "[INFO] Tests run: 10, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.04 s - in demo.CartTest",
+            "[INFO] Running demo.PriceTest",
+            "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.01 s <<< FAILURE! - in demo.PriceTest",
+            "[INFO] Results:",
+            "[ERROR] Tests run: 13, Failures: 1, Errors: 0, Skipped: 0",
+        ];
+        assert_eq!(
+            surefire_classes(&run),
+            SurefireClasses {
+                passed: vec![1, 0],
+                failed_announcements: vec![2],
+            }
+        );
+        // Without totals, a class's count is all the run says.
+        assert_eq!(surefire_classes(&run[..4]), SurefireClasses::default());
     }
 }

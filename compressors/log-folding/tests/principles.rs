@@ -184,6 +184,35 @@ fn the_lines_before_a_failure_exit_are_kept() {
 }
 
 #[test]
+fn a_surefire_run_collapses_to_its_totals_and_its_failing_classes() {
+    let mut log = String::from(
+        "[INFO] -------------------------------------------------------\n[INFO]  T E S T S\n[INFO] -------------------------------------------------------\n",
+    );
+    for class in 0..12 {
+        log.push_str(&format!("[INFO] Running demo.Cart{class}Test\n"));
+        if class == 5 {
+            log.push_str("[ERROR] Tests run: 12, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.001 s <<< FAILURE! - in demo.Cart5Test\n[ERROR] countsMerged(demo.Cart5Test)  Time elapsed: 0 s  <<< FAILURE!\njava.lang.AssertionError: expected:<4> but was:<3>\n\tat demo.Cart5Test.countsMerged(Cart5Test.java:19)\n\n");
+        } else {
+            log.push_str(&format!("[INFO] Tests run: 10, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.0{class} s - in demo.Cart{class}Test\n"));
+        }
+    }
+    log.push_str("[INFO] \n[INFO] Results:\n[INFO] \n[ERROR] Failures: \n[ERROR]   Cart5Test.countsMerged:19 expected:<4> but was:<3>\n[INFO] \n[ERROR] Tests run: 122, Failures: 1, Errors: 0, Skipped: 0\n[INFO] \n[INFO] BUILD FAILURE\n");
+    let out = compress(&log).text;
+    for line in [
+        "[INFO] Running demo.Cart5Test",
+        "[ERROR] Tests run: 12, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.001 s <<< FAILURE! - in demo.Cart5Test",
+        "java.lang.AssertionError: expected:<4> but was:<3>",
+        "[ERROR] Tests run: 122, Failures: 1, Errors: 0, Skipped: 0",
+        "[INFO] BUILD FAILURE",
+    ] {
+        assert!(kept(&out, line), "lost {line:?} in:\n{out}");
+    }
+    // The classes that passed are in the totals.
+    assert!(!out.contains("Cart7Test"), "{out}");
+    assert!(!out.contains("Running demo.Cart2Test"), "{out}");
+}
+
+#[test]
 fn a_long_logs_failing_step_keeps_its_last_lines_but_repeated_shapes() {
     // A CI log: a long build, then the step that failed, whose last lines
     // hold a compiler's code frame after a download's progress.
