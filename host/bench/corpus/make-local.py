@@ -111,6 +111,11 @@ project, offline against Debian's repository (Debian packages maven,
 maven-debian-helper, libsurefire-java, junit4): surefire with failing
 tests, surefire passing, and a compile error.
 
+`--round20` writes only `gradle_cases()`: Gradle 4.4 (Debian's, offline,
+JUnit 4 from /usr/share/java) on a small Java project: failing tests with
+the default logging and with every test's event and full exceptions, and
+a compile error (Debian packages gradle junit4).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1570,6 +1575,67 @@ def maven_cases():
              "every `[ERROR] /path/X.java:[line,col] message` line and BUILD FAILURE")
 
 
+def gradle_cases():
+    """The twentieth round: Gradle (Debian's 4.4.1, offline, JUnit 4 from
+    /usr/share/java) testing and compiling a small Java project, rules
+    written before ghost's output was looked at: with its default test
+    logging, with every test's event and full exceptions (as CI builds
+    configure it), and a compile error."""
+    main_src = ("package demo;\n\npublic class Calc {\n"
+                "    public static int add(int a, int b) { return a + b + (a > 50 ? 1 : 0); }\n"
+                "    public static int div(int a, int b) { return a / b; }\n"
+                "    public static String label(int n) { return n + (n == 1 ? \" item\" : \" item\"); }\n}\n")
+
+    def project(root, events):
+        logging = ("\ntest { testLogging { events 'passed', 'skipped', 'failed'; exceptionFormat 'full' } }\n"
+                   if events else "")
+        write(os.path.join(root, "build.gradle"),
+              "apply plugin: 'java'\nrepositories { flatDir { dirs '/usr/share/java' } }\n"
+              "dependencies { testCompile name: 'junit4'; testCompile name: 'hamcrest-core' }\n" + logging)
+        write(os.path.join(root, "src", "main", "java", "demo", "Calc.java"), main_src)
+        for k in range(15):
+            tests = [f"    @Test public void adds{i}() {{ assertEquals({k * 3 + i * 2}, Calc.add({k * 3}, {i * 2})); }}\n"
+                     for i in range(6)]
+            if k == 4:
+                tests.append("    @Test public void dividesByZero() { assertEquals(0, Calc.div(1, 0)); }\n")
+            if k == 9:
+                tests.append("    @Test public void labelsPlural() { assertEquals(\"2 items\", Calc.label(2)); }\n")
+            write(os.path.join(root, "src", "test", "java", "demo", f"Calc{k}Test.java"),
+                  "package demo;\n\nimport static org.junit.Assert.*;\nimport org.junit.Test;\n\n"
+                  f"public class Calc{k}Test {{\n" + "".join(tests) + "}\n")
+
+    gradle = "gradle --offline --console=plain --no-daemon"
+    with tempfile.TemporaryDirectory() as tmp:
+        project(tmp, events=False)
+        t = run(f"{gradle} test", cwd=tmp)
+        lines = t.splitlines()
+        keep = [l for i, l in enumerate(lines)
+                if re.match(r"^\S+ > \S+ FAILED$", l) or (i > 0 and re.match(r"^\S+ > \S+ FAILED$", lines[i - 1]))
+                or re.match(r"^\d+ tests completed, \d+ failed", l) or "Execution failed for task" in l
+                or l.startswith("BUILD FAILED")]
+        case("gradle-test-failing", "log", "gradle test", t, keep,
+             "every `Class > test FAILED` line and the exception line under it, the `N tests completed, "
+             "M failed` summary, `Execution failed for task` and BUILD FAILED")
+    with tempfile.TemporaryDirectory() as tmp:
+        project(tmp, events=True)
+        t = run(f"{gradle} test", cwd=tmp)
+        case("gradle-test-events", "log", "gradle test", t,
+             lambda l: re.match(r"^\S+ > \S+ FAILED$", l) or re.match(r"^\s+[\w.]+(Error|Exception|Failure)(: |$)", l)
+             or re.match(r"^\s+at demo\.", l) or re.match(r"^\d+ tests completed, \d+ failed", l)
+             or l.startswith("BUILD FAILED"),
+             "every `Class > test FAILED` line, each exception's line with its message, every frame in "
+             "the project (`at demo.…`), the summary and BUILD FAILED")
+    with tempfile.TemporaryDirectory() as tmp:
+        project(tmp, events=False)
+        broken = main_src.replace("return a / b;", "return a / c;").replace("n == 1", "n.isOne()")
+        write(os.path.join(tmp, "src", "main", "java", "demo", "Calc.java"), broken)
+        t = run(f"{gradle} test", cwd=tmp)
+        case("gradle-compile-error", "log", "gradle test", t,
+             lambda l: re.match(r"^\S+\.java:\d+: error: ", l) or "Execution failed for task" in l
+             or l.startswith("BUILD FAILED"),
+             "every `path/X.java:line: error: message` line, `Execution failed for task` and BUILD FAILED")
+
+
 def library_crash_cases():
     """Round 18, written before ghost's output was looked at: programs
     dying inside library code, in languages whose traces the error
@@ -1673,6 +1739,9 @@ def main():
         return
     if "--round19" in sys.argv:
         maven_cases()
+        return
+    if "--round20" in sys.argv:
+        gradle_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
