@@ -368,10 +368,12 @@ pub fn fold_analysed(
             continue;
         }
         // The line before an error often says what was running.
-        // (Unless it ends a run of similar lines: the run's first line stands for it.)
+        // (Unless it ends a run of similar lines: the run's first line stands for it;
+        // or it is a passing test's, which says nothing of the error.)
         let ends_run = i > 1 && masks[i - 1] == masks[i - 2];
         if i > 0
             && !contents[i - 1].trim().is_empty()
+            && !passing[i - 1]
             && fate[i - 1] == Fate::Undecided
             && !ends_run
         {

@@ -18,6 +18,7 @@ pub fn is_passing_test(content: &str) -> bool {
         || tap(t)
         || pester(t)
         || dotnet_or_nextest(t)
+        || gradle(t)
 }
 
 /// `test a::b ... ok` (cargo, libtest) and `test_x (m.C.test_x) ... ok`
@@ -88,6 +89,12 @@ fn dotnet_or_nextest(t: &str) -> bool {
     }
     t.strip_prefix("PASS [")
         .is_some_and(|rest| rest.contains("s] "))
+}
+
+/// Gradle: `demo.CalcTest > adds PASSED`.
+fn gradle(t: &str) -> bool {
+    t.strip_suffix(" PASSED")
+        .is_some_and(|name| name.contains(" > ") && !name.starts_with(['>', ':']))
 }
 
 /// What a Maven surefire run says of each test class, by line.
@@ -165,6 +172,7 @@ mod tests {
             "  [+] Adds numbers 12ms (10ms|2ms)",
             "  Passed Adds_numbers [3 ms]",
             "        PASS [   0.003s] ghost-types tests::round_trip",
+            "demo.CalcTest > adds PASSED",
         ] {
             assert!(is_passing_test(line), "{line}");
         }
@@ -184,6 +192,7 @@ mod tests {
             "Failed Subtracts [3 ms]",
             "test result: ok. 14 passed; 0 failed; 0 ignored",
             "ok      example.com/pkg     0.003s",
+            "demo.CalcTest > adds FAILED",
             "PASSED",
         ] {
             assert!(!is_passing_test(line), "{line}");

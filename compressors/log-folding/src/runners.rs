@@ -1,6 +1,6 @@
 //! More test runners for [`crate::testrun`]: TAP (node --test, prove),
 //! Python's unittest and Django's runner, RSpec, PHPUnit, Pester, dotnet
-//! test and cargo-nextest. Each adds its counts and names its failing
+//! test, cargo-nextest and Gradle. Each adds its counts and names its failing
 //! tests with their first message line; the runner's own summary lines are
 //! kept verbatim by [`crate::markers`] whatever this module reads.
 
@@ -117,6 +117,22 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 r.saw("cargo nextest");
                 r.add_failure(i, name, None);
             }
+        } else if let Some(name) = gradle_failure(t) {
+            // Gradle: `demo.CalcTest > adds FAILED`, the exception indented under it.
+            r.saw("Gradle");
+            r.add_failure(i, name, next(3));
+        } else if let Some(total) = t
+            .strip_suffix(" tests completed")
+            .or_else(|| t.split_once(" tests completed, ").map(|(n, _)| n))
+            .and_then(number)
+        {
+            // Gradle: `92 tests completed, 2 failed, 1 skipped`.
+            r.saw("Gradle");
+            let failed = count_before(t, " failed").unwrap_or(0);
+            let skipped = count_before(t, " skipped").unwrap_or(0);
+            r.failed += failed;
+            r.skipped += skipped;
+            r.passed += total.saturating_sub(failed + skipped);
         } else if t.starts_with("Summary [") && t.contains(" tests run: ") {
             r.saw("cargo nextest");
             r.passed += count_before(t, " passed").unwrap_or(0);
@@ -170,6 +186,13 @@ fn tap_name(rest: &str) -> &str {
         .trim_start();
     let rest = rest.strip_prefix("- ").unwrap_or(rest);
     rest.split(" # ").next().unwrap_or(rest).trim()
+}
+
+/// Gradle's failing test: `demo.CalcTest > adds FAILED` (Gradle 4),
+/// `CalcTest > adds() FAILED` (later).
+fn gradle_failure(t: &str) -> Option<&str> {
+    t.strip_suffix(" FAILED")
+        .filter(|name| name.contains(" > ") && !name.starts_with(['>', ':']))
 }
 
 /// `1) CalcTest::testAdd` → `CalcTest::testAdd`.
@@ -248,7 +271,7 @@ mod tests {
     }
 
     #[test]
-    fn rspec_phpunit_pester_dotnet_nextest() {
+    fn rspec_phpunit_pester_dotnet_nextest_gradle() {
         let rspec = report(
             "Failures:\n\n  1) Calc adds\n     Failure/Error: expect(add(1, 1)).to eq(3)\n\n3 examples, 1 failure, 1 pending\n\nFailed examples:\n\nrspec ./spec/calc_spec.rb:4 # Calc adds\n",
         );
@@ -287,5 +310,15 @@ mod tests {
         );
         assert_eq!((nextest.passed, nextest.failed), (1, 1));
         assert_eq!(nextest.failures[0].name, "k::b");
+        // Gradle 4.4's own output (events and full exceptions on).
+        let gradle = report(
+            "demo.Calc4Test > adds5 PASSED\n\ndemo.Calc4Test > dividesByZero FAILED\n    java.lang.ArithmeticException: / by zero\n        at demo.Calc.div(Calc.java:5)\n\n92 tests completed, 2 failed, 1 skipped\n:test FAILED\n",
+        );
+        assert_eq!((gradle.passed, gradle.failed, gradle.skipped), (89, 2, 1));
+        assert_eq!(gradle.failures[0].name, "demo.Calc4Test > dividesByZero");
+        assert_eq!(
+            gradle.failures[0].message.as_deref(),
+            Some("java.lang.ArithmeticException: / by zero")
+        );
     }
 }
