@@ -266,7 +266,9 @@ fn render(
         ));
         // A failing test the folded log shows by name (and message) already
         // is not named again.
-        let shown = |s: &str| body.iter().any(|l| l.contains(s));
+        // (Searched in one joined text: one search per name, not one per line.)
+        let folded = body.join("\n");
+        let shown = |s: &str| folded.contains(s);
         for f in &report.failures {
             if shown(&f.name) && f.message.as_deref().is_none_or(shown) {
                 continue;
