@@ -13,7 +13,9 @@
 //!   exit (`exited with 1`, not `exited with 0`) are read as a short log of
 //!   their own, however long the log before them, so each line there that
 //!   names something new or points at a line (`47:6 ✖ …`, `at line 69`)
-//!   stays; a diagnostic whose header ends at its level (GHC's `A.hs:9:1:
+//!   stays, and in a log over 100 lines they are kept as they are (code
+//!   frames and library frames included) but for passing tests and shapes
+//!   repeated there; a diagnostic whose header ends at its level (GHC's `A.hs:9:1:
 //!   Warning:`) keeps its message below it; an error right under a section
 //!   framed by rules (PHP's `====DIFF====` … `====DONE====`) keeps that
 //!   section's first lines; sbt's `[info]   at …` frames are continuations;
@@ -27,9 +29,11 @@
 //!   the rest as `[… N lines folded]`; tighter under a token budget
 //!   ([`compress_within`]);
 //! - for test runner output (cargo test, pytest, jest/vitest, go test, mix
-//!   test, maven surefire) the pass/fail/skip counts and every failing test by
-//!   name with its assertion message; each passing test's own line folds
-//!   ([`passing`]), so a passing run collapses to its summaries; pytest's
+//!   test, maven surefire, Gradle and the runners of [`testrun`]) the
+//!   pass/fail/skip counts and every failing test by name with its
+//!   assertion message; each passing test's own line folds ([`passing`]),
+//!   as do a surefire run's classes that passed when it prints totals, so a
+//!   passing run collapses to its summaries; pytest's
 //!   long tracebacks fold library frames' listings ([`pytest_tb`]);
 //! - compiler and linter code frames ([`code_frame`]): the source under a
 //!   diagnostic's gutter folds, its labels (`^^^ expected u32`) stay, and a
