@@ -875,9 +875,16 @@ impl<'a> Shown<'a> {
         };
         small
             && !self.masks.contains(masks[i].as_str())
-            && word_agreement(contents[i], contents[first]) < NEAR_REPEAT
+            && (contents[i].split_whitespace().count() < NEAR_REPEAT_WORDS_AT_LEAST
+                || word_agreement(contents[i], contents[first]) < NEAR_REPEAT)
     }
 }
+
+/// A line of fewer words than this is never a near repeat: one word in
+/// four that differs (`Collecting idna (from requests)`, `Collecting mdurl
+/// (from rich)`) is what the line says. A long line (a compiler's command
+/// line with another crate's name in it) mostly repeats the shown one.
+const NEAR_REPEAT_WORDS_AT_LEAST: usize = 8;
 
 /// Share of word positions at which two lines have the same word.
 fn word_agreement(a: &str, b: &str) -> f64 {

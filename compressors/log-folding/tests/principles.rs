@@ -184,6 +184,35 @@ fn the_lines_before_a_failure_exit_are_kept() {
 }
 
 #[test]
+fn a_short_line_that_differs_in_one_name_is_not_a_repeat() {
+    // pip's dependencies, one a line: the package is what each line says.
+    let mut log = String::from(
+        "Looking in links: /opt/wheels\nCollecting rich==13.9.4\n  Downloading rich-13.9.4-py3-none-any.whl (242 kB)\n",
+    );
+    for (i, package) in [
+        "markdown-it-py",
+        "pygments",
+        "mdurl",
+        "typing-extensions",
+        "idna",
+        "certifi",
+        "urllib3",
+        "charset-normalizer",
+    ]
+    .iter()
+    .enumerate()
+    {
+        log.push_str(&format!(
+            "Collecting {package}>=1.{i} (from rich==13.9.4)\n  Downloading {package}-1.{i}.0-py3-none-any.whl ({} kB)\n",
+            i * 7 + 10
+        ));
+    }
+    log.push_str("Installing collected packages: rich\nSuccessfully installed rich-13.9.4\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.starts_with("Collecting "));
+}
+
+#[test]
 fn a_surefire_run_collapses_to_its_totals_and_its_failing_classes() {
     let mut log = String::from(
         "[INFO] -------------------------------------------------------\n[INFO]  T E S T S\n[INFO] -------------------------------------------------------\n",
