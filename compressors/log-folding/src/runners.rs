@@ -1,6 +1,6 @@
 //! More test runners for [`crate::testrun`]: TAP (node --test, prove),
 //! Python's unittest and Django's runner, RSpec, PHPUnit, Pester, dotnet
-//! test, cargo-nextest and Gradle. Each adds its counts and names its failing
+//! test, cargo-nextest, doctest and Gradle. Each adds its counts and names its failing
 //! tests with their first message line; the runner's own summary lines are
 //! kept verbatim by [`crate::markers`] whatever this module reads.
 
@@ -53,6 +53,52 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.failed += failed;
             r.skipped += skipped;
             r.passed += n.saturating_sub(failed + skipped);
+        } else if let Some(name) = doctest_failure(t, lines.get(i + 1)) {
+            // doctest: `File "m.py", line 20, in m.split`, `Failed example:`,
+            // then `Expected:` and `Got:` (or `Exception raised:`), each
+            // with its value indented under it: the headers are failure
+            // lines, so the values under them stay (`[3, 3, 3]` differs
+            // from `[3, 3, 4]` only in a number, which is the fact).
+            r.saw("doctest");
+            let block: Vec<usize> = (i + 1..lines.len())
+                .take_while(|&j| {
+                    let l = lines[j].trim();
+                    !l.starts_with("****") && l != "Trying:"
+                })
+                .collect();
+            let mut message = None;
+            for (k, &j) in block.iter().enumerate() {
+                let header = lines[j].trim_end();
+                if DOCTEST_HEADERS.contains(&header) {
+                    r.failure_lines.insert(j);
+                }
+                if header == "Got:" || header == "Exception raised:" {
+                    message = block[k + 1..]
+                        .iter()
+                        .map(|&m| lines[m])
+                        .take_while(|m| m.starts_with([' ', '\t']))
+                        .map(str::trim)
+                        .filter(|m| !m.is_empty())
+                        .reduce(|first, last| if header == "Got:" { first } else { last })
+                        .map(str::to_string);
+                }
+            }
+            r.add_failure(i, name, message);
+        } else if line.trim_end() == "Got:" {
+            // A doctest failure as pytest's `--doctest-modules` prints it
+            // (no `Failed example:` block): `Expected:` and `Got:` head the
+            // values that differ.
+            let expected = (i.saturating_sub(DOCTEST_EXPECTED_WITHIN)..i)
+                .rev()
+                .find(|&j| lines[j].trim_end() == "Expected:");
+            if let Some(j) = expected {
+                r.failure_lines.extend([j, i]);
+            }
+        } else if let Some((passed, failed)) = doctest_totals(t) {
+            // doctest -v: `5 passed and 1 failed.`
+            r.saw("doctest");
+            r.passed += passed;
+            r.failed += failed;
         } else if let Some(rest) = t.strip_prefix("rspec ") {
             // RSpec's list of failures: `rspec ./spec/calc_spec.rb:4 # Calc adds`
             if let Some((place, name)) = rest.split_once(" # ") {
@@ -188,6 +234,32 @@ fn tap_name(rest: &str) -> &str {
     rest.split(" # ").next().unwrap_or(rest).trim()
 }
 
+/// The lines doctest heads a failure's parts with; each part's value is
+/// indented under its header.
+const DOCTEST_HEADERS: &[&str] = &["Failed example:", "Expected:", "Got:", "Exception raised:"];
+
+/// How many lines above `Got:` its `Expected:` may be (the expected value
+/// between them).
+const DOCTEST_EXPECTED_WITHIN: usize = 30;
+
+/// doctest's failing example: `File "m.py", line 20, in m.split` followed
+/// by `Failed example:`; its name is what follows `, in `.
+fn doctest_failure<'a>(t: &'a str, next: Option<&&str>) -> Option<&'a str> {
+    if !t.starts_with("File \"") || next.is_none_or(|n| n.trim() != "Failed example:") {
+        return None;
+    }
+    t.split_once("\", line ")?
+        .1
+        .split_once(", in ")
+        .map(|(_, name)| name)
+}
+
+/// doctest's verbose totals: `5 passed and 1 failed.`
+fn doctest_totals(t: &str) -> Option<(u64, u64)> {
+    let (passed, failed) = t.strip_suffix(" failed.")?.split_once(" passed and ")?;
+    Some((number(passed)?, number(failed)?))
+}
+
 /// Gradle's failing test: `demo.CalcTest > adds FAILED` (Gradle 4),
 /// `CalcTest > adds() FAILED` (later).
 fn gradle_failure(t: &str) -> Option<&str> {
@@ -271,7 +343,7 @@ mod tests {
     }
 
     #[test]
-    fn rspec_phpunit_pester_dotnet_nextest_gradle() {
+    fn rspec_phpunit_pester_dotnet_nextest_doctest_gradle() {
         let rspec = report(
             "Failures:\n\n  1) Calc adds\n     Failure/Error: expect(add(1, 1)).to eq(3)\n\n3 examples, 1 failure, 1 pending\n\nFailed examples:\n\nrspec ./spec/calc_spec.rb:4 # Calc adds\n",
         );
@@ -310,6 +382,29 @@ mod tests {
         );
         assert_eq!((nextest.passed, nextest.failed), (1, 1));
         assert_eq!(nextest.failures[0].name, "k::b");
+        // doctest -v (Python 3.11's own output).
+        let doctest = report(
+            "Trying:\n    split(10, 3)\nExpecting:\n    [3, 3, 4]\n**********************************************************************\nFile \"/tmp/money.py\", line 20, in money.split\nFailed example:\n    split(10, 3)\nExpected:\n    [3, 3, 4]\nGot:\n    [3, 3, 3]\nTrying:\n    split(9, 3)\n5 passed and 1 failed.\n***Test Failed*** 1 failures.\n",
+        );
+        assert_eq!((doctest.passed, doctest.failed), (5, 1));
+        assert_eq!(doctest.failures[0].name, "money.split");
+        assert_eq!(doctest.failures[0].message.as_deref(), Some("[3, 3, 3]"));
+        assert_eq!(
+            doctest.failure_lines.iter().copied().collect::<Vec<_>>(),
+            vec![5, 6, 8, 10]
+        );
+        // pytest --doctest-modules: the values under `Expected:` and `Got:`.
+        let pytest_doctest = report(
+            "057     >>> split(10, 3)\nExpected:\n    [3, 3, 4]\nGot:\n    [3, 3, 3]\n\n/tmp/money.py:57: DocTestFailure\n",
+        );
+        assert_eq!(
+            pytest_doctest
+                .failure_lines
+                .iter()
+                .copied()
+                .collect::<Vec<_>>(),
+            vec![1, 3]
+        );
         // Gradle 4.4's own output (events and full exceptions on).
         let gradle = report(
             "demo.Calc4Test > adds5 PASSED\n\ndemo.Calc4Test > dividesByZero FAILED\n    java.lang.ArithmeticException: / by zero\n        at demo.Calc.div(Calc.java:5)\n\n92 tests completed, 2 failed, 1 skipped\n:test FAILED\n",
