@@ -609,7 +609,10 @@ pub fn fold_analysed(
     let mut k = 0;
     while k < n {
         match fate[k] {
-            Fate::Folded => gap.add(k, passing[k], false),
+            Fate::Folded => {
+                gap.add(k, passing[k], false);
+                gap.blank += usize::from(lines[k].trim().is_empty());
+            }
             Fate::Alike => gap.add_alike(k),
             Fate::InRun => {}
             Fate::Keep if printed.contains(lines[k]) && !heads_new_diagnostic(k, &printed) => {
@@ -924,6 +927,8 @@ struct Gap {
     lines: usize,
     /// How many of them are passing tests' lines.
     passing: usize,
+    /// How many of them are blank.
+    blank: usize,
     /// How many repeat, word for word, a line printed above.
     repeated: usize,
     /// How many are errors or warnings repeating one printed above but for
@@ -957,10 +962,12 @@ impl Gap {
             1 if lines[self.first].trim_end().len() < SHORTER_THAN_A_MARKER => {
                 out.push(lines[self.first].trim_end().to_string());
             }
-            n if self.passing == n => out.push(format!(
+            // Passing tests' lines with the blank lines between them
+            // (Gradle's, jest's): counted as what they are.
+            n if self.passing > 0 && self.passing + self.blank == n => out.push(format!(
                 "[… {} passing test line{} folded]",
-                thousands(n),
-                if n == 1 { "" } else { "s" }
+                thousands(self.passing),
+                if self.passing == 1 { "" } else { "s" }
             )),
             // The reader knows these lines: they are printed above as they are
             // (a second failing test with the first one's message).
