@@ -213,6 +213,30 @@ fn a_short_line_that_differs_in_one_name_is_not_a_repeat() {
 }
 
 #[test]
+fn a_fold_of_passing_tests_says_so_across_blank_lines() {
+    // Gradle with its test events on: a blank line between results.
+    let mut log = String::from(":compileJava\n:testClasses\n:test\n\n");
+    for t in 0..40 {
+        log.push_str(&format!(
+            "demo.Calc{}Test > adds{} PASSED\n\n",
+            t / 6,
+            t % 6
+        ));
+    }
+    log.push_str("demo.Calc9Test > labelsPlural FAILED\n    org.junit.ComparisonFailure: expected:<2 item[s]> but was:<2 item[]>\n        at demo.Calc9Test.labelsPlural(Calc9Test.java:13)\n\n41 tests completed, 1 failed\n:test FAILED\n\nBUILD FAILED in 2s\n");
+    let out = compress(&log).text;
+    assert!(out.contains("passing test lines folded]"), "{out}");
+    assert!(!out.contains("adds3 PASSED"), "{out}");
+    assert!(
+        kept(
+            &out,
+            "    org.junit.ComparisonFailure: expected:<2 item[s]> but was:<2 item[]>"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_surefire_run_collapses_to_its_totals_and_its_failing_classes() {
     let mut log = String::from(
         "[INFO] -------------------------------------------------------\n[INFO]  T E S T S\n[INFO] -------------------------------------------------------\n",
