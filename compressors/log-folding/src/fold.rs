@@ -609,10 +609,7 @@ pub fn fold_analysed(
     let mut k = 0;
     while k < n {
         match fate[k] {
-            Fate::Folded => {
-                gap.add(k, passing[k], false);
-                gap.blank += usize::from(lines[k].trim().is_empty());
-            }
+            Fate::Folded => gap.add_folded(k, passing[k], lines[k].trim().is_empty()),
             Fate::Alike => gap.add_alike(k),
             Fate::InRun => {}
             Fate::Keep if printed.contains(lines[k]) && !heads_new_diagnostic(k, &printed) => {
@@ -946,6 +943,12 @@ impl Gap {
         self.lines += 1;
         self.passing += usize::from(passing);
         self.repeated += usize::from(repeated);
+    }
+
+    /// Adds a folded line: a passing test's, a blank one, or another.
+    fn add_folded(&mut self, index: usize, passing: bool, blank: bool) {
+        self.add(index, passing, false);
+        self.blank += usize::from(blank);
     }
 
     /// Adds an error or warning repeating one printed above but for its

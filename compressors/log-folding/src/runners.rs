@@ -56,32 +56,41 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if let Some(name) = doctest_failure(t, lines.get(i + 1)) {
             // doctest: `File "m.py", line 20, in m.split`, `Failed example:`,
             // then `Expected:` and `Got:` (or `Exception raised:`), each
-            // with its value indented under it: the headers are failure
+            // with its value indented under it. The headers are failure
             // lines, so the values under them stay (`[3, 3, 3]` differs
-            // from `[3, 3, 4]` only in a number, which is the fact).
+            // from `[3, 3, 4]` only in a number, which is the fact);
+            // `Expected:` and `Got:` are marked by the branch below.
             r.saw("doctest");
-            let block: Vec<usize> = (i + 1..lines.len())
-                .take_while(|&j| {
-                    let l = lines[j].trim();
-                    !l.starts_with("****") && l != "Trying:"
-                })
-                .collect();
+            let block = (i + 1..lines.len()).take_while(|&j| {
+                let l = lines[j].trim();
+                !l.starts_with("****") && l != "Trying:"
+            });
             let mut message = None;
-            for (k, &j) in block.iter().enumerate() {
+            for j in block {
                 let header = lines[j].trim_end();
-                if DOCTEST_HEADERS.contains(&header) {
-                    r.failure_lines.insert(j);
+                match header {
+                    "Failed example:" | "Exception raised:" => {
+                        r.failure_lines.insert(j);
+                    }
+                    "Got:" => {}
+                    _ => continue,
                 }
-                if header == "Got:" || header == "Exception raised:" {
-                    message = block[k + 1..]
-                        .iter()
-                        .map(|&m| lines[m])
-                        .take_while(|m| m.starts_with([' ', '\t']))
-                        .map(str::trim)
-                        .filter(|m| !m.is_empty())
-                        .reduce(|first, last| if header == "Got:" { first } else { last })
-                        .map(str::to_string);
+                if header == "Failed example:" {
+                    continue;
                 }
+                let value: Vec<&str> = lines[j + 1..]
+                    .iter()
+                    .take_while(|m| m.starts_with([' ', '\t']))
+                    .map(|m| m.trim())
+                    .filter(|m| !m.is_empty())
+                    .collect();
+                // What it got, or the exception's own line (a traceback's last).
+                let said = if header == "Got:" {
+                    value.first()
+                } else {
+                    value.last()
+                };
+                message = said.map(|m| m.to_string());
             }
             r.add_failure(i, name, message);
         } else if line.trim_end() == "Got:" {
@@ -233,10 +242,6 @@ fn tap_name(rest: &str) -> &str {
     let rest = rest.strip_prefix("- ").unwrap_or(rest);
     rest.split(" # ").next().unwrap_or(rest).trim()
 }
-
-/// The lines doctest heads a failure's parts with; each part's value is
-/// indented under its header.
-const DOCTEST_HEADERS: &[&str] = &["Failed example:", "Expected:", "Got:", "Exception raised:"];
 
 /// How many lines above `Got:` its `Expected:` may be (the expected value
 /// between them).
