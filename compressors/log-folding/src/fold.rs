@@ -50,6 +50,12 @@ pub struct FoldOptions {
     /// first, each place named (the last resort under a budget; see
     /// [`crate::repeats`]).
     pub group_repeated_diagnostics: bool,
+    /// Most lines of a diff read whole (see [`crate::diff`]): a longer one
+    /// shows its first ones, and the rest folds like any lines.
+    pub diff_lines: usize,
+    /// Most lines of all diffs together read whole, for a tight budget:
+    /// later diffs fold like any lines.
+    pub diff_lines_in_all: usize,
 }
 
 impl Default for FoldOptions {
@@ -63,6 +69,8 @@ impl Default for FoldOptions {
             failure_window: 60,
             rare_per_thousand: 10,
             group_repeated_diagnostics: false,
+            diff_lines: 200,
+            diff_lines_in_all: usize::MAX,
         }
     }
 }
@@ -77,6 +85,8 @@ impl FoldOptions {
             rare_per_thousand: 3,
             small_log_lines: 30,
             failure_window: 40,
+            diff_lines: 60,
+            diff_lines_in_all: 400,
             ..self
         }
     }
@@ -93,6 +103,8 @@ impl FoldOptions {
             small_log_lines: 0,
             failure_window: 20,
             near_error: 0,
+            diff_lines: 20,
+            diff_lines_in_all: 60,
             ..self
         }
     }
@@ -172,6 +184,8 @@ pub struct Analysis {
     /// Templates whose few lines each name something else (see
     /// [`few_distinct_items`]).
     few_items: FxHashSet<usize>,
+    /// The diffs printed (see [`crate::diff`]).
+    diffs: Vec<std::ops::Range<usize>>,
 }
 
 impl Analysis {
@@ -256,6 +270,7 @@ impl Analysis {
             Vec::new()
         };
         let headers = outline_headers(contents);
+        let diffs = crate::diff::find(contents);
         let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
         let listing = listing::kept(contents);
         let items: FxHashSet<usize> = findings::kept(contents)
@@ -299,6 +314,7 @@ impl Analysis {
             alike,
             listing,
             few_items,
+            diffs,
             passing,
             roles,
             severity,
@@ -347,6 +363,7 @@ pub fn fold_analysed(
         alike,
         listing: _,
         few_items,
+        diffs,
     } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
@@ -469,6 +486,7 @@ pub fn fold_analysed(
     keep_framed_details(contents, severity, &mut fate);
     keep_frame_functions(contents, &mut fate);
     keep_failing_step_tails(contents, failure_exit, passing, templates, opts, &mut fate);
+    keep_diffs(contents, diffs, opts, &mut fate);
 
     // The first and last lines are shown, as runs: a run that starts in the
     // head or ends in the tail is printed (once, with its count).
@@ -760,6 +778,33 @@ fn keep_failing_step_tails(
         for i in window {
             let repeated = shape_count[&templates.of_line[i]] >= VARIED_RUN_FOLDS_FROM;
             if !contents[i].trim().is_empty() && !passing[i] && !repeated {
+                fate[i] = Fate::Keep;
+            }
+        }
+    }
+}
+
+/// Every diff's lines (see [`crate::diff`]) but blank ones, up to
+/// `diff_lines` of each and `diff_lines_in_all`: what a failing check
+/// compared, its assertion message (PHP's run-tests, PHPUnit, RSpec,
+/// unittest), line by line, where each line differs from the next in the
+/// very words a template masks.
+fn keep_diffs(
+    contents: &[&str],
+    diffs: &[std::ops::Range<usize>],
+    opts: &FoldOptions,
+    fate: &mut [Fate],
+) {
+    let mut left = opts.diff_lines_in_all;
+    for range in diffs {
+        let shown: Vec<usize> = range
+            .clone()
+            .filter(|&i| !contents[i].trim().is_empty())
+            .take(opts.diff_lines.min(left))
+            .collect();
+        left -= shown.len();
+        for i in shown {
+            if matches!(fate[i], Fate::Undecided | Fate::Context) {
                 fate[i] = Fate::Keep;
             }
         }

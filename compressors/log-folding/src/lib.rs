@@ -19,6 +19,9 @@
 //!   Warning:`) keeps its message below it; an error right under a section
 //!   framed by rules (PHP's `====DIFF====` … `====DONE====`) keeps that
 //!   section's first lines; sbt's `[info]   at …` frames are continuations;
+//! - every diff a check printed ([`diff`]: an assertion's expected and
+//!   actual lines, a formatter's or a generated file's change), up to 200
+//!   lines of each: its lines differ in the very words a template masks;
 //! - lines whose template ([`template`], mined from the log itself) is rare:
 //!   an unusual line is information whatever its words;
 //! - the first and last lines for context, and a few lines of each new shape;
@@ -77,6 +80,7 @@
 
 pub mod alike;
 pub mod code_frame;
+pub mod diff;
 pub mod findings;
 pub mod fold;
 pub mod grep;

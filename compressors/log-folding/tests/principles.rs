@@ -905,3 +905,30 @@ fn a_failing_tests_own_line_is_kept_whatever_words_it_holds() {
         assert!(kept(&out, line), "lost {line:?}:\n{out}");
     }
 }
+
+#[test]
+fn a_diff_is_read_whole_however_alike_its_lines() {
+    // A generated-file check, far from the exit of a long log: the diff's
+    // lines differ from each other only in numbers, as the values compared do.
+    let mut log = String::from("$ make generate\n");
+    for i in 0..150 {
+        log.push_str(&format!("  GEN     api/part{i}.json\n"));
+    }
+    log.push_str("$ git diff --exit-code\ndiff --git a/api/schema.json b/api/schema.json\n--- a/api/schema.json\n+++ b/api/schema.json\n@@ -10,30 +10,30 @@\n   \"fields\": {\n");
+    for k in 0..12 {
+        log.push_str(&format!(
+            "-    \"f{k}\": {},\n+    \"f{k}\": {},\n",
+            k * 3,
+            k * 3 + 1
+        ));
+    }
+    log.push_str("   }\n");
+    for i in 0..150 {
+        log.push_str(&format!("store build cache: layer{i} saved\n"));
+    }
+    log.push_str("The command \"make generate && git diff --exit-code\" exited with 1.\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.starts_with("-    ") || l.starts_with("+    ")
+    });
+}
