@@ -9,7 +9,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
 use crate::{
-    alike, code_frame, findings, help_text, instantiation, listing, markers, passing,
+    alike, code_frame, findings, help_text, instantiation, listing, markers, passing, progress,
     python_traceback, table, template, tree, warnings_summary,
 };
 
@@ -233,7 +233,8 @@ impl Analysis {
             .enumerate()
             .map(
                 |(i, (((((tb, frame), warning), traceback), help), chain))| {
-                    let note_elsewhere = if elsewhere.contains(&i) {
+                    let note_elsewhere = if elsewhere.contains(&i) || progress::is_bar(contents[i])
+                    {
                         Role::Folded
                     } else {
                         Role::Other
@@ -777,7 +778,8 @@ fn keep_failing_step_tails(
         }
         for i in window {
             let repeated = shape_count[&templates.of_line[i]] >= VARIED_RUN_FOLDS_FROM;
-            if !contents[i].trim().is_empty() && !passing[i] && !repeated {
+            let bar = || progress::is_bar(contents[i]);
+            if !contents[i].trim().is_empty() && !passing[i] && !repeated && !bar() {
                 fate[i] = Fate::Keep;
             }
         }

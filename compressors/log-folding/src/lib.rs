@@ -19,6 +19,8 @@
 //!   Warning:`) keeps its message below it; an error right under a section
 //!   framed by rules (PHP's `====DIFF====` … `====DONE====`) keeps that
 //!   section's first lines; sbt's `[info]   at …` frames are continuations;
+//! - a finished progress bar ([`progress`]: `━━━━ 64.9/64.9 kB 377.3 MB/s`,
+//!   `#####   8.3%`) folds, in a short log too;
 //! - every diff a check printed ([`diff`]: an assertion's expected and
 //!   actual lines, a formatter's or a generated file's change), up to 200
 //!   lines of each: its lines differ in the very words a template masks;
@@ -90,6 +92,7 @@ pub mod line;
 pub mod listing;
 pub mod markers;
 pub mod passing;
+pub mod progress;
 pub mod pytest_tb;
 pub mod python_traceback;
 pub mod repeats;

@@ -932,3 +932,25 @@ fn a_diff_is_read_whole_however_alike_its_lines() {
         l.starts_with("-    ") || l.starts_with("+    ")
     });
 }
+
+#[test]
+fn a_finished_progress_bar_folds_in_a_short_log_too() {
+    let mut log = String::from("Looking in links: /opt/wheels\n");
+    for (i, package) in ["requests", "rich", "idna", "certifi", "urllib3", "pygments"]
+        .iter()
+        .enumerate()
+    {
+        let kb = 40 + i * 37;
+        log.push_str(&format!(
+            "Collecting {package}\n  Downloading {package}-1.{i}.0-py3-none-any.whl ({kb} kB)\n     {} {kb}.0/{kb}.0 kB {}.3 MB/s eta 0:00:00\n",
+            "━".repeat(38 + i % 3),
+            300 + i * 41
+        ));
+    }
+    log.push_str("Installing collected packages: urllib3, requests\nSuccessfully installed certifi-1.3.0 idna-1.2.0 pygments-1.5.0 requests-1.0.0 rich-1.1.0 urllib3-1.4.0\n");
+    let out = compress(&log).text;
+    assert!(!out.contains('━'), "{out}");
+    assert_all_kept(&log, &out, |l| {
+        l.starts_with("Collecting ") || l.starts_with("Successfully installed")
+    });
+}

@@ -1,0 +1,82 @@
+//! Progress bars: a run of one bar character (`━━━━`, `████`, `#####`,
+//! `[=====>   ]`) with nothing else on the line but numbers and short units
+//! (`64.9/64.9 kB 377.3 MB/s eta 0:00:00`, `45%`). Once the step is over,
+//! a bar says nothing its step's own lines do not (pip's `Downloading
+//! x.whl (64 kB)` above it names the file): it folds, in a short log too,
+//! where each bar would otherwise read as a new line.
+
+/// Characters a bar is drawn with.
+const BAR_CHARS: &[char] = &['━', '█', '▇', '▆', '▉', '■', '▓', '▒', '░', '#', '='];
+
+/// Fewest bar characters in a row that make a bar.
+const BAR_AT_LEAST: usize = 5;
+
+/// Longest word without a digit a bar line may carry: a unit (`kB`,
+/// `MB/s`, `it/s`) or `eta`, not a name.
+const UNIT_AT_MOST: usize = 4;
+
+/// Whether `content` is a progress bar and nothing else: a bar, a
+/// quantity (a bar measures something: a rule of `=====` does not), and
+/// units.
+pub fn is_bar(content: &str) -> bool {
+    let t = content.trim();
+    if !has_bar_run(t) || !t.contains(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    t.split_whitespace().all(|word| {
+        let w = word.trim_matches(|c: char| {
+            BAR_CHARS.contains(&c) || matches!(c, '[' | ']' | '|' | '>' | ' ' | '-' | '(' | ')')
+        });
+        w.is_empty() || w.chars().any(|c| c.is_ascii_digit()) || w.chars().count() <= UNIT_AT_MOST
+    })
+}
+
+/// Whether `t` has [`BAR_AT_LEAST`] of one bar character in a row.
+fn has_bar_run(t: &str) -> bool {
+    let mut run = 0;
+    let mut prev = None;
+    for c in t.chars() {
+        if BAR_CHARS.contains(&c) && prev == Some(c) {
+            run += 1;
+        } else {
+            run = usize::from(BAR_CHARS.contains(&c));
+        }
+        if run >= BAR_AT_LEAST {
+            return true;
+        }
+        prev = Some(c);
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_bar;
+
+    #[test]
+    fn bars_of_any_drawing() {
+        for bar in [
+            "     ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 64.9/64.9 kB 377.3 MB/s eta 0:00:00",
+            "######                                                      8.3%",
+            "[==========>          ] 12.5MB/50MB",
+            "100%|██████████| 120/120 [00:03<00:00, 39.2it/s]",
+            "   ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 1.3/1.3 MB 557.2 MB/s et",
+        ] {
+            assert!(is_bar(bar), "{bar}");
+        }
+    }
+
+    #[test]
+    fn a_line_that_names_something_is_no_bar() {
+        for line in [
+            "    Building [=====================>   ] 120/200: serde_json",
+            "########## Test results ##########",
+            "===== 3 failed, 20 passed in 1.2s =====",
+            "## Section",
+            "=====",
+            "a3ed95caeb02: Downloading [=====>     ] 12.5MB/50MB",
+        ] {
+            assert!(!is_bar(line), "{line}");
+        }
+    }
+}
