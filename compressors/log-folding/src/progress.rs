@@ -5,8 +5,13 @@
 //! x.whl (64 kB)` above it names the file): it folds, in a short log too,
 //! where each bar would otherwise read as a new line.
 
-/// Characters a bar is drawn with.
-const BAR_CHARS: &[char] = &['━', '█', '▇', '▆', '▉', '■', '▓', '▒', '░', '#', '='];
+/// Whether `c` is a character a bar is drawn with.
+fn is_bar_char(c: char) -> bool {
+    matches!(
+        c,
+        '━' | '█' | '▇' | '▆' | '▉' | '■' | '▓' | '▒' | '░' | '#' | '='
+    )
+}
 
 /// Fewest bar characters in a row that make a bar.
 const BAR_AT_LEAST: usize = 5;
@@ -25,7 +30,7 @@ pub fn is_bar(content: &str) -> bool {
     }
     t.split_whitespace().all(|word| {
         let w = word.trim_matches(|c: char| {
-            BAR_CHARS.contains(&c) || matches!(c, '[' | ']' | '|' | '>' | ' ' | '-' | '(' | ')')
+            is_bar_char(c) || matches!(c, '[' | ']' | '|' | '>' | ' ' | '-' | '(' | ')')
         });
         w.is_empty() || w.chars().any(|c| c.is_ascii_digit()) || w.chars().count() <= UNIT_AT_MOST
     })
@@ -34,17 +39,17 @@ pub fn is_bar(content: &str) -> bool {
 /// Whether `t` has [`BAR_AT_LEAST`] of one bar character in a row.
 fn has_bar_run(t: &str) -> bool {
     let mut run = 0;
-    let mut prev = None;
+    let mut prev = '\0';
     for c in t.chars() {
-        if BAR_CHARS.contains(&c) && prev == Some(c) {
+        if c != prev {
+            prev = c;
+            run = 1;
+        } else if is_bar_char(c) {
             run += 1;
-        } else {
-            run = usize::from(BAR_CHARS.contains(&c));
+            if run >= BAR_AT_LEAST {
+                return true;
+            }
         }
-        if run >= BAR_AT_LEAST {
-            return true;
-        }
-        prev = Some(c);
     }
     false
 }
