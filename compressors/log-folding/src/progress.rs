@@ -25,15 +25,22 @@ const UNIT_AT_MOST: usize = 4;
 /// units.
 pub fn is_bar(content: &str) -> bool {
     let t = content.trim();
-    if !has_bar_run(t) || !t.contains(|c: char| c.is_ascii_digit()) {
+    // A bar line starts with its bar, a quantity (`100%|███`, `45% [==>`)
+    // or the bar's frame: most lines are told at their first character.
+    let starts_as_a_bar = t
+        .chars()
+        .next()
+        .is_some_and(|c| is_bar_char(c) || c.is_ascii_digit() || matches!(c, '[' | '|'));
+    if !starts_as_a_bar || !has_bar_run(t) {
         return false;
     }
-    t.split_whitespace().all(|word| {
+    let only_quantities = t.split_whitespace().all(|word| {
         let w = word.trim_matches(|c: char| {
             is_bar_char(c) || matches!(c, '[' | ']' | '|' | '>' | ' ' | '-' | '(' | ')')
         });
-        w.is_empty() || w.chars().any(|c| c.is_ascii_digit()) || w.chars().count() <= UNIT_AT_MOST
-    })
+        w.is_empty() || w.chars().count() <= UNIT_AT_MOST || w.bytes().any(|b| b.is_ascii_digit())
+    });
+    only_quantities && t.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// Whether `t` has [`BAR_AT_LEAST`] of one bar character in a row.
@@ -65,6 +72,7 @@ mod tests {
             "######                                                      8.3%",
             "[==========>          ] 12.5MB/50MB",
             "100%|██████████| 120/120 [00:03<00:00, 39.2it/s]",
+            "|████████████████████████████████| 64 kB 377 MB/s",
             "   ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 1.3/1.3 MB 557.2 MB/s et",
         ] {
             assert!(is_bar(bar), "{bar}");
