@@ -53,8 +53,9 @@ pub struct FoldOptions {
     /// Most lines of a diff read whole (see [`crate::diff`]): a longer one
     /// shows its first ones, and the rest folds like any lines.
     pub diff_lines: usize,
-    /// Most lines of all diffs together read whole, for a tight budget:
-    /// later diffs fold like any lines.
+    /// Most lines of all diffs together read whole (a formatting check's
+    /// diff of every file of a project is bounded too): later diffs fold
+    /// like any lines.
     pub diff_lines_in_all: usize,
 }
 
@@ -70,7 +71,7 @@ impl Default for FoldOptions {
             rare_per_thousand: 10,
             group_repeated_diagnostics: false,
             diff_lines: 200,
-            diff_lines_in_all: usize::MAX,
+            diff_lines_in_all: 2000,
         }
     }
 }

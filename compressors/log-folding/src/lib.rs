@@ -23,7 +23,8 @@
 //!   `#####   8.3%`) folds, in a short log too;
 //! - every diff a check printed ([`diff`]: an assertion's expected and
 //!   actual lines, a formatter's or a generated file's change), up to 200
-//!   lines of each: its lines differ in the very words a template masks;
+//!   lines of each and 2,000 in all: its lines differ in the very words a
+//!   template masks;
 //! - lines whose template ([`template`], mined from the log itself) is rare:
 //!   an unusual line is information whatever its words;
 //! - the first and last lines for context, and a few lines of each new shape;

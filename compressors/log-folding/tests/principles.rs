@@ -954,3 +954,26 @@ fn a_finished_progress_bar_folds_in_a_short_log_too() {
         l.starts_with("Collecting ") || l.starts_with("Successfully installed")
     });
 }
+
+#[test]
+fn a_formatting_checks_diff_of_a_whole_project_is_bounded() {
+    // 30 files, 100 changed lines each: 3,000 diff lines in all.
+    let mut log = String::from("$ cargo fmt --check\n");
+    for file in 0..30 {
+        log.push_str(&format!("Diff in /src/m{file}.rs at line 1:\n"));
+        for k in 0..50 {
+            log.push_str(&format!(
+                "-    let v{k} = f{file}(a,b);\n+    let v{k} = f{file}(a, b);\n"
+            ));
+        }
+    }
+    log.push_str("The command \"cargo fmt --check\" exited with 1.\n");
+    let out = compress(&log).text;
+    let diff_lines = out
+        .lines()
+        .filter(|l| l.starts_with("-    ") || l.starts_with("+    "))
+        .count();
+    assert!(diff_lines >= 2000, "{diff_lines} diff lines kept");
+    assert!(diff_lines < 2300, "{diff_lines} diff lines kept");
+    assert_all_kept(&log, &out, |l| l.contains("f0(a"));
+}
