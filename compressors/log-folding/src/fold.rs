@@ -221,7 +221,8 @@ impl Analysis {
         // So is a compiler's note in a library header (see [`notes_elsewhere`]).
         // A help text's descriptions fold but for their first lines (see
         // [`help_text`]); a template instantiation chain's library links
-        // fold as a trace's library frames (see [`instantiation`]).
+        // fold as a trace's library frames (see [`instantiation`]). A
+        // finished progress bar folds (see [`progress`]).
         let elsewhere = notes_elsewhere(contents);
         let options = help_text::option_definitions(contents);
         let roles: Vec<Role> = pytest_tb::roles(contents)
@@ -234,13 +235,12 @@ impl Analysis {
             .enumerate()
             .map(
                 |(i, (((((tb, frame), warning), traceback), help), chain))| {
-                    let note_elsewhere = if elsewhere.contains(&i) || progress::is_bar(contents[i])
-                    {
+                    let note_or_bar = if elsewhere.contains(&i) || progress::is_bar(contents[i]) {
                         Role::Folded
                     } else {
                         Role::Other
                     };
-                    [tb, frame, warning, traceback, help, chain, note_elsewhere]
+                    [tb, frame, warning, traceback, help, chain, note_or_bar]
                         .into_iter()
                         .find(|r| *r != Role::Other)
                         .unwrap_or(Role::Other)
