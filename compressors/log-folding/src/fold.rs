@@ -9,8 +9,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
 use crate::{
-    alike, code_frame, findings, help_text, instantiation, listing, markers, passing, progress,
-    python_traceback, table, template, tree, warnings_summary,
+    alike, ci_sections, code_frame, findings, help_text, instantiation, listing, markers, passing,
+    progress, python_traceback, table, template, tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -187,6 +187,8 @@ pub struct Analysis {
     few_items: FxHashSet<usize>,
     /// The diffs printed (see [`crate::diff`]).
     diffs: Vec<std::ops::Range<usize>>,
+    /// Lines inside a quiet CI section (see [`ci_sections`]).
+    quiet: Vec<bool>,
 }
 
 impl Analysis {
@@ -285,6 +287,7 @@ impl Analysis {
             .iter()
             .map(|c| markers::is_failure_exit(c))
             .collect();
+        let quiet = ci_sections::quiet(contents, |i| failure_exit[i] || failure_lines.contains(&i));
         // An alert kept for what it is, one heading a block (a stack trace
         // follows) or naming a failing test is never a mere repeat (nor one
         // naming a place: see [`alike::find`]).
@@ -317,6 +320,7 @@ impl Analysis {
             listing,
             few_items,
             diffs,
+            quiet,
             passing,
             roles,
             severity,
@@ -366,6 +370,7 @@ pub fn fold_analysed(
         listing: _,
         few_items,
         diffs,
+        quiet,
     } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
@@ -539,7 +544,9 @@ pub fn fold_analysed(
     let mut failing_step: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
     for &(start, len) in &candidates {
-        if chosen.contains(&start) || contents[start].trim().is_empty() {
+        // A quiet CI section shows what is always kept there, not its
+        // unusual lines (see [`ci_sections`]).
+        if chosen.contains(&start) || contents[start].trim().is_empty() || quiet[start] {
             continue;
         }
         // What leads to a failure exit, or all of a short log, is read as

@@ -19,6 +19,10 @@
 //!   Warning:`) keeps its message below it; an error right under a section
 //!   framed by rules (PHP's `====DIFF====` … `====DONE====`) keeps that
 //!   section's first lines; sbt's `[info]   at …` frames are continuations;
+//! - a section the CI service folds in its view ([`ci_sections`]: Travis's
+//!   `travis_fold`, GitHub's `##[group]` but a step's `Run …`, GitLab's
+//!   `section_start`) with no failure in it shows only what is always kept
+//!   there, not its unusual lines (the worker's sudo options);
 //! - a finished progress bar ([`progress`]: `━━━━ 64.9/64.9 kB 377.3 MB/s`,
 //!   `#####   8.3%`) folds, in a short log too;
 //! - every diff a check printed ([`diff`]: an assertion's expected and
@@ -82,6 +86,7 @@
 //! never needs anything but the text it is given.
 
 pub mod alike;
+pub mod ci_sections;
 pub mod code_frame;
 pub mod diff;
 pub mod findings;

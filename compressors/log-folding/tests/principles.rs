@@ -977,3 +977,32 @@ fn a_formatting_checks_diff_of_a_whole_project_is_bounded() {
     assert!(diff_lines < 2300, "{diff_lines} diff lines kept");
     assert_all_kept(&log, &out, |l| l.contains("f0(a"));
 }
+
+#[test]
+fn a_section_the_ci_folds_shows_only_what_is_always_kept() {
+    let mut log = String::new();
+    for i in 0..10 {
+        log.push_str(&format!("$ export STEP{i}=on\n"));
+    }
+    log.push_str("travis_fold:start:system_info\nBuild system information\n");
+    for option in [
+        "Send mail if the user is not in sudoers",
+        "Use a separate timestamp for each user/tty combo",
+        "Lecture user the first time they run sudo",
+        "Root may run sudo",
+        "Require fully-qualified hostnames in the sudoers file",
+        "Visudo will honor the EDITOR environment variable",
+    ] {
+        log.push_str(&format!("{option}\n"));
+    }
+    log.push_str("travis_fold:end:system_info\n");
+    for i in 0..150 {
+        log.push_str(&format!("CC src/module{i}.o\n"));
+    }
+    log.push_str("src/parse.c:41:5: error: 'count' undeclared (first use in this function)\nmake: *** [Makefile:12: src/parse.o] Error 1\nThe command \"make\" exited with 2.\n");
+    let out = compress(&log).text;
+    assert!(!out.contains("Lecture user the first time"), "{out}");
+    assert_all_kept(&log, &out, |l| {
+        l.contains("error:") || l.starts_with("make:") || l.contains("exited with")
+    });
+}
