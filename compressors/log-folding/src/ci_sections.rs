@@ -117,12 +117,12 @@ mod tests {
     }
 
     #[test]
-    fn a_section_with_an_error_is_not_quiet() {
+    fn a_section_with_a_loud_line_is_not_quiet() {
         let log = [
             "travis_fold:start:install",
             "npm install",
             "a",
-            "npm ERR! 404 left-pad",
+            "The command \"npm install\" failed and exited with 1 during .",
             "b",
             "c",
             "travis_fold:end:install",
@@ -134,7 +134,7 @@ mod tests {
             "e",
             "travis_fold:end:cache",
         ];
-        let quiet = quiet(&log, |i| log[i].contains("ERR!"));
+        let quiet = quiet(&log, |i| log[i].contains("exited with 1"));
         assert!(quiet[1..6].iter().all(|q| !q));
         assert!(quiet[8..13].iter().all(|q| *q));
         assert!(!quiet[7] && !quiet[13]);
