@@ -69,14 +69,15 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             for j in block {
                 let header = lines[j].trim_end();
                 match header {
-                    "Failed example:" | "Exception raised:" => {
+                    "Failed example:" => {
+                        r.failure_lines.insert(j);
+                        continue;
+                    }
+                    "Exception raised:" => {
                         r.failure_lines.insert(j);
                     }
                     "Got:" => {}
                     _ => continue,
-                }
-                if header == "Failed example:" {
-                    continue;
                 }
                 let value: Vec<&str> = lines[j + 1..]
                     .iter()
