@@ -20,6 +20,7 @@
 pub mod cache;
 pub mod engine;
 pub mod limits;
+pub mod memory_image;
 pub mod outcome;
 pub mod output;
 pub mod sandbox;

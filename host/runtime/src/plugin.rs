@@ -11,6 +11,7 @@ use wasmtime::{Engine, Store, Trap};
 use crate::cache::{ArtifactCache, CacheStatus};
 use crate::engine;
 use crate::limits::PluginLimits;
+use crate::memory_image;
 use crate::sandbox::PluginState;
 use crate::wit::{self, PluginKind, TargetError, VersionedPre};
 
@@ -356,7 +357,7 @@ impl PluginRuntime {
     fn call<T>(
         &self,
         plugin: &Plugin,
-        f: impl FnOnce(&mut Store<PluginState>) -> Option<wasmtime::Result<T>>,
+        f: impl Fn(&mut Store<PluginState>) -> Option<wasmtime::Result<T>>,
     ) -> Result<Option<CallOutput<T>>, CallFailure> {
         let limits = plugin.limits.as_ref().unwrap_or(&self.limits);
         let started = Instant::now();
@@ -371,12 +372,28 @@ impl PluginRuntime {
         }
         let deadline = left.map_or(limits.deadline, |left| left.min(limits.deadline));
         let cut_by_budget = deadline < limits.deadline;
-        let mut store = Store::new(self.engine, PluginState::new(limits));
-        store.limiter(|state| &mut state.limiter);
-        store.set_epoch_deadline(engine::deadline_ticks(deadline));
-        store.epoch_deadline_trap();
-        let Some(result) = f(&mut store) else {
-            return Ok(None);
+        let mut attempt = 1;
+        let (mut store, result) = loop {
+            let mut store = Store::new(self.engine, PluginState::new(limits));
+            store.limiter(|state| &mut state.limiter);
+            store.set_epoch_deadline(engine::deadline_ticks(deadline));
+            store.epoch_deadline_trap();
+            let Some(result) = f(&mut store) else {
+                return Ok(None);
+            };
+            match result {
+                // The kernel would not seal the module's memory image this
+                // time; nothing ran, so the call starts again in a fresh store.
+                Err(error)
+                    if attempt < memory_image::ATTEMPTS
+                        && memory_image::is_seal_refusal(&error) =>
+                {
+                    log::debug!("{}: memory image refused ({error:#}); again", plugin.name);
+                    attempt += 1;
+                    std::thread::sleep(memory_image::PAUSE);
+                }
+                result => break (store, result),
+            }
         };
         let elapsed = started.elapsed();
         self.spend(elapsed);

@@ -20,6 +20,7 @@ use ghost_runtime::PluginLimits;
 use ghost_runtime::cache::{ArtifactCache, CacheStatus};
 use ghost_runtime::engine::{EPOCH_TICK, shared_engine};
 use ghost_runtime::limits::CallLimiter;
+use ghost_runtime::memory_image;
 use ghost_runtime::output::CappedOutput;
 use wasmtime::component::{Linker, ResourceTable};
 use wasmtime::{Store, UpdateDeadline};
@@ -412,6 +413,7 @@ pub fn run(request: &TaskRequest, cache: &ArtifactCache) -> Result<TaskOutcome, 
     let engine = shared_engine().map_err(TaskError::Engine)?;
     let (component, status) = loaded(engine, &request.program, cache)
         .map_err(|e| TaskError::NotACommand(format!("not a WebAssembly component: {e:#}")))?;
+    memory_image::prepare(&component).map_err(|e| TaskError::Engine(e.into()))?;
 
     let limits = &request.limits;
     let stdout = CappedOutput::new(limits.output_bytes);
