@@ -11,6 +11,7 @@
 //! per place. A server's log that prints its source location on every line
 //! names the same few places again and again, and folds as usual.
 
+use crate::search::Search;
 use rustc_hash::FxHashSet;
 
 use crate::markers;
@@ -97,7 +98,7 @@ fn place_leading(line: &str) -> Option<(&str, &str)> {
         return ((after.is_empty() || after.starts_with([':', ' '])) && !frame)
             .then_some((path, &rest[..n]));
     }
-    let at = rest.find("line ")?;
+    let at = rest.find_str("line ")?;
     let number = &rest[at + 5..];
     let n = digits(number);
     (n > 0).then_some((path, &number[..n]))

@@ -12,6 +12,7 @@
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::Role;
+use crate::search::Search;
 
 /// A text is a help text when at least this many lines define an option.
 pub const OPTION_LINES_AT_LEAST: usize = 5;
@@ -61,7 +62,7 @@ pub fn roles(contents: &[&str], options: &[bool]) -> Vec<Role> {
         };
         // The summary of a description beside its option is on the
         // option's own line: then every line under it is continuation.
-        let beside = contents[option].trim().contains("  ");
+        let beside = contents[option].trim().has("  ");
         if !beside {
             roles[first] = Role::Kept;
         }

@@ -9,6 +9,7 @@
 
 use crate::markers::is_library_path;
 use crate::pytest_tb::Role;
+use crate::search::Search;
 use crate::trace;
 
 /// The role of every line of `contents` (timestamps removed): `Folded` for
@@ -18,7 +19,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     let mut i = 0;
     while i < contents.len() {
-        if !contents[i].contains(": In instantiation of ") {
+        if !contents[i].has(": In instantiation of ") {
             i += 1;
             continue;
         }
@@ -47,7 +48,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
 
 /// The path of a `path:line:col:   required from …` link.
 fn required_from(content: &str) -> Option<&str> {
-    let (place, _) = content.split_once(":   required from ")?;
+    let (place, _) = content.split_around(":   required from ")?;
     let mut parts = place.rsplitn(3, ':');
     let (col, line, path) = (parts.next()?, parts.next()?, parts.next()?);
     let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());

@@ -103,6 +103,7 @@ pub mod pytest_tb;
 pub mod python_traceback;
 pub mod repeats;
 mod runners;
+mod search;
 pub mod table;
 pub mod template;
 pub mod testrun;

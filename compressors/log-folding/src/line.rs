@@ -1,6 +1,7 @@
 //! What the compressor knows about one line: its content without a leading
 //! timestamp, how severe it is, and a mask used to tell similar lines apart.
 
+use crate::search::Search;
 /// How much a line matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -248,7 +249,7 @@ fn after_level_tag(content: &str) -> Option<&str> {
     const LEVELS: &[&str] = &[
         "info", "error", "warn", "warning", "debug", "trace", "fatal",
     ];
-    let (tag, rest) = content.strip_prefix('[')?.split_once("] ")?;
+    let (tag, rest) = content.strip_prefix('[')?.split_around("] ")?;
     LEVELS
         .iter()
         .any(|level| tag.eq_ignore_ascii_case(level))

@@ -5,6 +5,7 @@
 //! many times (`find` over a library's 668 files folded to one line and a
 //! count; `ls -la` of 1,117 entries lost 135). Each entry stays.
 
+use crate::search::Search;
 /// A listing has at least this many paths…
 const MIN_PATHS: usize = 10;
 /// …making up at least this share of its non-blank lines.
@@ -87,7 +88,7 @@ fn is_path_line(content: &str) -> bool {
     !t.is_empty()
         && !t.contains(char::is_whitespace)
         && t.contains('/')
-        && !t.contains("://")
+        && !t.has("://")
         && !t.trim_end_matches(':').contains(':')
 }
 

@@ -4,6 +4,7 @@
 //! Every one of them is kept verbatim.
 
 use crate::grep::is_path;
+use crate::search::Search;
 
 /// Words that name an outcome a runner counts.
 const OUTCOMES: &[&str] = &[
@@ -128,15 +129,15 @@ fn counted_outcomes(t: &str) -> usize {
 pub fn is_failure_exit(content: &str) -> bool {
     let t = content.trim();
     // `exit` in any case: most lines have no `xit` at all.
-    let exits = (t.contains("xit") || t.contains("XIT")) && exits_nonzero(t);
+    let exits = (t.has("xit") || t.has("XIT")) && exits_nonzero(t);
     exits
-        || t.starts_with("make: ***") && t.contains("Error")
-        || t.starts_with("make[") && t.contains("***") && t.contains("Error")
+        || t.starts_with("make: ***") && t.has("Error")
+        || t.starts_with("make[") && t.has("***") && t.has("Error")
         || t.starts_with("error: could not compile")
         || t == "FAILED"
         || t == "FAIL"
-        || t.contains("BUILD FAILED")
-        || t.contains("BUILD FAILURE")
+        || t.has("BUILD FAILED")
+        || t.has("BUILD FAILURE")
         || t.starts_with("npm ERR! code ")
         || t.starts_with("npm error code ")
 }
@@ -197,7 +198,7 @@ pub fn is_library_path(path: &str) -> bool {
         "/usr/local/lib/",
         "/rustc/",
     ];
-    INSIDE.iter().any(|p| path.contains(p)) || UNDER.iter().any(|p| path.starts_with(p))
+    INSIDE.iter().any(|p| path.has(p)) || UNDER.iter().any(|p| path.starts_with(p))
 }
 
 /// Whether a line of a short log names a file of the project: a place in a
@@ -213,7 +214,7 @@ pub fn names_a_project_file(l: &str) -> bool {
                 )
             });
             w.contains('/')
-                && !w.contains("://")
+                && !w.has("://")
                 && is_path(w)
                 && w.rsplit('/').next().is_some_and(|name| {
                     name.rsplit_once('.').is_some_and(|(stem, ext)| {
@@ -270,7 +271,7 @@ pub fn is_diagnostic(content: &str) -> bool {
     }
     if let Some((path, rest)) = t.split_once('(')
         && is_path(path)
-        && let Some((place, message)) = rest.split_once("):")
+        && let Some((place, message)) = rest.split_around("):")
         && place
             .split(',')
             .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))

@@ -5,6 +5,7 @@
 //! their count) whatever words a test's name has, and a test named
 //! `test_error_message` is not an error.
 
+use crate::search::Search;
 /// Whether `content` (timestamp removed) is one passing test's result line.
 pub fn is_passing_test(content: &str) -> bool {
     let t = content.trim();
@@ -29,10 +30,10 @@ fn cargo_or_unittest(t: &str) -> bool {
 
 /// `tests/a.py::test_b PASSED  [ 10%]`.
 fn pytest(t: &str) -> bool {
-    let Some((name, rest)) = t.split_once(" PASSED") else {
+    let Some((name, rest)) = t.split_around(" PASSED") else {
         return false;
     };
-    name.contains("::")
+    name.has("::")
         && !name.contains(' ')
         && rest
             .trim()
@@ -71,9 +72,7 @@ fn tap(t: &str) -> bool {
         return false;
     };
     let upper = rest.to_ascii_uppercase();
-    rest.starts_with(|c: char| c.is_ascii_digit())
-        && !upper.contains("# SKIP")
-        && !upper.contains("# TODO")
+    rest.starts_with(|c: char| c.is_ascii_digit()) && !upper.has("# SKIP") && !upper.has("# TODO")
 }
 
 /// Pester: `[+] Adds numbers 12ms (10ms|2ms)`.
@@ -85,16 +84,15 @@ fn pester(t: &str) -> bool {
 /// `PASS [   0.003s] crate tests::adds`.
 fn dotnet_or_nextest(t: &str) -> bool {
     if let Some(rest) = t.strip_prefix("Passed ") {
-        return rest.trim_end().ends_with(']') && rest.contains(" [");
+        return rest.trim_end().ends_with(']') && rest.has(" [");
     }
-    t.strip_prefix("PASS [")
-        .is_some_and(|rest| rest.contains("s] "))
+    t.strip_prefix("PASS [").is_some_and(|rest| rest.has("s] "))
 }
 
 /// Gradle: `demo.CalcTest > adds PASSED`.
 fn gradle(t: &str) -> bool {
     t.strip_suffix(" PASSED")
-        .is_some_and(|name| name.contains(" > ") && !name.starts_with(['>', ':']))
+        .is_some_and(|name| name.has(" > ") && !name.starts_with(['>', ':']))
 }
 
 /// What a Maven surefire run says of each test class, by line.
@@ -117,7 +115,7 @@ pub fn surefire_classes(contents: &[&str]) -> SurefireClasses {
     let mut classes = SurefireClasses::default();
     let has_totals = contents.iter().any(|c| {
         let t = maven_body(c);
-        t.starts_with("Tests run:") && !t.contains(" - in ")
+        t.starts_with("Tests run:") && !t.has(" - in ")
     });
     if !has_totals {
         return classes;
@@ -129,7 +127,7 @@ pub fn surefire_classes(contents: &[&str]) -> SurefireClasses {
         else {
             continue;
         };
-        let passed = counts.contains("Failures: 0,") && counts.contains("Errors: 0,");
+        let passed = counts.has("Failures: 0,") && counts.has("Errors: 0,");
         let announced = format!("Running {}", class.trim());
         let announcement = (0..i)
             .rev()
@@ -149,7 +147,7 @@ pub fn surefire_classes(contents: &[&str]) -> SurefireClasses {
 fn maven_body(line: &str) -> &str {
     let t = line.trim();
     t.strip_prefix('[')
-        .and_then(|rest| rest.split_once("] "))
+        .and_then(|rest| rest.split_around("] "))
         .filter(|(level, _)| !level.is_empty() && level.bytes().all(|b| b.is_ascii_uppercase()))
         .map_or(t, |(_, body)| body.trim_start())
 }

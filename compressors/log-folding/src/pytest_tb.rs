@@ -12,6 +12,7 @@
 //! and the few source lines around `>`. Source lines are code, not
 //! messages: `raise ImportError(msg)` in a listing is not an error line.
 
+use crate::search::Search;
 use crate::trace;
 
 /// Source lines kept before the `>` line in the project's own frames.
@@ -67,8 +68,8 @@ pub fn is_exception_line(line: &str) -> bool {
 /// >>>>>` (`--pdb` prints the failure's traceback under it).
 fn is_section_start(line: &str) -> bool {
     let t = line.trim();
-    (is_rule_of(t, b'=') && (t.contains(" FAILURES ") || t.contains(" ERRORS ")))
-        || (is_rule_of(t, b'>') && t.contains(" traceback "))
+    (is_rule_of(t, b'=') && (t.has(" FAILURES ") || t.has(" ERRORS ")))
+        || (is_rule_of(t, b'>') && t.has(" traceback "))
 }
 
 /// A section rule drawn with `c`: `=====  … =====`, `>>>>> … >>>>>`.

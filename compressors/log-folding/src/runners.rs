@@ -4,6 +4,7 @@
 //! tests with their first message line; the runner's own summary lines are
 //! kept verbatim by [`crate::markers`] whatever this module reads.
 
+use crate::search::Search;
 use crate::testrun::{TestReport, count_after, count_before, number};
 
 /// Reads the runners of this module out of `lines` into `r`.
@@ -19,7 +20,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.add_failure(i, tap_name(rest), next(8).filter(|m| !m.starts_with("---")));
         } else if t.starts_with("ok ") && t[3..].starts_with(|c: char| c.is_ascii_digit()) {
             r.saw("TAP");
-            if t.contains("# SKIP") || t.contains("# skip") {
+            if t.has("# SKIP") || t.has("# skip") {
                 tap.skipped += 1;
             } else {
                 tap.passed += 1;
@@ -31,7 +32,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if let Some(name) = t
             .strip_prefix("FAIL: ")
             .or_else(|| t.strip_prefix("ERROR: "))
-            .filter(|n| n.ends_with(')') && n.contains(" ("))
+            .filter(|n| n.ends_with(')') && n.has(" ("))
         {
             // unittest / Django: `FAIL: test_x (module.Class)`, the
             // assertion after the traceback.
@@ -111,11 +112,11 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.failed += failed;
         } else if let Some(rest) = t.strip_prefix("rspec ") {
             // RSpec's list of failures: `rspec ./spec/calc_spec.rb:4 # Calc adds`
-            if let Some((place, name)) = rest.split_once(" # ") {
+            if let Some((place, name)) = rest.split_around(" # ") {
                 r.saw("RSpec");
                 r.add_failure(i, name, Some(place.to_string()));
             }
-        } else if t.contains(" examples, ") || t.contains(" example, ") {
+        } else if t.has(" examples, ") || t.has(" example, ") {
             if let Some(total) = count_before(t, " example") {
                 r.saw("RSpec");
                 let failed = count_before(t, " failure").unwrap_or(0);
@@ -127,7 +128,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if let Some(name) = phpunit_failure(t) {
             r.saw("PHPUnit");
             r.add_failure(i, name, next(4));
-        } else if t.starts_with("Tests: ") && t.contains("Assertions: ") {
+        } else if t.starts_with("Tests: ") && t.has("Assertions: ") {
             r.saw("PHPUnit");
             let total = count_after(t, "Tests: ").unwrap_or(0);
             let failed =
@@ -137,7 +138,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.failed += failed;
             r.skipped += skipped;
             r.passed += total.saturating_sub(failed + skipped);
-        } else if let Some(rest) = t.strip_prefix("OK (").filter(|s| s.contains(" assertion")) {
+        } else if let Some(rest) = t.strip_prefix("OK (").filter(|s| s.has(" assertion")) {
             r.saw("PHPUnit");
             r.passed += count_before(rest, " test").unwrap_or(0);
         } else if let Some(rest) = t.strip_prefix("[-] ") {
@@ -162,14 +163,14 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                     .map(str::to_string);
                 r.add_failure(i, name, message);
             }
-        } else if (t.starts_with("Failed!") || t.starts_with("Passed!")) && t.contains("Total:") {
+        } else if (t.starts_with("Failed!") || t.starts_with("Passed!")) && t.has("Total:") {
             r.saw("dotnet test");
             r.failed += count_after(t, "Failed:").unwrap_or(0);
             r.passed += count_after(t, "Passed:").unwrap_or(0);
             r.skipped += count_after(t, "Skipped:").unwrap_or(0);
         } else if let Some(rest) = t.strip_prefix("FAIL [") {
             // cargo-nextest: `FAIL [   0.003s] crate::tests::name`
-            if let Some((_, name)) = rest.split_once("] ") {
+            if let Some((_, name)) = rest.split_around("] ") {
                 r.saw("cargo nextest");
                 r.add_failure(i, name, None);
             }
@@ -179,7 +180,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.add_failure(i, name, next(3));
         } else if let Some(total) = t
             .strip_suffix(" tests completed")
-            .or_else(|| t.split_once(" tests completed, ").map(|(n, _)| n))
+            .or_else(|| t.split_around(" tests completed, ").map(|(n, _)| n))
             .and_then(number)
         {
             // Gradle: `92 tests completed, 2 failed, 1 skipped`.
@@ -189,7 +190,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.failed += failed;
             r.skipped += skipped;
             r.passed += total.saturating_sub(failed + skipped);
-        } else if t.starts_with("Summary [") && t.contains(" tests run: ") {
+        } else if t.starts_with("Summary [") && t.has(" tests run: ") {
             r.saw("cargo nextest");
             r.passed += count_before(t, " passed").unwrap_or(0);
             r.failed += count_before(t, " failed").unwrap_or(0);
@@ -254,15 +255,15 @@ fn doctest_failure<'a>(t: &'a str, next: Option<&&str>) -> Option<&'a str> {
     if !t.starts_with("File \"") || next.is_none_or(|n| n.trim() != "Failed example:") {
         return None;
     }
-    t.split_once("\", line ")?
+    t.split_around("\", line ")?
         .1
-        .split_once(", in ")
+        .split_around(", in ")
         .map(|(_, name)| name)
 }
 
 /// doctest's verbose totals: `5 passed and 1 failed.`
 fn doctest_totals(t: &str) -> Option<(u64, u64)> {
-    let (passed, failed) = t.strip_suffix(" failed.")?.split_once(" passed and ")?;
+    let (passed, failed) = t.strip_suffix(" failed.")?.split_around(" passed and ")?;
     Some((number(passed)?, number(failed)?))
 }
 
@@ -270,15 +271,15 @@ fn doctest_totals(t: &str) -> Option<(u64, u64)> {
 /// `CalcTest > adds() FAILED` (later).
 fn gradle_failure(t: &str) -> Option<&str> {
     t.strip_suffix(" FAILED")
-        .filter(|name| name.contains(" > ") && !name.starts_with(['>', ':']))
+        .filter(|name| name.has(" > ") && !name.starts_with(['>', ':']))
 }
 
 /// `1) CalcTest::testAdd` → `CalcTest::testAdd`.
 fn phpunit_failure(t: &str) -> Option<&str> {
-    let (n, rest) = t.split_once(") ")?;
+    let (n, rest) = t.split_around(") ")?;
     (!n.is_empty()
         && n.bytes().all(|b| b.is_ascii_digit())
-        && rest.contains("::")
+        && rest.has("::")
         && !rest.contains(' '))
     .then_some(rest)
 }
@@ -301,7 +302,7 @@ fn strip_timing(rest: &str) -> &str {
 
 /// `ValueError: …`, `AssertionError: …`, `django.db.utils.Error: …`.
 fn is_exception_line(l: &str) -> bool {
-    let Some((name, _)) = l.split_once(": ") else {
+    let Some((name, _)) = l.split_around(": ") else {
         return false;
     };
     let last = name.rsplit('.').next().unwrap_or(name);

@@ -5,6 +5,7 @@
 //! template fold would take the rows for one shape printed many times.
 //! Every row stays, up to the first blank line.
 
+use crate::search::Search;
 use rustc_hash::FxHashSet;
 
 /// Fewer rows than this are not worth treating as a table.
@@ -48,7 +49,7 @@ fn is_rule(line: &str) -> bool {
     let t = line.trim();
     t.bytes()
         .all(|b| matches!(b, b'-' | b'=' | b' ' | b'+' | b'|'))
-        && (t.contains("---") || t.contains("==="))
+        && (t.has("---") || t.has("==="))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! with its assertion message, for cargo test, pytest, jest/vitest, go test,
 //! mix test and maven surefire (more runners in the private `runners` module).
 
+use crate::search::Search;
 use std::collections::BTreeSet;
 
 /// What the log says about a test run.
@@ -64,7 +65,7 @@ impl TestReport {
 
 /// The first number in `s` before `word` (e.g. `3` in "3 passed").
 pub(crate) fn count_before(s: &str, word: &str) -> Option<u64> {
-    let i = s.find(word)?;
+    let i = s.find_str(word)?;
     s[..i]
         .split(|c: char| !c.is_ascii_digit())
         .rfind(|t| !t.is_empty())?
@@ -74,7 +75,7 @@ pub(crate) fn count_before(s: &str, word: &str) -> Option<u64> {
 
 /// The number after `label` (e.g. `1` in "Failures: 1").
 pub(crate) fn count_after(s: &str, label: &str) -> Option<u64> {
-    let i = s.find(label)? + label.len();
+    let i = s.find_str(label)? + label.len();
     number(&s[i..])
 }
 
@@ -118,19 +119,19 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.add_failure(i, name, msg.map(str::to_string));
         }
         // pytest
-        else if let Some(rest) = t.strip_prefix("FAILED ").filter(|s| s.contains("::")) {
+        else if let Some(rest) = t.strip_prefix("FAILED ").filter(|s| s.has("::")) {
             r.saw("pytest");
-            let (name, msg) = rest.split_once(" - ").unwrap_or((rest, ""));
+            let (name, msg) = rest.split_around(" - ").unwrap_or((rest, ""));
             r.add_failure(i, name, Some(msg.to_string()).filter(|m| !m.is_empty()));
         } else if t.starts_with('=')
             && t.ends_with('=')
-            && (t.contains(" passed") || t.contains(" failed"))
-            && t.contains(" in ")
+            && (t.has(" passed") || t.has(" failed"))
+            && t.has(" in ")
         {
             // pytest, or sympy's bin/test ("tests finished: 40 passed, 2
             // exceptions, in 0.18 seconds"): every outcome that is not a
             // pass or a skip is a failure.
-            r.saw(if t.contains("tests finished:") {
+            r.saw(if t.has("tests finished:") {
                 "sympy"
             } else {
                 "pytest"
@@ -144,14 +145,14 @@ pub fn parse(lines: &[&str]) -> TestReport {
         // jest
         else if let Some(rest) = t
             .strip_prefix("Tests:")
-            .filter(|rest| !rest.contains("Assertions:"))
+            .filter(|rest| !rest.has("Assertions:"))
         {
             r.saw("jest");
             r.passed += count_before(rest, " passed").unwrap_or(0);
             r.failed += count_before(rest, " failed").unwrap_or(0);
             r.skipped += count_before(rest, " skipped").unwrap_or(0)
                 + count_before(rest, " todo").unwrap_or(0);
-        } else if let Some(name) = t.strip_prefix("● ").filter(|n| n.contains(" › ")) {
+        } else if let Some(name) = t.strip_prefix("● ").filter(|n| n.has(" › ")) {
             r.saw("jest");
             let msg = lines[i + 1..]
                 .iter()
@@ -166,13 +167,13 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.passed += count_before(rest, " passed").unwrap_or(0);
             r.failed += count_before(rest, " failed").unwrap_or(0);
             r.skipped += count_before(rest, " skipped").unwrap_or(0);
-        } else if let Some(name) = t.strip_prefix("FAIL ").filter(|n| n.contains(" > ")) {
+        } else if let Some(name) = t.strip_prefix("FAIL ").filter(|n| n.has(" > ")) {
             r.saw("vitest");
             let msg = lines[i + 1..]
                 .iter()
                 .take(6)
                 .map(|l| l.trim())
-                .find(|l| l.contains("Error"));
+                .find(|l| l.has("Error"));
             r.add_failure(i, name.trim(), msg.map(str::to_string));
         }
         // go test
@@ -184,7 +185,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .iter()
                 .take(4)
                 .map(|l| l.trim())
-                .find(|l| l.contains(".go:"));
+                .find(|l| l.has(".go:"));
             r.add_failure(i, name, msg.map(str::to_string));
         } else if t.starts_with("--- PASS: ") {
             r.saw("go test");
@@ -194,9 +195,9 @@ pub fn parse(lines: &[&str]) -> TestReport {
             go_counts.2 += 1;
         }
         // mix test: "3 tests, 1 failure" / "1 doctest, 10 tests, 2 failures, 1 skipped"
-        else if (t.contains(" tests, ") || t.contains(" test, "))
-            && (t.contains(" failure"))
-            && !t.contains("Tests run")
+        else if (t.has(" tests, ") || t.has(" test, "))
+            && (t.has(" failure"))
+            && !t.has("Tests run")
         {
             r.saw("mix test");
             let total =
@@ -213,11 +214,11 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .iter()
                 .take(6)
                 .map(|l| l.trim())
-                .find(|l| l.contains("failed") || l.contains("Error") || l.starts_with("** ("));
+                .find(|l| l.has("failed") || l.has("Error") || l.starts_with("** ("));
             r.add_failure(i, rest, msg.map(str::to_string));
         }
         // maven surefire
-        else if let Some(pos) = t.find("Tests run:") {
+        else if let Some(pos) = t.find_str("Tests run:") {
             let s = &t[pos..];
             // (JUnit 4's own runner prints no `Errors:`: `Tests run: 33,  Failures: 3`.)
             if let (Some(run), Some(f), e) = (
@@ -233,11 +234,11 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 let e = e.unwrap_or(0);
                 let skipped = count_after(s, "Skipped:").unwrap_or(0);
                 // Per-class lines have "- in Class"; the totals line does not. Keep the last totals.
-                if !s.contains(" - in ") && !s.contains("Time elapsed") {
+                if !s.has(" - in ") && !s.has("Time elapsed") {
                     surefire_totals = Some((run, f, e, skipped));
                 }
             }
-        } else if t.contains("<<< FAILURE!") || t.contains("<<< ERROR!") {
+        } else if t.has("<<< FAILURE!") || t.has("<<< ERROR!") {
             r.saw("maven surefire");
             let name = t.split("  Time elapsed").next().unwrap_or(t);
             let name = name
@@ -285,7 +286,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
 
 /// "  1) test adds numbers (MathTest)" → "test adds numbers (MathTest)".
 fn mix_failure_header(t: &str) -> Option<&str> {
-    let (num, rest) = t.split_once(") ")?;
+    let (num, rest) = t.split_around(") ")?;
     if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }

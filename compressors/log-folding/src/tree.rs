@@ -5,6 +5,7 @@
 //! printed many times. Each node stays, but a node the tool itself marks as
 //! shown already (npm's `deduped`, cargo's and Gradle's `(*)`) folds.
 
+use crate::search::Search;
 use rustc_hash::FxHashSet;
 
 /// A listing is a tree when at least this many of its lines are nodes…
@@ -35,7 +36,7 @@ pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
 pub fn node_name(line: &str) -> Option<&str> {
     let mut t = line.trim_start();
     if t.starts_with('[')
-        && let Some(close) = t.find("] ")
+        && let Some(close) = t.find_str("] ")
     {
         t = &t[close + 2..];
     }

@@ -9,6 +9,7 @@
 //! first place, its other places and later entries with the same warning
 //! fold, and the fold marker counts their lines.
 
+use crate::search::Search;
 use rustc_hash::FxHashSet;
 
 use crate::pytest_tb::Role;
@@ -54,7 +55,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
 /// `====== warnings summary ======`.
 fn is_section_start(line: &str) -> bool {
     let t = line.trim();
-    t.starts_with("===") && t.ends_with("===") && t.contains(" warnings summary ")
+    t.starts_with("===") && t.ends_with("===") && t.has(" warnings summary ")
 }
 
 /// `-- Docs: https://docs.pytest.org/…` or the next `=====` rule.
@@ -70,7 +71,7 @@ fn warning_of(line: &str) -> Option<&str> {
     if !line.starts_with(' ') {
         return None;
     }
-    let at = line.find("Warning: ")?;
+    let at = line.find_str("Warning: ")?;
     let category_start = line[..at]
         .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
         .map_or(0, |i| i + 1);
