@@ -29,7 +29,8 @@ pub struct Cli {
     #[arg(short, long, global = true)]
     verbose: bool,
 
-    /// Wall-clock budget of one plugin call, in milliseconds.
+    /// Wall-clock budget of one plugin call, in milliseconds (per MiB of a
+    /// larger input).
     #[arg(
         long,
         global = true,

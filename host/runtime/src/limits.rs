@@ -8,7 +8,9 @@ use std::time::Duration;
 /// The caps a plugin call runs under. Defaults suit a synchronous agent hook.
 #[derive(Debug, Clone)]
 pub struct PluginLimits {
-    /// Wall-clock budget for one call, enforced by epoch interruption.
+    /// Wall-clock budget for one call on up to a MiB of input, enforced by
+    /// epoch interruption; a larger input gets as much per MiB (see
+    /// [`PluginLimits::deadline_for`]).
     pub deadline: Duration,
     /// Largest linear memory (all memories of the store together), in bytes.
     pub memory_bytes: usize,
@@ -41,6 +43,22 @@ impl Default for PluginLimits {
             log_messages: 64,
             log_message_bytes: 1024,
         }
+    }
+}
+
+/// Bytes in a MiB, the unit a deadline scales by.
+const MIB: f64 = (1 << 20) as f64;
+
+impl PluginLimits {
+    /// The deadline of a call given `input_bytes` of input: `deadline`, or
+    /// `deadline` per MiB for a larger input. A compressor's work grows
+    /// with its input (the built-ins aim at 100 ms per MB), so a fixed
+    /// deadline stopped every input past a size, 2.5 MB at that aim and
+    /// less on a busy machine, and a log the agent most needed shortened
+    /// went through whole. A plugin that loops still stops, in a time
+    /// proportional to what it was given.
+    pub fn deadline_for(&self, input_bytes: usize) -> Duration {
+        self.deadline.mul_f64((input_bytes as f64 / MIB).max(1.0))
     }
 }
 
@@ -116,5 +134,18 @@ impl wasmtime::ResourceLimiter for CallLimiter {
 
     fn memories(&self) -> usize {
         self.memories
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deadline_holds_per_mib_of_a_larger_input() {
+        let limits = PluginLimits::default();
+        assert_eq!(limits.deadline_for(0), limits.deadline);
+        assert_eq!(limits.deadline_for(1 << 20), limits.deadline);
+        assert_eq!(limits.deadline_for(4 << 20), limits.deadline * 4);
     }
 }

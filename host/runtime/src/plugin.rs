@@ -304,7 +304,9 @@ impl PluginRuntime {
         plugin: &Plugin,
         request: &CompressRequest,
     ) -> Result<CallOutput<Compressed>, CallFailure> {
-        let out = self.call(plugin, |store| plugin.instance.compress(store, request));
+        let out = self.call(plugin, request.text.len(), |store| {
+            plugin.instance.compress(store, request)
+        });
         match out {
             Err(failure) => Err(failure),
             Ok(None) => Err(self.not_a(plugin, PluginKind::Compressor)),
@@ -330,7 +332,9 @@ impl PluginRuntime {
         plugin: &Plugin,
         request: &ClassifyRequest,
     ) -> Result<CallOutput<Classification>, CallFailure> {
-        match self.call(plugin, |store| plugin.instance.classify(store, request)) {
+        match self.call(plugin, request.text.len(), |store| {
+            plugin.instance.classify(store, request)
+        }) {
             Err(failure) => Err(failure),
             Ok(None) => Err(self.not_a(plugin, PluginKind::Classifier)),
             Ok(Some(out)) => Ok(out),
@@ -351,12 +355,14 @@ impl PluginRuntime {
         }
     }
 
-    /// Runs `f` in a fresh store under the limits and turns any trap into a
-    /// [`CallFailure`] that says which limit was hit. `f` answers `None`
-    /// when the plugin is not of the world the call needs (nothing ran).
+    /// Runs `f` in a fresh store under the limits (the deadline for
+    /// `input_bytes` of input) and turns any trap into a [`CallFailure`]
+    /// that says which limit was hit. `f` answers `None` when the plugin is
+    /// not of the world the call needs (nothing ran).
     fn call<T>(
         &self,
         plugin: &Plugin,
+        input_bytes: usize,
         f: impl Fn(&mut Store<PluginState>) -> Option<wasmtime::Result<T>>,
     ) -> Result<Option<CallOutput<T>>, CallFailure> {
         let limits = plugin.limits.as_ref().unwrap_or(&self.limits);
@@ -370,8 +376,9 @@ impl PluginRuntime {
                 elapsed: Duration::ZERO,
             });
         }
-        let deadline = left.map_or(limits.deadline, |left| left.min(limits.deadline));
-        let cut_by_budget = deadline < limits.deadline;
+        let own = limits.deadline_for(input_bytes);
+        let deadline = left.map_or(own, |left| left.min(own));
+        let cut_by_budget = deadline < own;
         let mut attempt = 1;
         let (mut store, result) = loop {
             let mut store = Store::new(self.engine, PluginState::new(limits));
@@ -405,7 +412,7 @@ impl PluginRuntime {
                 elapsed,
             })),
             Err(error) => {
-                let reason = explain(limits, &error, store.data().limiter.memory_exceeded);
+                let reason = explain(limits, own, &error, store.data().limiter.memory_exceeded);
                 if cut_by_budget && reason.starts_with("deadline") {
                     return Err(CallFailure {
                         reason: format!(
@@ -428,14 +435,20 @@ impl PluginRuntime {
     }
 }
 
-/// One line saying why a call failed, naming the limit when one was hit.
-fn explain(limits: &PluginLimits, error: &wasmtime::Error, memory_exceeded: bool) -> String {
+/// One line saying why a call failed, naming the limit when one was hit
+/// (`deadline`: the call's own, for its input).
+fn explain(
+    limits: &PluginLimits,
+    deadline: Duration,
+    error: &wasmtime::Error,
+    memory_exceeded: bool,
+) -> String {
     if memory_exceeded {
         return format!("memory cap of {} MiB exceeded", limits.memory_bytes >> 20);
     }
     match error.downcast_ref::<Trap>() {
         Some(Trap::Interrupt) => {
-            format!("deadline of {} ms exceeded", limits.deadline.as_millis())
+            format!("deadline of {} ms exceeded", deadline.as_millis())
         }
         Some(Trap::StackOverflow) => "stack overflow (unbounded recursion?)".to_string(),
         Some(Trap::UnreachableCodeReached) => {

@@ -220,6 +220,31 @@ fn deadline_is_configurable() {
 }
 
 #[test]
+fn a_larger_input_gets_the_deadline_per_mib() {
+    let mut config = RuntimeConfig::default();
+    config.limits.deadline = Duration::from_millis(40);
+    let rt = runtime_with(config);
+    let plugin = rt
+        .load("guest-spin", &hostile_component("guest-spin"))
+        .unwrap();
+    // Three MiB: a loop is still stopped, after three times the deadline.
+    let outcome = rt.compress_or_original(
+        &plugin,
+        &CompressRequest::new("x".repeat(3 << 20), ContentClass::Log),
+    );
+    assert_eq!(
+        outcome.fallback_reason.as_deref(),
+        Some("deadline of 120 ms exceeded")
+    );
+    assert!(
+        outcome.elapsed >= Duration::from_millis(115),
+        "{:?}",
+        outcome.elapsed
+    );
+    assert_eq!(outcome.text.len(), 3 << 20);
+}
+
+#[test]
 fn no_call_sees_what_an_earlier_call_left() {
     let rt = runtime();
     let plugin = rt
