@@ -195,7 +195,8 @@ pub fn parse(lines: &[&str]) -> TestReport {
             go_counts.2 += 1;
         }
         // mix test: "3 tests, 1 failure" / "1 doctest, 10 tests, 2 failures, 1 skipped"
-        else if (t.has(" tests, ") || t.has(" test, "))
+        else if t.has(" test")
+            && (t.has(" tests, ") || t.has(" test, "))
             && (t.has(" failure"))
             && !t.has("Tests run")
         {
@@ -238,7 +239,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                     surefire_totals = Some((run, f, e, skipped));
                 }
             }
-        } else if t.has("<<< FAILURE!") || t.has("<<< ERROR!") {
+        } else if t.has("<<< ") && (t.has("<<< FAILURE!") || t.has("<<< ERROR!")) {
             r.saw("maven surefire");
             let name = t.split("  Time elapsed").next().unwrap_or(t);
             let name = name
@@ -286,6 +287,9 @@ pub fn parse(lines: &[&str]) -> TestReport {
 
 /// "  1) test adds numbers (MathTest)" → "test adds numbers (MathTest)".
 fn mix_failure_header(t: &str) -> Option<&str> {
+    if !t.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
     let (num, rest) = t.split_around(") ")?;
     if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
         return None;
