@@ -164,9 +164,16 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str]) -> bool {
             while end < b.len() && b[end].is_ascii_alphabetic() {
                 end += 1;
             }
-            !is_zero_count(b, i, end)
+            !is_zero_count(b, i, end) && !is_versioned_name(b, end)
         }
     })
+}
+
+/// Whether the word ending at `b[end]` goes on with a version, `-0.10.0`:
+/// then it names a package (Haskell's `exceptions-0.10.0`, `fail-4.9.0.0`
+/// in a build's every command line), not an error.
+fn is_versioned_name(b: &[u8], end: usize) -> bool {
+    b.get(end) == Some(&b'-') && b.get(end + 1).is_some_and(u8::is_ascii_digit)
 }
 
 /// A qualified or simple class name ending in `Error` or `Exception`, such as
@@ -182,8 +189,14 @@ fn is_throwable_name(b: &[u8], i: usize) -> bool {
         .rsplit(|&c| c == b'.' || c == b'$')
         .next()
         .unwrap_or(word);
-    last.first().is_some_and(u8::is_ascii_uppercase)
-        && (last.ends_with(b"Error") || last.ends_with(b"Exception") || last.ends_with(b"Failure"))
+    let named = last.first().is_some_and(u8::is_ascii_uppercase)
+        && (last.ends_with(b"Error") || last.ends_with(b"Exception") || last.ends_with(b"Failure"));
+    // A module named just `Error` (`Text.Pandoc.Error`, compiled or listed)
+    // is not an error; `java.lang.Error: …` raised, or ending a line, is.
+    let bare_in_a_module = word.len() > last.len()
+        && matches!(last, b"Error" | b"Exception" | b"Failure")
+        && !matches!(b.get(end), None | Some(b':'));
+    named && !bare_in_a_module
 }
 
 /// Android/logcat style single-letter levels: ` E ` or ` E/Tag` after the
@@ -303,6 +316,36 @@ pub fn is_continuation(content: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_package_named_by_an_error_word_and_a_version_is_not_an_error() {
+        for line in [
+            "ghc --make -package-id exceptions-0.10.0-K1JVigLRL0e8 -package-id fail-4.9.0.0-JMlLBj",
+            "Configuring exceptions-0.10.0...",
+        ] {
+            assert_eq!(severity(line), Severity::Normal, "{line}");
+        }
+        for line in [
+            "error-prone build",
+            "3 failed-tests",
+            "exception-0: boom, exceptions raised",
+        ] {
+            assert_eq!(severity(line), Severity::Error, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_module_named_error_is_not_an_error_but_a_throwable_raised_is() {
+        let compiling = "[ 47 of 120] Compiling Text.Pandoc.Error ( src/Text/Pandoc/Error.hs, dist/build/Text/Pandoc/Error.o )";
+        assert_eq!(severity(compiling), Severity::Normal);
+        for line in [
+            "java.lang.Error: boom",
+            "Caused by: java.lang.Error",
+            "\tat x.y.Z(Z.java:3) java.io.UncheckedIOException thrown",
+        ] {
+            assert_eq!(severity(line), Severity::Error, "{line}");
+        }
+    }
 
     #[test]
     fn a_timestamp_with_a_non_ascii_character_in_it_is_no_timestamp() {
