@@ -164,9 +164,18 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str]) -> bool {
             while end < b.len() && b[end].is_ascii_alphabetic() {
                 end += 1;
             }
-            !is_zero_count(b, i, end) && !is_versioned_name(b, end)
+            !is_zero_count(b, i, end) && !is_versioned_name(b, end) && !is_camel_case(&b[i..end])
         }
     })
+}
+
+/// Whether `word` is an identifier in camel case (`ExceptionFilter`,
+/// `errorHandler`, `assertEquals`): a capital after a small letter. A name
+/// in code that starts with an error word is not an error (`FAILED` and
+/// `Errors` are words).
+fn is_camel_case(word: &[u8]) -> bool {
+    word.windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
 }
 
 /// Whether the word ending at `b[end]` goes on with a version, `-0.10.0`:
@@ -330,6 +339,19 @@ mod tests {
             "3 failed-tests",
             "exception-0: boom, exceptions raised",
         ] {
+            assert_eq!(severity(line), Severity::Error, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_camel_case_name_starting_with_an_error_word_is_not_an_error() {
+        for line in [
+            "\tat com.twitter.finagle.http.filter.ExceptionFilter.apply(ExceptionFilter.scala:24)",
+            "  registered errorHandler for /api",
+        ] {
+            assert_eq!(severity(line), Severity::Normal, "{line}");
+        }
+        for line in ["FAILED tests/a.py::t", "Errors: 2", "Failed to fetch"] {
             assert_eq!(severity(line), Severity::Error, "{line}");
         }
     }
