@@ -1,6 +1,7 @@
 //! A passing test's own line, in the shapes test runners print one per test
 //! (`test a::b ... ok`, `PASSED`, `--- PASS:`, `✓ adds`, `ok 3 - adds`,
-//! `[+] Adds`, `Passed Adds [3 ms]`). A passing run is read for its summary
+//! `[+] Adds`, `Passed Adds [3 ms]`), and a skipped test's (`SKIP title
+//! [file.phpt]`). A passing run is read for its summary
 //! and its failures, not for a list of what passed: these lines fold (with
 //! their count) whatever words a test's name has, and a test named
 //! `test_error_message` is not an error.
@@ -20,6 +21,21 @@ pub fn is_passing_test(content: &str) -> bool {
         || pester(t)
         || dotnet_or_nextest(t)
         || gradle(t)
+        || outcome_first(t)
+}
+
+/// A test's line that starts with its outcome in capitals, not a failure:
+/// PHP's run-tests (`SKIP Bug #39780 (… data error …) [ext/gd/tests/x.phpt]
+/// reason: …`, `XFAIL …`), jest's `PASS src/a.test.js (3 s)`, automake's
+/// `PASS: t/basic`. The test's title may hold any word.
+fn outcome_first(t: &str) -> bool {
+    let Some((outcome, name)) = t.split_once(' ') else {
+        return false;
+    };
+    matches!(
+        outcome.trim_end_matches(':'),
+        "PASS" | "SKIP" | "XFAIL" | "SKIPPED"
+    ) && !name.trim().is_empty()
 }
 
 /// `test a::b ... ok` (cargo, libtest) and `test_x (m.C.test_x) ... ok`
@@ -155,6 +171,25 @@ fn maven_body(line: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::{SurefireClasses, is_passing_test, surefire_classes};
+
+    #[test]
+    fn a_passed_or_skipped_tests_outcome_first_line_is_not_a_failure() {
+        for line in [
+            "SKIP Bug #39780 (PNG image with CRC/data error raises a fatal error) [ext/gd/tests/bug39780_extern.phpt] reason: requires extern GD",
+            "XFAIL Test open_basedir configuration [tests/security/open_basedir_linkinfo.phpt]   XFAIL REASON: BUG: open_basedir cannot delete symlink",
+            "PASS src/utils/handled-error.test.js",
+            "PASS: t/error-paths",
+        ] {
+            assert!(is_passing_test(line), "{line}");
+        }
+        for line in [
+            "FAIL Bug #39780 (fatal error) [ext/gd/tests/bug39780.phpt]",
+            "PASS",
+            "SKIPPING the error check",
+        ] {
+            assert!(!is_passing_test(line), "{line}");
+        }
+    }
 
     #[test]
     fn each_runners_passing_line() {
