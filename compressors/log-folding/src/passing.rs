@@ -22,6 +22,15 @@ pub fn is_passing_test(content: &str) -> bool {
         || dotnet_or_nextest(t)
         || gradle(t)
         || outcome_first(t)
+        || scalatest(t)
+}
+
+/// ScalaTest under sbt: `[info] - rejects an invalid trailer` (a failing
+/// one ends `*** FAILED ***`).
+fn scalatest(t: &str) -> bool {
+    t.strip_prefix("[info] ")
+        .and_then(|rest| rest.trim_start().strip_prefix("- "))
+        .is_some_and(|name| !name.trim().is_empty() && !name.has("*** FAILED"))
 }
 
 /// A test's line that starts with its outcome in capitals, not a failure:
@@ -173,12 +182,13 @@ mod tests {
     use super::{SurefireClasses, is_passing_test, surefire_classes};
 
     #[test]
-    fn a_passed_or_skipped_tests_outcome_first_line_is_not_a_failure() {
+    fn a_passed_or_skipped_tests_line_is_not_a_failure_whatever_its_title() {
         for line in [
             "SKIP Bug #39780 (PNG image with CRC/data error raises a fatal error) [ext/gd/tests/bug39780_extern.phpt] reason: requires extern GD",
             "XFAIL Test open_basedir configuration [tests/security/open_basedir_linkinfo.phpt]   XFAIL REASON: BUG: open_basedir cannot delete symlink",
             "PASS src/utils/handled-error.test.js",
             "PASS: t/error-paths",
+            "[info] - client rejects illegal trailer with an exception",
         ] {
             assert!(is_passing_test(line), "{line}");
         }
@@ -186,6 +196,7 @@ mod tests {
             "FAIL Bug #39780 (fatal error) [ext/gd/tests/bug39780.phpt]",
             "PASS",
             "SKIPPING the error check",
+            "[info] - stream via ResponseProxy class *** FAILED ***",
         ] {
             assert!(!is_passing_test(line), "{line}");
         }
