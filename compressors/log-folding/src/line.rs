@@ -76,7 +76,9 @@ fn is_zero_count(text: &[u8], start: usize, end: usize) -> bool {
 
 /// Words that make a line an error, failure or panic, matched at the start of
 /// a word (not inside an identifier or a path), case-insensitively; a word may
-/// continue (`errors`, `failed`, `panicked`).
+/// continue (`errors`, `failed`, `panicked`). Among them, the C library's
+/// own messages for the failures a build meets (`strerror`: `No space left
+/// on device`, `Too many open files`), which carry no other error word.
 const ERROR_WORDS: &[&str] = &[
     "error",
     "err:",
@@ -101,6 +103,12 @@ const ERROR_WORDS: &[&str] = &[
     "unable to",
     "not found",
     "no such file",
+    "no space left",
+    "out of memory",
+    "too many open files",
+    "not permitted",
+    "read-only file system",
+    "connection reset",
     "does not exist",
     "timed out",
     "assert",
@@ -338,6 +346,20 @@ mod tests {
             "error-prone build",
             "3 failed-tests",
             "exception-0: boom, exceptions raised",
+        ] {
+            assert_eq!(severity(line), Severity::Error, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_c_librarys_own_error_messages_are_errors() {
+        for line in [
+            "bash: line 170: pom.bak10.xml: No space left on device",
+            "fork: Out of memory",
+            "socket: Too many open files",
+            "chmod: changing permissions of '/etc/x': Operation not permitted",
+            "cp: cannot create regular file 'a': Read-only file system",
+            "curl: (56) Recv failure: Connection reset by peer",
         ] {
             assert_eq!(severity(line), Severity::Error, "{line}");
         }
