@@ -9,6 +9,9 @@ and run
     python3 host/bench/corpus/make-cidiff-actions.py CIDIFF_CHECKOUT OUT_DIR
     ./target/release/ghost-bench corpus OUT_DIR
 
+`--other-cases CIDIFF_CHECKOUT OUT_DIR` writes `data/other_cases/` instead:
+seven failed Maven builds of Java projects, the same way.
+
 Each case is `gha-terraform-<workflow>-<run>`, so its source (for the
 tuning/evaluation split) is the workflow. must_keep: the lines of the
 data set's own error ranges (`E a-b` in `groundtruth`, 1-based), ANSI
@@ -43,7 +46,33 @@ def error_lines(groundtruth, lines):
     return keep
 
 
+def other_cases(checkout, out):
+    """`data/other_cases/`: seven failed Maven builds of Java projects
+    (Travis), each `cidiff-other-<project>_<build>`, must-keep as above."""
+    made = 0
+    for case in sorted((checkout / "data" / "other_cases").iterdir()):
+        fail, truth = case / "fail.log", case / "groundtruth"
+        if not (fail.exists() and truth.exists()):
+            continue
+        raw = fail.read_text(encoding="utf-8", errors="replace")
+        keep = error_lines(truth.read_text(), raw.split("\n"))
+        if keep:
+            write_log_case(
+                out,
+                f"cidiff-other-{case.name}",
+                raw,
+                f"cidiff other_cases ({case.name})",
+                keep,
+                "lines of the data set's own error ranges (E a-b in groundtruth), ANSI stripped, trimmed, lines of fewer than 8 characters skipped",
+            )
+            made += 1
+    print(f"{made} cases in {out}")
+
+
 def main():
+    if sys.argv[1] == "--other-cases":
+        other_cases(Path(sys.argv[2]), Path(sys.argv[3]))
+        return
     root, out = Path(sys.argv[1]) / "data" / "breakages_dump", Path(sys.argv[2])
     made = 0
     for workflow, short in WORKFLOWS.items():
