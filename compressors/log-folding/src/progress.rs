@@ -1,6 +1,8 @@
 //! Progress bars: a run of one bar character (`━━━━`, `████`, `#####`,
 //! `[=====>   ]`) with nothing else on the line but numbers and short units
-//! (`64.9/64.9 kB 377.3 MB/s eta 0:00:00`, `45%`). Once the step is over,
+//! (`64.9/64.9 kB 377.3 MB/s eta 0:00:00`, `45%`), or a line that starts
+//! with a bar in its frame with room left, whatever words follow (mocha's
+//! `[▬▬▬․․․․․] 1300 passing`). Once the step is over,
 //! a bar says nothing its step's own lines do not (pip's `Downloading
 //! x.whl (64 kB)` above it names the file): it folds, in a short log too,
 //! where each bar would otherwise read as a new line.
@@ -9,8 +11,41 @@
 fn is_bar_char(c: char) -> bool {
     matches!(
         c,
-        '━' | '█' | '▇' | '▆' | '▉' | '■' | '▓' | '▒' | '░' | '#' | '='
+        '━' | '█' | '▇' | '▆' | '▉' | '■' | '▓' | '▒' | '░' | '▬' | '#' | '='
     )
+}
+
+/// Whether `c` is the empty part of a bar's frame, what is left to fill.
+fn is_track_char(c: char) -> bool {
+    matches!(c, ' ' | '․' | '·' | '.' | '-')
+}
+
+/// Fewest characters inside a frame drawn as a bar.
+const FRAME_AT_LEAST: usize = 10;
+
+/// Whether `t` starts with a bar in its frame with room left, `[▬▬▬․․․․․․]`
+/// or `[=====>     ]`: progress drawn, whatever words follow it (mocha's
+/// `1300 passing`). A full frame is not (GoogleTest's `[==========] 3
+/// tests from 1 test suite ran.` is its summary).
+fn starts_with_an_unfinished_bar(t: &str) -> bool {
+    let Some(inner) = t
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once(']'))
+        .map(|(i, _)| i)
+    else {
+        return false;
+    };
+    let fill = inner.chars().take_while(|&c| is_bar_char(c)).count();
+    let rest = inner.chars().skip(fill);
+    let rest = rest.skip_while(|&c| c == '>');
+    let mut track = 0;
+    for c in rest {
+        if !is_track_char(c) {
+            return false;
+        }
+        track += 1;
+    }
+    fill > 0 && track > 0 && inner.chars().count() >= FRAME_AT_LEAST
 }
 
 /// Fewest bar characters in a row that make a bar.
@@ -31,7 +66,13 @@ pub fn is_bar(content: &str) -> bool {
         .chars()
         .next()
         .is_some_and(|c| is_bar_char(c) || c.is_ascii_digit() || matches!(c, '[' | '|'));
-    if !starts_as_a_bar || !has_bar_run(t) {
+    if !starts_as_a_bar {
+        return false;
+    }
+    if starts_with_an_unfinished_bar(t) && t.bytes().any(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    if !has_bar_run(t) {
         return false;
     }
     let only_quantities = t.split_whitespace().all(|word| {
@@ -74,6 +115,9 @@ mod tests {
             "100%|██████████| 120/120 [00:03<00:00, 39.2it/s]",
             "|████████████████████████████████| 64 kB 377 MB/s",
             "   ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 1.3/1.3 MB 557.2 MB/s et",
+            "  [▬▬▬▬․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․] 5394 passing",
+            "  [▬▬▬▬▬▬▬▬▬▬▬▬․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․․] 1 failing",
+            "[=====>          ] 45% downloading",
         ] {
             assert!(is_bar(bar), "{bar}");
         }
@@ -88,6 +132,10 @@ mod tests {
             "## Section",
             "=====",
             "a3ed95caeb02: Downloading [=====>     ] 12.5MB/50MB",
+            "[==========] 3 tests from 1 test suite ran. (0 ms total)",
+            "[----------] 2 tests from FooTest",
+            "[ RUN      ] FooTest.Bar",
+            "[==] 2 tests",
         ] {
             assert!(!is_bar(line), "{line}");
         }
