@@ -28,24 +28,15 @@ const FRAME_AT_LEAST: usize = 10;
 /// `1300 passing`). A full frame is not (GoogleTest's `[==========] 3
 /// tests from 1 test suite ran.` is its summary).
 fn starts_with_an_unfinished_bar(t: &str) -> bool {
-    let Some(inner) = t
-        .strip_prefix('[')
-        .and_then(|rest| rest.split_once(']'))
-        .map(|(i, _)| i)
-    else {
+    let Some((inner, _)) = t.strip_prefix('[').and_then(|rest| rest.split_once(']')) else {
         return false;
     };
-    let fill = inner.chars().take_while(|&c| is_bar_char(c)).count();
-    let rest = inner.chars().skip(fill);
-    let rest = rest.skip_while(|&c| c == '>');
-    let mut track = 0;
-    for c in rest {
-        if !is_track_char(c) {
-            return false;
-        }
-        track += 1;
-    }
-    fill > 0 && track > 0 && inner.chars().count() >= FRAME_AT_LEAST
+    let unfilled = inner.trim_start_matches(is_bar_char);
+    let track = unfilled.trim_start_matches('>');
+    unfilled.len() < inner.len()
+        && !track.is_empty()
+        && track.chars().all(is_track_char)
+        && inner.chars().count() >= FRAME_AT_LEAST
 }
 
 /// Fewest bar characters in a row that make a bar.
@@ -66,22 +57,19 @@ pub fn is_bar(content: &str) -> bool {
         .chars()
         .next()
         .is_some_and(|c| is_bar_char(c) || c.is_ascii_digit() || matches!(c, '[' | '|'));
-    if !starts_as_a_bar {
-        return false;
-    }
-    if starts_with_an_unfinished_bar(t) && t.bytes().any(|b| b.is_ascii_digit()) {
-        return true;
-    }
-    if !has_bar_run(t) {
-        return false;
-    }
-    let only_quantities = t.split_whitespace().all(|word| {
+    let drawn = starts_as_a_bar
+        && (starts_with_an_unfinished_bar(t) || has_bar_run(t) && only_quantities(t));
+    drawn && t.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// Whether every word of `t` but its bar is a number or a short unit.
+fn only_quantities(t: &str) -> bool {
+    t.split_whitespace().all(|word| {
         let w = word.trim_matches(|c: char| {
             is_bar_char(c) || matches!(c, '[' | ']' | '|' | '>' | ' ' | '-' | '(' | ')')
         });
         w.is_empty() || w.chars().count() <= UNIT_AT_MOST || w.bytes().any(|b| b.is_ascii_digit())
-    });
-    only_quantities && t.bytes().any(|b| b.is_ascii_digit())
+    })
 }
 
 /// Whether `t` has [`BAR_AT_LEAST`] of one bar character in a row.

@@ -243,8 +243,9 @@ fn a_larger_input_gets_the_deadline_per_mib() {
         outcome.fallback_reason.as_deref(),
         Some("deadline of 120 ms exceeded")
     );
+    // Three times 40 ms, less one epoch tick (the first may come at once).
     assert!(
-        outcome.elapsed >= Duration::from_millis(115),
+        outcome.elapsed >= Duration::from_millis(110),
         "{:?}",
         outcome.elapsed
     );
