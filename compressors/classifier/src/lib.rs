@@ -8,6 +8,8 @@
 
 #[cfg(target_arch = "wasm32")]
 mod component;
+mod config;
+mod shape;
 
 use ghost_types::ContentClass;
 
@@ -46,34 +48,12 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
         return (hint.class, 0.9);
     }
     let sample = head(text, 64 * 1024);
-    let body = strip_read_numbers(sample);
+    // As a terminal shows it: colour codes say nothing of what a text is.
+    let shown = ghost_terminal_text::strip_ansi(sample);
+    let body = strip_read_numbers(&shown);
     let body = body.as_ref();
     match tool {
-        "Bash" | "BashOutput" | "TaskOutput" => {
-            let output = ShellOutput::of(body);
-            return if parses_as_json(text) {
-                (ContentClass::Structured, 0.9)
-            } else if opens_with_exception(body)
-                || ends_with_uncaught_exception(body)
-                || mostly_a_trace(&output)
-                || dies_with_a_trace(&output)
-            {
-                (ContentClass::Error, 0.8)
-            } else if reports_tests_or_diagnostics(&output) {
-                // A test runner's report (its failure diffs included) or a
-                // compiler's diagnostics, however long their sentences.
-                (ContentClass::Log, 0.85)
-            } else if looks_like_diff(body) {
-                (ContentClass::Code, 0.8)
-            } else if ghost_log_folding::grep::looks_like(body) {
-                // grep/rg output: the log compressor groups it by file.
-                (ContentClass::Log, 0.85)
-            } else if prose_share(&output.lines) > 0.25 {
-                (ContentClass::Prose, 0.6)
-            } else {
-                (ContentClass::Log, 0.8)
-            };
-        }
+        "Bash" | "BashOutput" | "TaskOutput" => return shell_output(text, body),
         "Glob" | "LS" => return (ContentClass::Log, 0.85),
         search if ghost_log_folding::grep::is_search_tool(search) => {
             return (ContentClass::Log, 0.85);
@@ -99,13 +79,59 @@ pub fn classify(text: &str, hints: Hints<'_>) -> (ContentClass, f32) {
 /// path hint; a weak hint alone is worth this much.
 const WEAK_HINT_CONFIDENCE: f32 = 0.6;
 
+/// The class of a shell command's output: a log unless it is really JSON,
+/// a program dying with a trace, a diff or running text.
+fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
+    let output = ShellOutput::of(body);
+    if parses_as_json(text) {
+        (ContentClass::Structured, 0.9)
+    } else if is_document(&output) {
+        // `kubectl get -o yaml`, `cat Cargo.lock`.
+        (ContentClass::Structured, 0.85)
+    } else if crashed(body, &output) {
+        (ContentClass::Error, 0.8)
+    } else if reports_tests_or_diagnostics(&output) {
+        // A test runner's report (its failure diffs included) or a
+        // compiler's diagnostics, however long their sentences.
+        (ContentClass::Log, 0.85)
+    } else if looks_like_diff(body) {
+        (ContentClass::Code, 0.8)
+    } else if ghost_log_folding::grep::looks_like(body) {
+        // grep/rg output: the log compressor groups it by file.
+        (ContentClass::Log, 0.85)
+    } else if prose_share(&output.lines) > 0.25 {
+        (ContentClass::Prose, 0.6)
+    } else {
+        (ContentClass::Log, 0.8)
+    }
+}
+
+/// Whether the text is a TOML or YAML document (see [`config`]).
+fn is_document(output: &ShellOutput<'_>) -> bool {
+    config::looks_like_toml(&output.lines) || config::looks_like_yaml(&output.lines)
+}
+
+/// Whether the output is a crashed program's report, in any language's
+/// shape (see the rules it is made of).
+fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
+    opens_with_exception(body)
+        || ends_with_uncaught_exception(body)
+        || mostly_a_trace(output)
+        || dies_with_a_trace(output)
+}
+
 /// The class from the content alone.
 fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
-    if looks_like_error(body) {
+    let output = ShellOutput::of(body);
+    // Frames in a test run's report are its failures' (see [`crashed`]).
+    if crashed(body, &output) || looks_like_error(body) && !output.is_test_run() {
         return (ContentClass::Error, 0.8);
     }
-    if parses_as_json(text) || looks_structured(body) {
+    if parses_as_json(text) || looks_structured(body) || is_document(&output) {
         return (ContentClass::Structured, 0.85);
+    }
+    if reports_tests_or_diagnostics(&output) {
+        return (ContentClass::Log, 0.85);
     }
     if looks_like_diff(body) {
         return (ContentClass::Code, 0.8);
@@ -113,40 +139,7 @@ fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
     if ghost_log_folding::grep::looks_like(body) {
         return (ContentClass::Log, 0.8);
     }
-    // Markdown's code fences hold code, but the document around them is prose:
-    // judge by the lines outside the fences.
-    let mut in_fence = false;
-    let lines: Vec<&str> = body
-        .lines()
-        .filter(|l| {
-            if l.trim_start().starts_with("```") {
-                in_fence = !in_fence;
-                return false;
-            }
-            !in_fence && !l.trim().is_empty()
-        })
-        .take(LINES_JUDGED)
-        .collect();
-    if lines.is_empty() {
-        return (ContentClass::Log, 0.3);
-    }
-    let share = |f: &dyn Fn(&str) -> bool| {
-        lines.iter().filter(|l| f(l)).count() as f32 / lines.len() as f32
-    };
-    let code = share(&|l| starts_with_code_keyword(l.trim_start()));
-    let timestamped = share(&|l| starts_with_timestamp(l) || starts_with_level(l));
-    let sentences = share(&|l| is_sentence_line(l));
-    let headings = share(&|l| l.starts_with("# ") || l.starts_with("## ") || l.starts_with("### "));
-    if timestamped > 0.3 {
-        return (ContentClass::Log, 0.6 + timestamped.min(0.3));
-    }
-    if code > 0.15 {
-        return (ContentClass::Code, (0.5 + code).min(0.95));
-    }
-    if sentences > 0.2 || headings > 0.02 && sentences > 0.05 {
-        return (ContentClass::Prose, (0.5 + sentences).min(0.9));
-    }
-    (ContentClass::Log, 0.5)
+    shape::judge(body)
 }
 
 /// Share of nonblank lines that must be compiler or linter diagnostics
@@ -208,12 +201,12 @@ fn nonblank_lines(text: &str) -> Vec<&str> {
 }
 
 /// The classifier judges a text's lines by its first this many nonblank ones.
-const LINES_JUDGED: usize = 400;
+pub(crate) const LINES_JUDGED: usize = 400;
 
 /// A line of running text: long, many words, ending like a sentence, and
 /// not a log record led by its level (`WARNING -  Doc file 'index.md'
 /// contains a link …`).
-fn is_sentence_line(l: &str) -> bool {
+pub(crate) fn is_sentence_line(l: &str) -> bool {
     l.len() > 60
         && l.split_whitespace().count() > 10
         && l.trim_end().ends_with(['.', '?', '!', ':', ','])
@@ -227,7 +220,7 @@ const LEVELS: &[&str] = &[
 
 /// Whether a line opens with a level in capitals, alone or bracketed, and
 /// then a separator (`INFO    -  Building`, `[ERROR] Failed`, `WARNING:root:`).
-fn starts_with_level(l: &str) -> bool {
+pub(crate) fn starts_with_level(l: &str) -> bool {
     let t = l.strip_prefix('[').unwrap_or(l);
     let word = t
         .split(|c: char| !c.is_ascii_uppercase())
@@ -466,26 +459,34 @@ fn is_raised_name_line(line: &str) -> bool {
         && last.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
-/// Claude Code's Read output without its `    12→` prefixes, when it has them.
+/// A numbered listing without its numbers: Claude Code's Read output
+/// (`    12→`), `cat -n` or `nl -ba` (`   224\t`), when every one of its
+/// first lines has one.
 fn strip_read_numbers(text: &str) -> std::borrow::Cow<'_, str> {
-    let numbered = |l: &str| {
-        let t = l.trim_start();
-        let d = t.bytes().take_while(u8::is_ascii_digit).count();
-        d > 0 && t[d..].starts_with('→')
-    };
     let mut lines = text
         .lines()
         .filter(|l| !l.trim().is_empty())
         .take(20)
         .peekable();
-    if lines.peek().is_none() || !lines.all(numbered) {
+    if lines.peek().is_none() || !lines.all(|l| after_line_number(l).is_some()) {
         return std::borrow::Cow::Borrowed(text);
     }
     let stripped: Vec<&str> = text
         .lines()
-        .map(|l| l.split_once('→').map_or(l, |(_, rest)| rest))
+        .map(|l| after_line_number(l).unwrap_or(l))
         .collect();
     std::borrow::Cow::Owned(stripped.join("\n"))
+}
+
+/// What follows a listing's line number (`    12→`, `   224\t`), if the
+/// line has one.
+fn after_line_number(l: &str) -> Option<&str> {
+    let t = l.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &t[digits..];
+    (digits > 0)
+        .then(|| rest.strip_prefix('→').or_else(|| rest.strip_prefix('\t')))
+        .flatten()
 }
 
 fn parses_as_json(text: &str) -> bool {
@@ -564,70 +565,6 @@ fn looks_structured(sample: &str) -> bool {
     (t.starts_with('{') && t.ends_with('}'))
         || (t.starts_with('[') && t.ends_with(']') && t.contains('"'))
         || t.starts_with("<?xml")
-}
-
-/// A line that reads as code: it starts with a keyword of a common language,
-/// or ends the way statements and blocks do (`{`, `}`, `;`, `):`).
-fn starts_with_code_keyword(l: &str) -> bool {
-    const KEYWORDS: &[&str] = &[
-        "fn ",
-        "pub ",
-        "use ",
-        "impl ",
-        "struct ",
-        "enum ",
-        "mod ",
-        "let ",
-        "def ",
-        "class ",
-        "import ",
-        "from ",
-        "return",
-        "function ",
-        "const ",
-        "var ",
-        "export ",
-        "package ",
-        "func ",
-        "#include",
-        "#define",
-        "public ",
-        "private ",
-        "protected ",
-        "static ",
-        "if (",
-        "for (",
-        "}",
-        "defmodule ",
-        "elif ",
-        "else:",
-        "try:",
-        "except",
-        "raise ",
-        "self.",
-        "async ",
-        "await ",
-        "#[",
-        "@",
-        "while ",
-        "match ",
-        "case ",
-        "yield ",
-        "type ",
-        "interface ",
-    ];
-    let t = l.trim_end();
-    KEYWORDS.iter().any(|k| l.starts_with(k))
-        || t.ends_with('{')
-        || t.ends_with(';')
-        || t.ends_with("):")
-        || t.ends_with("})")
-}
-
-fn starts_with_timestamp(l: &str) -> bool {
-    let b = l.as_bytes();
-    b.len() > 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
-        || b.len() > 8 && b[0] == b'[' && b[1].is_ascii_digit()
 }
 
 #[cfg(test)]
@@ -738,7 +675,18 @@ mod tests {
             classify("fn main() {\n    let x = 1;\n}\nfn other() {}\n", txt).0,
             ContentClass::Code
         );
-        assert_eq!(classify("a\nb\nc\n", txt).0, ContentClass::Prose);
+        // A build's lines are a log whatever the file is called; a list
+        // under one line of words is left open, for the hint to decide.
+        let build = "Reading package lists...\nBuilding dependency tree...\n\
+                     E: Unable to locate package ghost-no-such-package\n";
+        assert_eq!(classify(build, txt).0, ContentClass::Log);
+        let open = "see you all tomorrow at the usual place\nmilk 2\neggs 12\nbread 1\n";
+        assert_eq!(classify(open, txt).0, ContentClass::Prose);
+        let saved_log = Hints {
+            source_path: Some("saved/run.log"),
+            ..none
+        };
+        assert_eq!(classify(open, saved_log).0, ContentClass::Log);
         assert_eq!(
             classify(
                 "2024-01-01 12:00:00 INFO start\n2024-01-01 12:00:01 INFO ok\n",

@@ -267,7 +267,9 @@ impl Analysis {
         let mut summaries = kept_summaries(contents, &severity, &templates);
         summaries.retain(|&i| !passing[i]);
         let few_items = few_distinct_items(&masks, &templates);
-        let titles: Vec<usize> = (0..n).filter(|&i| is_section_title(contents[i])).collect();
+        let titles: Vec<usize> = (0..n)
+            .filter(|&i| markers::is_section_title(contents[i]))
+            .collect();
         let titles = if titles.len() <= MAX_SECTION_TITLES {
             titles
         } else {
@@ -1181,24 +1183,6 @@ fn gap_marker(n: usize) -> String {
 /// A log with more section titles than this is a listing of them (every
 /// passing test's banner): they fold like any other line.
 const MAX_SECTION_TITLES: usize = 100;
-
-/// A title framed by rules: `____ path.py:test_Mul ____`, `=== FAILURES
-/// ===`, `--- Captured stdout ---`. It names the section under it (in a
-/// test run, the failing test), so it is kept even when other titles share
-/// its shape.
-fn is_section_title(content: &str) -> bool {
-    let t = content.trim();
-    let Some(first) = t.chars().next() else {
-        return false;
-    };
-    let rule = |s: &str| s.len() >= 3 && s.chars().all(|c| c == first);
-    matches!(first, '_' | '=' | '-' | '*' | '#')
-        && t.split_once(' ').is_some_and(|(open, rest)| {
-            rest.rsplit_once(' ').is_some_and(|(middle, close)| {
-                rule(open) && rule(close) && middle.chars().any(char::is_alphanumeric)
-            })
-        })
-}
 
 /// Lines that announce a phase: `[INFO] --- plugin ---`, `=== RUN`, `## Step`.
 fn is_header_like(content: &str) -> bool {

@@ -122,6 +122,24 @@ fn counted_outcomes(t: &str) -> usize {
     pairs
 }
 
+/// A title framed by rules: `____ path.py:test_Mul ____`, `=== FAILURES
+/// ===`, `--- Captured stdout ---`. It names the section under it (in a
+/// test run, the failing test), so it is kept even when other titles share
+/// its shape.
+pub fn is_section_title(content: &str) -> bool {
+    let t = content.trim();
+    let Some(first) = t.chars().next() else {
+        return false;
+    };
+    let rule = |s: &str| s.len() >= 3 && s.chars().all(|c| c == first);
+    matches!(first, '_' | '=' | '-' | '*' | '#')
+        && t.split_once(' ').is_some_and(|(open, rest)| {
+            rest.rsplit_once(' ').is_some_and(|(middle, close)| {
+                rule(open) && rule(close) && middle.chars().any(char::is_alphanumeric)
+            })
+        })
+}
+
 /// A line that says a command, build or job failed and how: `exit status
 /// 2`, `exited with code 1`, `make: *** [all] Error 2`, `Process completed
 /// with exit code 1`, `error: could not compile`, `FAILED`, `BUILD FAILURE`.

@@ -192,6 +192,10 @@ pub fn score(pipeline: &Pipeline, dir: &Path) -> Result<CorpusReport> {
     score_with(pipeline, dir, &ScoreOptions::default())
 }
 
+/// The path `--as-saved-file` gives the classifier: a text saved to a file
+/// whose extension says little.
+pub const SAVED_FILE: &str = "saved/input.txt";
+
 /// How [`score_with`] runs the cases.
 #[derive(Debug, Clone, Default)]
 pub struct ScoreOptions {
@@ -204,6 +208,9 @@ pub struct ScoreOptions {
     /// Compress with the class the classifier picked rather than the
     /// case's label: the whole path a hook takes.
     pub classified: bool,
+    /// Classify each text as `ghost classify saved/input.txt` would: no
+    /// tool, no command, only a saved file's weak `.txt` path.
+    pub as_saved_file: bool,
 }
 
 /// Scores every case under `dir` as `options` say (see [`ScoreOptions`]).
@@ -271,7 +278,16 @@ fn score_case(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Result
             .clone()
             .filter(|_| meta.tool.as_deref() == Some("Bash")),
     };
-    let classified = pipeline.classify(&hints);
+    let classified = if options.as_saved_file {
+        pipeline.classify(&ClassifyRequest {
+            text: input.clone(),
+            tool_name: None,
+            source_path: Some(SAVED_FILE.to_string()),
+            command: None,
+        })
+    } else {
+        pipeline.classify(&hints)
+    };
     let request = CompressRequest {
         text: input,
         class: if options.classified {

@@ -49,6 +49,10 @@ enum Args {
         /// hints a hook has), not its label: the whole path a hook takes.
         #[arg(long)]
         classified: bool,
+        /// Classify each case as `ghost classify saved/input.txt` would (no
+        /// tool, no command, a `.txt` path): what the content alone decides.
+        #[arg(long)]
+        as_saved_file: bool,
     },
     /// Recall quality on LoCoMo: every question of categories 1-4 through
     /// the MCP recall path; recall@1/5/10, MRR and latency for conversations
@@ -212,6 +216,7 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
             outputs,
             target_tokens,
             classified,
+            as_saved_file,
         } => corpus_bench(
             dir,
             json,
@@ -220,6 +225,7 @@ fn run(args: Args, pipeline: impl Fn() -> Result<Pipeline>) -> Result<ExitCode> 
                 outputs,
                 target_tokens,
                 classified,
+                as_saved_file,
             },
             pipeline,
         ),

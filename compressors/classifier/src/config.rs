@@ -1,0 +1,173 @@
+//! TOML and YAML documents told by the shape of their lines, for a text no
+//! tool or path speaks for (a `uv.lock` or `pnpm-lock.yaml` saved as
+//! `.txt`): nearly every line is a table header, a key with its value or
+//! an item of a list, and the keys nest.
+
+/// Share of the judged lines that must have a document's shape.
+const DOCUMENT_SHARE: f32 = 0.9;
+
+/// Fewer lines than this say too little to call a text a document.
+const LINES_AT_LEAST: usize = 5;
+
+/// Whether `lines` (nonblank, comments included) read as a TOML document:
+/// table headers (`[package]`, `[[package]]`) and `key = value` lines with
+/// a TOML value (a string, a number, a boolean, an array or an inline
+/// table: Python's `DEBUG = True` is not one), the lines of a multi-line
+/// array counting as its value's; at least one table header.
+pub(crate) fn looks_like_toml(lines: &[&str]) -> bool {
+    let mut shaped = 0;
+    let mut tables = 0;
+    let mut open_arrays = 0usize;
+    for l in lines {
+        let t = l.trim();
+        if open_arrays > 0 || t.starts_with('#') {
+            shaped += 1;
+            open_arrays = nested_arrays_after(t, open_arrays);
+            continue;
+        }
+        if is_table_header(t) {
+            tables += 1;
+            shaped += 1;
+        } else if let Some((key, value)) = t.split_once(" = ")
+            && is_toml_key(key)
+            && is_toml_value(value)
+        {
+            shaped += 1;
+            open_arrays = nested_arrays_after(value, 0);
+        }
+    }
+    tables > 0 && is_document(shaped, lines.len())
+}
+
+/// Whether `lines` (nonblank) read as a YAML document: `key:` and `key:
+/// value` lines and `- item` lines, comments and `---`, and at least one
+/// key opening a mapping the next line nests under (structure, not a
+/// program's `name: value` records). A block scalar's lines (`key: |`)
+/// count as its value's.
+pub(crate) fn looks_like_yaml(lines: &[&str]) -> bool {
+    let mut shaped = 0;
+    let mut nests = false;
+    let mut scalar_indent: Option<usize> = None;
+    for (i, l) in lines.iter().enumerate() {
+        let indent = l.len() - l.trim_start().len();
+        if let Some(at) = scalar_indent {
+            if indent > at {
+                shaped += 1;
+                continue;
+            }
+            scalar_indent = None;
+        }
+        let t = l.trim();
+        let item = t.strip_prefix("- ").unwrap_or(t);
+        let Some((_, value)) = yaml_key_value(item) else {
+            if t.starts_with('#') || t == "---" || t.starts_with("- ") || t == "-" {
+                shaped += 1;
+            }
+            continue;
+        };
+        shaped += 1;
+        if value.is_empty() {
+            let deeper = lines.get(i + 1).is_some_and(|next| {
+                let next_indent = next.len() - next.trim_start().len();
+                next_indent > indent || next.trim_start().starts_with("- ")
+            });
+            nests |= deeper;
+        } else if matches!(value, "|" | ">" | "|-" | ">-" | "|+" | ">+") {
+            scalar_indent = Some(indent);
+        }
+    }
+    nests && is_document(shaped, lines.len())
+}
+
+fn is_document(shaped: usize, lines: usize) -> bool {
+    lines >= LINES_AT_LEAST && shaped as f32 >= lines as f32 * DOCUMENT_SHARE
+}
+
+/// `[name]`, `[[a.b]]`, `[tool."x y"]`.
+fn is_table_header(t: &str) -> bool {
+    let inner = t
+        .strip_prefix("[[")
+        .and_then(|r| r.strip_suffix("]]"))
+        .or_else(|| t.strip_prefix('[').and_then(|r| r.strip_suffix(']')));
+    inner.is_some_and(|k| !k.is_empty() && is_toml_key(k))
+}
+
+/// A bare, quoted or dotted key.
+fn is_toml_key(key: &str) -> bool {
+    !key.is_empty()
+        && (key.starts_with('"') && key.ends_with('"')
+            || key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'"')))
+}
+
+/// A string, a number or date, a boolean, an array or an inline table.
+fn is_toml_value(value: &str) -> bool {
+    let v = value.trim();
+    v.starts_with(['"', '\'', '[', '{'])
+        || v == "true"
+        || v == "false"
+        || v.trim_start_matches(['+', '-'])
+            .starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// How many arrays are still open after `t`, `open` being open before it.
+fn nested_arrays_after(t: &str, open: usize) -> usize {
+    let mut depth = open as isize;
+    let mut in_string = false;
+    for c in t.chars() {
+        match c {
+            '"' => in_string = !in_string,
+            '[' if !in_string => depth += 1,
+            ']' if !in_string => depth -= 1,
+            _ => {}
+        }
+    }
+    depth.max(0) as usize
+}
+
+/// A YAML `key: value` or `key:` (the key bare, or quoted), split.
+fn yaml_key_value(t: &str) -> Option<(&str, &str)> {
+    let (key, value) = if let Some(key) = t.strip_suffix(':') {
+        (key, "")
+    } else {
+        let (key, value) = t.split_once(": ")?;
+        (key, value.trim())
+    };
+    let quoted = key.len() >= 2
+        && (key.starts_with('\'') && key.ends_with('\'')
+            || key.starts_with('"') && key.ends_with('"'));
+    let bare = !key.is_empty()
+        && !key.contains(' ')
+        && !key.starts_with(['-', '#', '[', '{', '"', '\''])
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-./@+~()".contains(&b));
+    (quoted || bare).then_some((key, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| !l.trim().is_empty()).collect()
+    }
+
+    #[test]
+    fn a_lockfile_saved_as_text_is_a_document() {
+        let uv = "version = 1\nrevision = 5\nrequires-python = \">=3.11\"\n\n[[package]]\nname = \"blinker\"\nversion = \"1.9.0\"\nwheels = [\n    { url = \"https://x/blinker.whl\", hash = \"sha256:ba\" },\n]\n";
+        assert!(looks_like_toml(&lines(uv)));
+        let pnpm = "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n\npackages:\n\n  accepts@1.3.8:\n    resolution: {integrity: sha512-PY}\n    engines: {node: '>= 0.6'}\n";
+        assert!(looks_like_yaml(&lines(pnpm)));
+    }
+
+    #[test]
+    fn code_and_records_are_not_documents() {
+        let settings = "import os\nDEBUG = True\nBASE = os.path.dirname(__file__)\nNAME = \"x\"\nPORT = 8000\nHOSTS = []\n";
+        assert!(!looks_like_toml(&lines(settings)));
+        // A program's `name: value` records nest nothing.
+        let records = "hostname: worker-1\nversion: v6.2.1\ninstance: travis-job\nstartup: 6.2s\nlanguage: scala\n";
+        assert!(!looks_like_yaml(&lines(records)));
+    }
+}

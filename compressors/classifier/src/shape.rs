@@ -1,0 +1,454 @@
+//! What a text's lines look like, for a text no tool and no clear path
+//! speaks for (`ghost classify saved.txt`, a Read of a file without a known
+//! extension): code, prose or a log, by the shape of its lines.
+//!
+//! - **Code** is judged on the lines that are not comments: a long doc
+//!   comment at the top of a Ruby file or a licence header says nothing of
+//!   what follows it. Comments are runs of `#` lines, `//` lines and `/* …
+//!   */` blocks; a lone `# Title` over text is a Markdown heading.
+//! - **Prose** is Markdown's structure (headings, links, fences) or
+//!   paragraphs: lines made of words, wrapped where the page ends, at the
+//!   left margin (a help text or a manual page is indented under its
+//!   options), not led by one recurring word (`npm warn …`, `Destroying
+//!   test database …` are a program's records).
+//! - A **log** is what is left; the verdict is confident when nothing in
+//!   the text reads as prose, so a weak path hint (`.txt`) cannot turn a
+//!   build log into a document.
+
+use ghost_types::ContentClass;
+
+use ghost_log_folding::{help_text, markers};
+
+use crate::{LINES_JUDGED, is_sentence_line, starts_with_level};
+
+/// Share of the judged code lines that must read as code (see
+/// [`reads_as_code`]).
+const CODE_SHARE: f32 = 0.15;
+
+/// Share of lines led by a timestamp or a level that makes a log.
+const TIMESTAMPED_SHARE: f32 = 0.3;
+
+/// Share of sentence lines (see [`is_sentence_line`]) that makes prose.
+const SENTENCE_SHARE: f32 = 0.2;
+
+/// Share of paragraph lines (see [`is_paragraph_line`]) that makes prose.
+const PARAGRAPH_SHARE: f32 = 0.35;
+
+/// Paragraphs sit at the left margin: above this share of indented lines
+/// the words are descriptions under options (a help text, a manual page).
+const INDENTED_AT_MOST: f32 = 0.5;
+
+/// A program's records open with the same word (`npm warn`, `Destroying
+/// test database`): above this share of lines led by one word, lines of
+/// words are records, not paragraphs.
+const ONE_LEADING_WORD_AT_MOST: f32 = 0.3;
+
+/// Markdown headings, links and fence lines per line above which a text is
+/// a document.
+const MARKDOWN_SHARE: f32 = 0.05;
+
+/// Below this share of paragraph lines (a quarter of it of sentence lines,
+/// half of [`MARKDOWN_SHARE`] of links, and no heading) nothing in a text
+/// reads as prose.
+const NO_PROSE_BELOW: f32 = 0.2;
+
+/// Lines only a program's output has (see [`is_output_line`]) that make a
+/// text output rather than code, and a log however much prose is in it.
+const OUTPUT_LINES_AT_LEAST: usize = 2;
+
+/// The class of `body` by the shape of its lines, with a confidence.
+pub(crate) fn judge(body: &str) -> (ContentClass, f32) {
+    let lines = Lines::of(body);
+    if lines.text.is_empty() {
+        return (ContentClass::Log, 0.3);
+    }
+    let share = |of: &[&str], f: &dyn Fn(&str) -> bool| {
+        of.iter().filter(|l| f(l)).count() as f32 / of.len().max(1) as f32
+    };
+    let all = &lines.text;
+    let timestamped = share(all, &|l| starts_with_timestamp(l) || starts_with_level(l));
+    if timestamped > TIMESTAMPED_SHARE {
+        return (ContentClass::Log, 0.6 + timestamped.min(0.3));
+    }
+    let output = lines.output >= OUTPUT_LINES_AT_LEAST;
+    let code = share(&lines.code, &|l| reads_as_code(l.trim_start()));
+    if code > CODE_SHARE && !output && lines.code.len() >= lines.markdown {
+        return (ContentClass::Code, (0.5 + code).min(0.95));
+    }
+    if help_text::option_definitions(all).contains(&true) {
+        // A help text or a manual page: its options are what it is read
+        // for. (Code first: CSS's `--custom-property: …;` is no option.)
+        return (ContentClass::Log, 0.75);
+    }
+    let markdown = lines.markdown as f32 / all.len() as f32;
+    if markdown > MARKDOWN_SHARE && (lines.headings > 0 || markdown > 3.0 * MARKDOWN_SHARE) {
+        return (ContentClass::Prose, (0.6 + markdown).min(0.9));
+    }
+    // Lines of words are running text only at the margin and when no one
+    // word leads most lines: indented, they describe options (a help text,
+    // a manual page); led by one word, they are a program's records.
+    let indented = share(all, &|l| l.starts_with([' ', '\t']));
+    let records = indented > INDENTED_AT_MOST || one_leading_word(all) > ONE_LEADING_WORD_AT_MOST;
+    let (sentences, paragraphs) = if records {
+        (0.0, 0.0)
+    } else {
+        (
+            share(all, &is_sentence_line),
+            share(all, &is_paragraph_line),
+        )
+    };
+    if sentences > SENTENCE_SHARE {
+        return (ContentClass::Prose, (0.5 + sentences).min(0.9));
+    }
+    if paragraphs > PARAGRAPH_SHARE {
+        return (ContentClass::Prose, (0.4 + paragraphs).min(0.9));
+    }
+    let prose_in_it = paragraphs >= NO_PROSE_BELOW
+        || sentences >= NO_PROSE_BELOW / 2.0
+        || lines.headings > 0
+        || markdown >= MARKDOWN_SHARE / 2.0;
+    (
+        ContentClass::Log,
+        if prose_in_it && !output { 0.5 } else { 0.7 },
+    )
+}
+
+/// A text's nonblank lines outside Markdown's code fences, up to
+/// [`LINES_JUDGED`] of them that are neither comments nor Markdown.
+struct Lines<'a> {
+    /// Every line read (comments included).
+    text: Vec<&'a str>,
+    /// The lines that are neither comments nor Markdown (headings, links).
+    code: Vec<&'a str>,
+    /// Markdown headings: `# Title` over a line that is not code (and not
+    /// in a run of `#` lines), or a line underlined with `===` or `---`.
+    headings: usize,
+    /// Headings, lines holding a link (`](`) and fence lines.
+    markdown: usize,
+    /// Lines only a program's output has (see [`is_output_line`]).
+    output: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn of(body: &'a str) -> Self {
+        let raw: Vec<&str> = body.lines().collect();
+        let blank = |i: Option<usize>| {
+            i.and_then(|i| raw.get(i))
+                .is_none_or(|l| l.trim().is_empty())
+        };
+        let hash = |i: usize| raw.get(i).is_some_and(|l| l.trim_start().starts_with('#'));
+        let mut lines = Lines {
+            text: Vec::new(),
+            code: Vec::new(),
+            headings: 0,
+            markdown: 0,
+            output: 0,
+        };
+        let mut in_fence = false;
+        let mut in_block_comment = false;
+        for (i, l) in raw.iter().enumerate() {
+            let t = l.trim();
+            if t.starts_with("```") {
+                in_fence = !in_fence;
+                lines.markdown += 1;
+                continue;
+            }
+            if in_fence || t.is_empty() {
+                continue;
+            }
+            lines.text.push(l);
+            // A heading titles text; a lone `# comment` sits on the code it
+            // speaks of, and a run of `#` lines is a comment block.
+            let heading = t.starts_with('#')
+                && is_atx_heading(t)
+                && !hash(i + 1)
+                && !(i > 0 && hash(i - 1))
+                && !raw
+                    .get(i + 1)
+                    .is_some_and(|next| reads_as_code(next.trim_start()));
+            let underlined = i > 0
+                && is_underline(t)
+                && !raw[i - 1].trim().is_empty()
+                && blank(i.checked_sub(2));
+            let markdown =
+                heading || underlined || t.contains("](") || is_list_item_with_code_span(t);
+            lines.markdown += usize::from(markdown);
+            lines.headings += usize::from(heading || underlined);
+            let comment = if in_block_comment || t.starts_with("/*") {
+                in_block_comment = !t.contains("*/");
+                true
+            } else {
+                t.starts_with("//")
+                    || t.starts_with('#') && !heading && (hash(i + 1) || i > 0 && hash(i - 1))
+            };
+            if !comment && !markdown {
+                lines.output += usize::from(is_output_line(t));
+                lines.code.push(l);
+                if lines.code.len() == LINES_JUDGED {
+                    break;
+                }
+            }
+        }
+        lines
+    }
+}
+
+/// A Markdown list item quoting code (`` - `lib/app.ex` (modify) ``): a
+/// document's way of naming things, not a program's.
+fn is_list_item_with_code_span(t: &str) -> bool {
+    let item = t
+        .strip_prefix("- ")
+        .or_else(|| t.strip_prefix("* "))
+        .or_else(|| {
+            let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+            t[digits..].strip_prefix(". ").filter(|_| digits > 0)
+        });
+    item.is_some_and(|i| i.matches('`').count() >= 2)
+}
+
+/// `# Title` to `###### Title`.
+fn is_atx_heading(t: &str) -> bool {
+    let level = t.bytes().take_while(|&b| b == b'#').count();
+    (1..=6).contains(&level) && t[level..].starts_with(' ') && t.len() > level + 1
+}
+
+/// A setext heading's underline: `===` or `---`, nothing else.
+fn is_underline(t: &str) -> bool {
+    t.len() >= 3 && (t.bytes().all(|b| b == b'=') || t.bytes().all(|b| b == b'-'))
+}
+
+/// A line of a paragraph: six words or more, three in four of them plain
+/// words (letters, maybe an apostrophe, with the punctuation of running
+/// text around them), so a wrapped line counts though it ends mid-sentence;
+/// and it starts with a word (after a list's or a quote's marker), where a
+/// record starts with its id (`a1b2c3d fix the parser`, `12:01 started`).
+fn is_paragraph_line(l: &str) -> bool {
+    let is_marker = |w: &str| {
+        matches!(w, "-" | "*" | "+" | ">")
+            || w.strip_suffix(['.', ')'])
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut words = 0;
+    let mut plain = 0;
+    let mut first = true;
+    for w in l.split_whitespace() {
+        if first && is_marker(w) {
+            continue;
+        }
+        words += 1;
+        let core = w
+            .trim_start_matches(['(', '"', '\'', '`', '*', '_'])
+            .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'', '`', '*', '_']);
+        let is_plain = !core.is_empty()
+            && core
+                .chars()
+                .all(|c| c.is_alphabetic() || c == '\'' || c == '-');
+        if first && !is_plain {
+            return false;
+        }
+        first = false;
+        plain += usize::from(is_plain);
+    }
+    words >= 6 && plain * 4 >= words * 3
+}
+
+/// The share of lines led by the most common first word (digits masked).
+fn one_leading_word(lines: &[&str]) -> f32 {
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for l in lines {
+        if let Some(w) = l.split_whitespace().next() {
+            let masked: String = w
+                .chars()
+                .map(|c| if c.is_ascii_digit() { '0' } else { c })
+                .collect();
+            *counts.entry(masked).or_default() += 1;
+        }
+    }
+    counts.values().copied().max().unwrap_or(0) as f32 / lines.len().max(1) as f32
+}
+
+/// `2024-01-01…` or `[12:00:01]`/`[2024…` at the start of a line.
+pub(crate) fn starts_with_timestamp(l: &str) -> bool {
+    let b = l.as_bytes();
+    b.len() > 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+        || b.len() > 8 && b[0] == b'[' && b[1].is_ascii_digit()
+}
+
+/// A line only a program's output has: one led by an error or warning
+/// level (`Error: Symbol ‘mean’ …`, `warning: unused`), a failure exit (`make: *** [b.o]
+/// Error 1`), a compiler's or linter's diagnostic, a runner's summary, or a
+/// title framed by rules (`==== test session starts ====`; not a `#`
+/// comment framed so).
+fn is_output_line(t: &str) -> bool {
+    leads_with_an_alarm(t)
+        || markers::is_failure_exit(t)
+        || markers::is_diagnostic(t)
+        || markers::is_summary(t)
+        || !t.starts_with('#') && markers::is_section_title(t)
+}
+
+/// `Error: …`, `ERROR: …`, `warning: …`, `fatal: …`: a program's alarm, led
+/// by its level and a colon.
+fn leads_with_an_alarm(t: &str) -> bool {
+    t.split_once(':').is_some_and(|(level, _)| {
+        ["error", "warning", "fatal"]
+            .iter()
+            .any(|l| level.eq_ignore_ascii_case(l))
+    })
+}
+
+/// A line that reads as code: it starts with a keyword of a common language
+/// or assigns a value (`self.x = …`, `total += n`), or ends the way
+/// statements and blocks do (`{`, `}`, `;`, `):`) or opens a call or a
+/// list that the next lines go on with (`(`, `[`), or opens a block (`…
+/// do`, `… ->`) or closes one alone on its line (`end`, `}`, `)`, `fi`).
+fn reads_as_code(l: &str) -> bool {
+    const CLOSERS: &[&str] = &["end", "}", ")", "]", "});", "fi", "done", "esac", "end)"];
+    const KEYWORDS: &[&str] = &[
+        "fn ",
+        "pub ",
+        "use ",
+        "impl ",
+        "struct ",
+        "enum ",
+        "mod ",
+        "let ",
+        "def ",
+        "class ",
+        "import ",
+        "from ",
+        "return",
+        "function ",
+        "const ",
+        "var ",
+        "export ",
+        "package ",
+        "func ",
+        "#include",
+        "#define",
+        "public ",
+        "private ",
+        "protected ",
+        "static ",
+        "if ",
+        "for ",
+        "with ",
+        "assert ",
+        "}",
+        "defmodule ",
+        "elif ",
+        "else:",
+        "try:",
+        "except",
+        "raise ",
+        "self.",
+        "async ",
+        "await ",
+        "#[",
+        "@",
+        "while ",
+        "match ",
+        "case ",
+        "yield ",
+        "type ",
+        "interface ",
+    ];
+    let t = l.trim_end();
+    KEYWORDS.iter().any(|k| l.starts_with(k))
+        || CLOSERS.contains(&t)
+        || t.ends_with(" do")
+        || t.ends_with(" ->")
+        || t.ends_with('{')
+        || t.ends_with(';')
+        || t.ends_with("):")
+        || t.ends_with("})")
+        || t.ends_with(['(', '['])
+        || is_assignment(t)
+}
+
+/// `name = value`, `self.items[0] += 1`, `a, b = pair`: a target made of
+/// identifiers, dots, indexes and commas, then an assignment operator with
+/// spaces around it (an HTML attribute's `alt="x"` is not one).
+fn is_assignment(t: &str) -> bool {
+    let Some(at) = t.find(" = ").or_else(|| {
+        t.find("= ")
+            .filter(|&i| i > 0 && t[..i].ends_with(['+', '-', '*', '/', '|', '&', ':']))
+    }) else {
+        return false;
+    };
+    let target = t[..at]
+        .trim_end_matches(['+', '-', '*', '/', '|', '&', ':'])
+        .trim_end();
+    !target.is_empty()
+        && target.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && target.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b'_' | b'.' | b'[' | b']' | b',' | b' ' | b'\'' | b'"')
+        })
+        && target.split(',').all(|part| !part.trim().contains(' '))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_is_judged_below_its_comments() {
+        // A Ruby file opening with a long doc comment: only its code counts.
+        let header: String = (0..450)
+            .map(|i| format!("# Line {i} of the documentation of the class below.\n"))
+            .collect();
+        let ruby = format!(
+            "{header}\nclass OptionParser\n  def initialize(banner = nil)\n    @stack = []\n    yield self if block_given?\n  end\nend\n"
+        );
+        assert_eq!(judge(&ruby).0, ContentClass::Code);
+        // Python without a parenthesis in sight: assignments and asserts.
+        let tests = "i, j = symbols('i j')\nA = MatrixSymbol('A', n, n)\nB = MatrixSymbol('B', n, n)\n\n\
+                     def test_sum():\n    assert bc_matadd(A + B) == A + B\n    assert A.T == B.T\n";
+        assert_eq!(judge(tests).0, ContentClass::Code);
+    }
+
+    #[test]
+    fn wrapped_paragraphs_and_markdown_are_prose() {
+        let readme = "Background\n==========\n\nlibjpeg-turbo is a JPEG image codec that uses SIMD instructions to accelerate\n\
+                      baseline JPEG compression and decompression on x86, x86-64, Arm, PowerPC, and\n\
+                      MIPS systems, as well as progressive JPEG compression on x86, x86-64, and Arm\n\
+                      systems.  On such systems, libjpeg-turbo is generally 2-6x as fast as libjpeg,\n\
+                      all else being equal.  On other types of systems, libjpeg-turbo can still\n\
+                      outperform libjpeg by a significant amount, by virtue of its highly-optimized\n";
+        assert_eq!(judge(readme).0, ContentClass::Prose);
+        // Badges whose links wrap (`](` at a line's end) are Markdown, not calls.
+        let badges = "# Crossbeam Deque\n\n[![Build Status](https://example.org/badge.svg)](\nhttps://example.org/actions)\n\
+                      [![Cargo](https://example.org/v.svg)](\nhttps://crates.io/crates/x)\n\n\
+                      This crate provides work-stealing deques, which are primarily intended for\nbuilding task schedulers.\n\n## Usage\n\nAdd this to your `Cargo.toml`:\n";
+        assert_eq!(judge(badges).0, ContentClass::Prose);
+    }
+
+    #[test]
+    fn a_programs_records_and_help_are_a_log() {
+        // Lines of words led by one word are records, not paragraphs.
+        let npm: String = (0..6)
+            .map(|i| format!("npm warn deprecated pkg{i}@1.0.0: This module is not supported, and leaks memory. Do not use it.\n"))
+            .collect();
+        assert_eq!(judge(&npm).0, ContentClass::Log);
+        // Descriptions indented under options are a help text's.
+        let help = "usage: tool [options]\n  -a, --all        list every entry, the hidden ones too\n\
+                    \x20 -l               use a long listing format with sizes\n  -h, --human      print sizes in units people read easily\n\
+                    \x20 -r, --reverse    reverse the order of the sort chosen\n  -s, --size       print the allocated size of each file\n";
+        assert_eq!(judge(help).0, ContentClass::Log);
+        // A test session's framed titles make its source listings output.
+        let pytest = "============================= test session starts ==============================\n\
+                      collected 1 item\n\n==================================== ERRORS ====================================\n\
+                      ___________________ ERROR at setup of test_data ___________________\n\n\
+                      \x20   def from_call(cls, func, when, reraise=None) -> \"CallInfo\":\n\
+                      \x20       excinfo = None\n        start = time()\n        try:\n>           result = func()\n";
+        assert_eq!(judge(pytest).0, ContentClass::Log);
+    }
+
+    #[test]
+    fn a_log_with_nothing_of_prose_is_a_confident_log() {
+        let build = "Reading package lists...\nBuilding dependency tree...\nReading state information...\n\
+                     E: Unable to locate package ghost-no-such-package\n";
+        assert_eq!(judge(build), (ContentClass::Log, 0.7));
+    }
+}
