@@ -219,7 +219,8 @@ fn the_whole_corpus_scores_within_target() {
 /// in formats of their own, READMEs), built on this machine by
 /// `host/bench/corpus/make-local.py`: every case keeps every must-keep
 /// line, prose (54 Markdown documents) is within its target, and the
-/// classifier, given the command, is right.
+/// classifier, given the command, is right; saved to `.txt` files, the
+/// content alone decides as well.
 #[test]
 fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
     let pipeline = Pipeline::with_dirs(None).unwrap();
@@ -258,6 +259,21 @@ fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
         lost.is_empty(),
         "classified, cases lost:\n{}",
         lost.join("\n")
+    );
+    // The same outputs saved to `.txt` files (`ghost compress saved.txt`):
+    // the content decides the class, and the compressors keep what matters.
+    let options = ghost_bench::corpus::ScoreOptions {
+        classified: true,
+        as_saved_file: true,
+        ..Default::default()
+    };
+    let saved = ghost_bench::corpus::score_with(&pipeline, &dir, &options).unwrap();
+    let right = saved.overall.classified_right as f64 / saved.overall.cases as f64;
+    assert!(right >= 0.95, "classifier {right:.3} on saved files");
+    let kept = saved.overall.kept as f64 / saved.overall.must_keep as f64;
+    assert!(
+        kept >= 0.99,
+        "saved files keep {kept:.4} of their must-keeps"
     );
 }
 

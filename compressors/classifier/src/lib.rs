@@ -123,8 +123,10 @@ fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
 /// The class from the content alone.
 fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
     let output = ShellOutput::of(body);
-    // Frames in a test run's report are its failures' (see [`crashed`]).
-    if crashed(body, &output) || looks_like_error(body) && !output.is_test_run() {
+    // A crash, not a job's log that met a trace: frames in a test run's
+    // report are its failures', and a build that logged a trace and went
+    // on is a log (see [`crashed`]).
+    if crashed(body, &output) {
         return (ContentClass::Error, 0.8);
     }
     if parses_as_json(text) || looks_structured(body) || is_document(&output) {
@@ -534,21 +536,6 @@ fn head(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
-/// A stack trace or exception report: it opens with an exception header, or
-/// most of its lines are frames. (A build log with a trace in the middle is a
-/// log: the log compressor keeps the trace.)
-fn looks_like_error(sample: &str) -> bool {
-    let lines = nonblank_lines(sample);
-    let frames = lines
-        .iter()
-        .filter(|l| {
-            let t = l.trim_start();
-            is_trace_line(t) || t.starts_with('(') && t.contains(") ") && t.contains(".ex")
-        })
-        .count();
-    opens_with_exception(sample) || frames * 2 >= lines.len() && frames >= 3
-}
-
 /// `ValueError: …`, `java.lang.IllegalStateException: …`, `TypeError: …`.
 fn is_exception_line(line: &str) -> bool {
     let Some((name, _)) = line.split_once(": ") else {
@@ -735,6 +722,22 @@ mod tests {
             classify(&format!("{build}{trace}Finished: FAILURE\n"), bash).0,
             ContentClass::Log
         );
+    }
+
+    #[test]
+    fn a_job_that_logged_a_trace_and_went_on_is_a_log_without_hints() {
+        let preamble: String = (0..12)
+            .map(|i| format!(" > git config step-{i} # timeout=10\n"))
+            .collect();
+        let frames: String = (0..30)
+            .map(|i| format!("\tat hudson.remoting.Step{i}.run(Step{i}.java:{i})\n"))
+            .collect();
+        let jenkins = format!(
+            "Started by timer\nBuilding remotely on builder02\n{preamble}ERROR: Error cloning remote repo 'origin'\n\
+             hudson.plugins.git.GitException: Command returned status code 128:\n{frames}\
+             ERROR: Error cloning remote repo 'origin'\nFinished: FAILURE\n"
+        );
+        assert_eq!(classify(&jenkins, Hints::default()).0, ContentClass::Log);
     }
 
     #[test]
