@@ -25,8 +25,15 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The Claude Code binary, installing it with npm if needed.
+/// The Claude Code binary, installing it with npm if needed: once for all
+/// the tests of this file, which run at once (one test spawning the binary
+/// while another's npm rewrites it failed with "Text file busy").
 fn claude_binary() -> Option<PathBuf> {
+    static INSTALLED: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(install_claude_code).clone()
+}
+
+fn install_claude_code() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("GHOST_CLAUDE_BIN") {
         return Some(PathBuf::from(p));
     }
