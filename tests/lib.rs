@@ -18,6 +18,23 @@ pub fn guest_path(name: &str) -> PathBuf {
     Path::new(env!("GHOST_HOSTILE_DIR")).join(format!("{}.wasm", name.replace('-', "_")))
 }
 
+/// The wall-clock deadline a quality test gives each plugin call, per MiB
+/// of input: what these tests measure is what the compressors keep, not
+/// how fast they are (the benchmarks and the sandbox tests do that), and a
+/// call past the default deadline on a loaded machine passes its input
+/// through whole.
+pub const QUALITY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A pipeline of the built-ins for tests of what the compressors keep (see
+/// [`QUALITY_DEADLINE`]).
+pub fn quality_pipeline() -> ghost_core::pipeline::Pipeline {
+    let limits = ghost_runtime::PluginLimits {
+        deadline: QUALITY_DEADLINE,
+        ..Default::default()
+    };
+    ghost_core::pipeline::Pipeline::new_with(None, limits).expect("the built-in components load")
+}
+
 /// The workspace root.
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -2,13 +2,12 @@
 //! logs in `../shared/corpus/`: every line the corpus marks as the failure
 //! survives, and CI failure logs shrink to at most 0.15 of their tokens.
 
-use ghost_core::pipeline::Pipeline;
 use ghost_tests::{cases_of_class, missing_lines};
 use ghost_types::{CompressRequest, ContentClass};
 
 #[test]
 fn every_failure_line_survives_and_ci_logs_shrink() {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let cases = cases_of_class("log");
     assert!(
         cases.len() >= 50,
@@ -58,7 +57,7 @@ fn every_failure_line_survives_and_ci_logs_shrink() {
 
 #[test]
 fn test_runner_summaries_name_every_failing_test() {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let mut cargo_log = String::from("   Compiling demo v0.1.0\n");
     for i in 0..200 {
         cargo_log.push_str(&format!("test tests::case_{i} ... ok\n"));
@@ -103,7 +102,7 @@ fn test_runner_summaries_name_every_failing_test() {
 
 #[test]
 fn ansi_codes_are_stripped() {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let mut log = String::new();
     for i in 0..300 {
         log.push_str(&format!(
@@ -125,7 +124,7 @@ fn ansi_codes_are_stripped() {
 
 #[test]
 fn prompts_are_never_compressed() {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let prompt = "please keep every word of this\n".repeat(200);
     let out = pipeline
         .compress(&CompressRequest::new(prompt.clone(), ContentClass::Prompt))
@@ -138,7 +137,7 @@ fn prompts_are_never_compressed() {
 /// the real runtime, asserts every must-keep string survived, and returns the
 /// token-weighted ratio out / in.
 fn class_ratio(class: &str, min_bytes: usize) -> f64 {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let cases: Vec<_> = cases_of_class(class)
         .into_iter()
         .filter(|c| c.input.len() >= min_bytes)
@@ -200,7 +199,7 @@ fn code_keeps_every_top_level_name() {
 
 #[test]
 fn the_whole_corpus_scores_within_target() {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let report = ghost_bench::corpus::score(&pipeline, &ghost_tests::corpus_cases()).unwrap();
     let overall = &report.overall;
     assert_eq!(
@@ -223,7 +222,7 @@ fn the_whole_corpus_scores_within_target() {
 /// content alone decides as well.
 #[test]
 fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let dir = ghost_tests::workspace().join("host/bench/corpus/local");
     let report = ghost_bench::corpus::score(&pipeline, &dir).unwrap();
     let log = &report.by_class["log"];
@@ -279,7 +278,7 @@ fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
 
 #[test]
 fn read_output_keeps_its_line_numbers_and_says_what_to_read() {
-    let pipeline = Pipeline::with_dirs(None).unwrap();
+    let pipeline = ghost_tests::quality_pipeline();
     let case = cases_of_class("code")
         .into_iter()
         .find(|c| c.id == "code-rs-crossbeam-deque-0-8-8-deque")
