@@ -43,6 +43,11 @@ pub struct FoldOptions {
     /// (a short log is read whole anyway): the failing step's output says
     /// why it failed, however long the log before it.
     pub failure_window: usize,
+    /// A failing step's window reaches further up than `failure_window`
+    /// lines while the lines it adds stay within this share of the log's
+    /// bytes (all windows together), stopping at the exit before it: a
+    /// long log's failing step may print more than its last lines say.
+    pub failing_step_share: f64,
     /// Most lines of rare templates kept beyond `novel_budget`, per
     /// thousand lines of log (at least `novel_budget`).
     pub rare_per_thousand: usize,
@@ -68,6 +73,7 @@ impl Default for FoldOptions {
             near_error: 3,
             small_log_lines: 100,
             failure_window: 60,
+            failing_step_share: 0.02,
             rare_per_thousand: 10,
             group_repeated_diagnostics: false,
             diff_lines: 200,
@@ -86,6 +92,7 @@ impl FoldOptions {
             rare_per_thousand: 3,
             small_log_lines: 30,
             failure_window: 40,
+            failing_step_share: 0.0,
             diff_lines: 60,
             diff_lines_in_all: 400,
             ..self
@@ -103,6 +110,7 @@ impl FoldOptions {
             rare_per_thousand: 0,
             small_log_lines: 0,
             failure_window: 20,
+            failing_step_share: 0.0,
             near_error: 0,
             diff_lines: 20,
             diff_lines_in_all: 60,
@@ -379,7 +387,7 @@ pub fn fold_analysed(
     let mut near_error = vec![false; n];
     // Where the log reads as a short one: all of it when it is short, else
     // the lines leading to each failure exit.
-    let short_here = read_as_short(failure_exit, opts);
+    let short_here = read_as_short(contents, failure_exit, opts);
 
     // Lines up to here already belong to an error block: a block is scanned once.
     let mut covered = 0usize;
@@ -780,17 +788,21 @@ fn keep_failing_step_tails(
     if contents.len() <= opts.small_log_lines {
         return;
     }
-    for (exit, _) in failure_exit.iter().enumerate().filter(|(_, e)| **e) {
-        let window = exit.saturating_sub(opts.failure_window)..exit;
-        let mut shape_count: FxHashMap<usize, usize> = FxHashMap::default();
-        for i in window.clone() {
-            *shape_count.entry(templates.of_line[i]).or_default() += 1;
-        }
-        for i in window {
-            let repeated = shape_count[&templates.of_line[i]] >= VARIED_RUN_FOLDS_FROM;
-            let bar = || progress::is_bar(contents[i]);
-            if !contents[i].trim().is_empty() && !passing[i] && !repeated && !bar() {
-                fate[i] = Fate::Keep;
+    for step in failing_steps(contents, failure_exit, opts) {
+        // The last lines and the lines above them each fold their own
+        // repeated shapes: a longer reach does not make the last lines'
+        // shapes "repeated".
+        for window in [step.earlier, step.last] {
+            let mut shape_count: FxHashMap<usize, usize> = FxHashMap::default();
+            for i in window.clone() {
+                *shape_count.entry(templates.of_line[i]).or_default() += 1;
+            }
+            for i in window {
+                let repeated = shape_count[&templates.of_line[i]] >= VARIED_RUN_FOLDS_FROM;
+                let bar = || progress::is_bar(contents[i]);
+                if !contents[i].trim().is_empty() && !passing[i] && !repeated && !bar() {
+                    fate[i] = Fate::Keep;
+                }
             }
         }
     }
@@ -878,18 +890,54 @@ fn is_rule_framed(content: &str) -> bool {
 /// Which lines read as a short log: every line of a log of at most
 /// `small_log_lines`, else the `failure_window` lines before each failure
 /// exit (the output of the step that failed).
-fn read_as_short(failure_exit: &[bool], opts: &FoldOptions) -> Vec<bool> {
+fn read_as_short(contents: &[&str], failure_exit: &[bool], opts: &FoldOptions) -> Vec<bool> {
     let n = failure_exit.len();
     if n <= opts.small_log_lines {
         return vec![true; n];
     }
     let mut short = vec![false; n];
-    for (i, _) in failure_exit.iter().enumerate().filter(|(_, e)| **e) {
-        short[i.saturating_sub(opts.failure_window)..i]
+    for step in failing_steps(contents, failure_exit, opts) {
+        short[step.earlier.start..step.last.end]
             .iter_mut()
             .for_each(|s| *s = true);
     }
     short
+}
+
+/// What a failing step printed before its failure exit (see
+/// [`failing_steps`]).
+struct FailingStep {
+    /// Its last `failure_window` lines.
+    last: std::ops::Range<usize>,
+    /// The lines above those that its share of the log's bytes reaches.
+    earlier: std::ops::Range<usize>,
+}
+
+/// The lines before each failure exit that its step printed: the
+/// `failure_window` lines before it, then, the last exit first, further up
+/// while the added lines fit in `failing_step_share` of the log's bytes,
+/// never past the exit before it.
+fn failing_steps(contents: &[&str], failure_exit: &[bool], opts: &FoldOptions) -> Vec<FailingStep> {
+    let exits: Vec<usize> = (0..failure_exit.len())
+        .filter(|&i| failure_exit[i])
+        .collect();
+    let log_bytes: usize = contents.iter().map(|c| c.len() + 1).sum();
+    let mut left = (log_bytes as f64 * opts.failing_step_share) as usize;
+    let mut steps = Vec::with_capacity(exits.len());
+    for (k, &exit) in exits.iter().enumerate().rev() {
+        let last = exit.saturating_sub(opts.failure_window)..exit;
+        let floor = if k > 0 { exits[k - 1] + 1 } else { 0 };
+        let mut start = last.start;
+        while start > floor && contents[start - 1].len() < left {
+            start -= 1;
+            left -= contents[start].len() + 1;
+        }
+        steps.push(FailingStep {
+            earlier: start..last.start,
+            last,
+        });
+    }
+    steps
 }
 
 /// Share of word positions a line must share with the shown line of its
@@ -1209,4 +1257,37 @@ pub fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failing_step_reaches_up_within_its_share_of_the_log_last_exit_first() {
+        // 1,000 lines of 10 bytes (11 with the newline): 2% is 220 bytes.
+        let line = "0123456789";
+        let contents = vec![line; 1000];
+        let mut exits = vec![false; 1000];
+        exits[500] = true;
+        exits[999] = true;
+        let opts = FoldOptions::default();
+        let steps = failing_steps(&contents, &exits, &opts);
+        // The last exit first: its 60 lines, then 20 more lines above them.
+        assert_eq!(steps[0].last, 939..999);
+        assert_eq!(steps[0].earlier, 919..939);
+        // The share is spent: the earlier exit keeps its 60 lines only.
+        assert_eq!(steps[1].last, 440..500);
+        assert!(steps[1].earlier.is_empty());
+        // Never past the exit before it, which gets what is left.
+        exits[500] = false;
+        exits[930] = true;
+        let steps = failing_steps(&contents, &exits, &opts);
+        assert_eq!(steps[0].earlier, 931..939);
+        assert_eq!(steps[1].last, 870..930);
+        assert_eq!(steps[1].earlier, 858..870);
+        // Under a budget the window is its lines alone.
+        let steps = failing_steps(&contents, &exits, &opts.tighter());
+        assert!(steps.iter().all(|s| s.earlier.is_empty()));
+    }
 }
