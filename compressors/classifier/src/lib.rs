@@ -120,7 +120,9 @@ fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
         || dies_with_a_trace(output)
 }
 
-/// The class from the content alone.
+/// The class from the content alone: asked what a shell's output is asked
+/// (a crash, a document, a test run or diagnostics, a diff, search
+/// results), then read by the shape of its lines ([`shape`]).
 fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
     let output = ShellOutput::of(body);
     // A crash, not a job's log that met a trace: frames in a test run's

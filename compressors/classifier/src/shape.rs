@@ -6,7 +6,8 @@
 //!   comment at the top of a Ruby file or a licence header says nothing of
 //!   what follows it. Comments are runs of `#` lines, `//` lines and `/* …
 //!   */` blocks; a lone `# Title` over text is a Markdown heading.
-//! - **Prose** is Markdown's structure (headings, links, fences) or
+//! - **Prose** is Markdown's structure (headings, links, fences, list items
+//!   quoting code) or
 //!   paragraphs: lines made of words, wrapped where the page ends, at the
 //!   left margin (a help text or a manual page is indented under its
 //!   options), not led by one recurring word (`npm warn …`, `Destroying
@@ -47,8 +48,8 @@ const ONE_LEADING_WORD_AT_MOST: f32 = 0.3;
 /// a document.
 const MARKDOWN_SHARE: f32 = 0.05;
 
-/// Below this share of paragraph lines (a quarter of it of sentence lines,
-/// half of [`MARKDOWN_SHARE`] of links, and no heading) nothing in a text
+/// Below this share of paragraph lines (half of it of sentence lines, half
+/// of [`MARKDOWN_SHARE`] of Markdown, and no heading) nothing in a text
 /// reads as prose.
 const NO_PROSE_BELOW: f32 = 0.2;
 
@@ -123,7 +124,8 @@ struct Lines<'a> {
     /// Markdown headings: `# Title` over a line that is not code (and not
     /// in a run of `#` lines), or a line underlined with `===` or `---`.
     headings: usize,
-    /// Headings, lines holding a link (`](`) and fence lines.
+    /// Headings, lines holding a link (`](`), fence lines and list items
+    /// quoting code.
     markdown: usize,
     /// Lines only a program's output has (see [`is_output_line`]).
     output: usize,
