@@ -35,7 +35,7 @@ pub struct Cli {
         long,
         global = true,
         env = "GHOST_PLUGIN_DEADLINE_MS",
-        default_value_t = 250,
+        default_value_t = PluginLimits::default().deadline.as_millis() as u64,
         value_name = "MS"
     )]
     plugin_deadline_ms: u64,
@@ -45,7 +45,7 @@ pub struct Cli {
         long,
         global = true,
         env = "GHOST_PLUGIN_MEMORY_MIB",
-        default_value_t = 128,
+        default_value_t = PluginLimits::default().memory_bytes >> 20,
         value_name = "MIB"
     )]
     plugin_memory_mib: usize,

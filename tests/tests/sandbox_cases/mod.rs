@@ -96,18 +96,21 @@ fn contained_in(
 
 #[test]
 fn infinite_loop_is_stopped_at_the_deadline() {
-    // Deadline 250 ms; one epoch tick of slack plus scheduling on a busy machine.
+    // The default deadline; one epoch tick of slack plus scheduling on a
+    // busy machine.
+    let deadline = ghost_runtime::PluginLimits::default().deadline;
     contained(
         "guest-spin",
-        "deadline of 250 ms exceeded",
-        Duration::from_secs(2),
+        &format!("deadline of {} ms exceeded", deadline.as_millis()),
+        deadline + Duration::from_millis(1750),
     );
 }
 
 #[test]
 fn memory_bomb_is_stopped_at_the_cap() {
     // A deadline far off, so that on a busy machine (where touching 128 MiB
-    // may take longer than 250 ms) the cap is still what stops it.
+    // may take longer than the default deadline) the cap is still what
+    // stops it.
     let mut config = RuntimeConfig::default();
     config.limits.deadline = Duration::from_secs(10);
     contained_in(

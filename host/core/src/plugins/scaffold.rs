@@ -207,7 +207,7 @@ again to upgrade it.
 
 The rules: the plugin gets the text and its class, and returns a shorter
 text or an error. It has no files, no network, no environment; a call has a
-deadline (250 ms unless `ghost-plugin.toml` asks for another) and a memory cap
+deadline (500 ms unless `ghost-plugin.toml` asks for another) and a memory cap
 (128 MiB likewise). If it fails, runs out of time, or returns something not
 smaller, ghost shows the agent the original; three failures in a row disable
 it for a while (`ghost plugin list` says why).
