@@ -28,11 +28,17 @@ fn make_writable(entry: &std::path::Path) {
     }
 }
 
-fn only_entry(dir: &std::path::Path) -> std::path::PathBuf {
-    let entries: Vec<_> = std::fs::read_dir(dir)
+/// The files of `dir` but the lock files beside entries (kept, empty).
+fn files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .collect();
+        .filter(|p| !p.to_string_lossy().ends_with(".lock"))
+        .collect()
+}
+
+fn only_entry(dir: &std::path::Path) -> std::path::PathBuf {
+    let entries = files(dir);
     assert_eq!(
         entries.len(),
         1,
@@ -127,9 +133,8 @@ fn another_components_valid_artifact_swapped_in_is_refused_and_rebuilt() {
         .unwrap();
     let victim = only_entry(dir.path());
     runtime(dir.path()).load(other.name, other.bytes).unwrap();
-    let swapped_in = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let swapped_in = files(dir.path())
+        .into_iter()
         .find(|p| *p != victim)
         .unwrap();
     // Entries are read-only, in a directory only their owner can open.
@@ -153,4 +158,32 @@ fn another_components_valid_artifact_swapped_in_is_refused_and_rebuilt() {
     assert_eq!(p.cache_status(), CacheStatus::Rebuilt);
     assert_eq!(p.kind(), loaded.kind(), "the classifier's own code runs");
     assert!(cache.verify_entry(loaded.digest()).unwrap());
+}
+
+#[test]
+fn processes_started_together_compile_a_component_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = builtin::LOG_COMPRESSOR;
+    // Each thread has its own runtime and its own lock file handle, as
+    // hooks started by one turn's parallel tool calls do.
+    let statuses: Vec<CacheStatus> = std::thread::scope(|s| {
+        let loads: Vec<_> = (0..3)
+            .map(|_| {
+                s.spawn(|| {
+                    runtime(dir.path())
+                        .load(plugin.name, plugin.bytes)
+                        .unwrap()
+                        .cache_status()
+                })
+            })
+            .collect();
+        loads.into_iter().map(|l| l.join().unwrap()).collect()
+    });
+    let compiled = statuses.iter().filter(|s| **s == CacheStatus::Miss).count();
+    assert_eq!(compiled, 1, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == CacheStatus::Hit).count(),
+        2
+    );
+    only_entry(dir.path());
 }

@@ -199,7 +199,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Plugin(args) => plugin::run(args, dirs.as_ref(), &limits),
         Command::Task(args) => task::run(args, dirs.as_ref(), cli.verbose),
-        Command::Install(args) => install::install(args),
+        Command::Install(args) => install::install(args, dirs.as_ref(), &limits),
         Command::Uninstall(args) => install::uninstall(args),
         Command::Doctor(args) => {
             let path = config()?.store_path(cli.store.as_deref(), dirs.as_ref())?;
@@ -234,6 +234,11 @@ fn hook(
             return;
         }
     };
+    if event == HookEvent::SessionStart
+        && let Some(dirs) = dirs
+    {
+        compile_in_background(dirs);
+    }
     // All plugin calls of this hook together stay within the budget; then
     // the original passes through.
     let pipeline = || {
@@ -260,6 +265,48 @@ fn hook(
         let _ = stdout.write_all(out.as_bytes());
         let _ = stdout.write_all(b"\n");
         let _ = stdout.flush();
+    }
+}
+
+/// Set (to anything) to keep a session's start from compiling the built-in
+/// plugins in the background: for scripted runs on throwaway homes.
+const NO_BACKGROUND_COMPILE: &str = "GHOST_NO_BACKGROUND_COMPILE";
+
+/// At a session's start, when a built-in plugin is not compiled yet (a
+/// plugin install, a new ghost version), starts `ghost plugin compile` on
+/// its own and returns at once: the session's first tool results then find
+/// the components compiled, or wait only for the rest of a compilation
+/// already under way, instead of each hook compiling while the agent waits.
+fn compile_in_background(dirs: &GhostDirs) {
+    if std::env::var_os(NO_BACKGROUND_COMPILE).is_some() {
+        return;
+    }
+    match ghost_core::builtin::missing_from_cache(&dirs.component_cache()) {
+        Ok(0) => return,
+        Ok(_) => {}
+        Err(why) => {
+            log::warn!("hook: cannot check the component cache: {why:#}");
+            return;
+        }
+    }
+    let spawned = std::env::current_exe().and_then(|exe| {
+        let mut cmd = std::process::Command::new(exe);
+        cmd.args(["plugin", "compile", "--quiet"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        // Its own process group: Claude Code ending the hook's group on a
+        // timeout does not stop it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        cmd.spawn()
+    });
+    match spawned {
+        Ok(child) => log::info!(
+            "hook: compiling the built-in plugins in the background (pid {})",
+            child.id()
+        ),
+        Err(why) => log::warn!("hook: cannot start `ghost plugin compile`: {why}"),
     }
 }
 

@@ -60,10 +60,24 @@ fn show_or_apply(changes: &[FileChange], dry_run: bool, verb: &str) -> Result<Ex
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `ghost install`.
-pub fn install(args: Args) -> Result<ExitCode> {
+/// Runs `ghost install`: the hooks and the MCP server, then the built-in
+/// plugins compiled into the cache so the first session's first hook calls
+/// do not wait for the compiler (a failure there is only reported: each
+/// hook compiles what it needs anyway).
+pub fn install(
+    args: Args,
+    dirs: Option<&ghost_core::paths::GhostDirs>,
+    limits: &ghost_runtime::PluginLimits,
+) -> Result<ExitCode> {
     let changes = install::plan_install(&targets(args.project)?)?;
-    show_or_apply(&changes, args.dry_run, "install")
+    let code = show_or_apply(&changes, args.dry_run, "install")?;
+    if let Some(dirs) = dirs.filter(|_| !args.dry_run) {
+        println!("compiling the built-in plugins (once per ghost version)…");
+        if let Err(why) = crate::plugin::compile_builtins(dirs, limits, false) {
+            println!("could not compile them now ({why:#}); each hook compiles what it needs");
+        }
+    }
+    Ok(code)
 }
 
 /// Runs `ghost uninstall`.

@@ -61,6 +61,14 @@ pub enum Args {
     /// Delete the bytes no installed plugin uses any more, and the compiled
     /// components this ghost will not load (older builds', removed plugins')
     Gc,
+    /// Compile the built-in plugins into the component cache now, so the
+    /// first hook calls of a session do not wait for the compiler (`ghost
+    /// install` and a session's start do it too)
+    Compile {
+        /// Print nothing (exit 1 still says a plugin failed)
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Create a plugin project that builds with one command
     New {
         /// Its name (and id)
@@ -186,9 +194,43 @@ pub fn run(args: Args, dirs: Option<&GhostDirs>, limits: &PluginLimits) -> Resul
                 pruned.bytes as f64 / 1e6
             );
         }
+        Args::Compile { quiet } => {
+            if !compile_builtins(dirs, limits, quiet)? {
+                return Ok(ExitCode::from(1));
+            }
+        }
         Args::New { .. } => unreachable!("handled above"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Compiles every built-in plugin into the component cache under `dirs`,
+/// saying (unless `quiet`) how each was obtained; `false` when one failed.
+pub fn compile_builtins(dirs: &GhostDirs, limits: &PluginLimits, quiet: bool) -> Result<bool> {
+    let runtime = ghost_runtime::PluginRuntime::new(ghost_runtime::RuntimeConfig {
+        cache_dir: Some(dirs.component_cache()),
+        limits: limits.clone(),
+    })?;
+    let mut ok = true;
+    for compiled in ghost_core::builtin::compile_all(&runtime) {
+        let name = compiled.name;
+        let said = match compiled.outcome {
+            Ok(ghost_runtime::cache::CacheStatus::Hit) => "already compiled".to_string(),
+            Ok(_) => format!("compiled ({:.1} s)", compiled.elapsed.as_secs_f64()),
+            Err(why) => {
+                ok = false;
+                log::warn!("compiling {name}: {why}");
+                format!("FAILED: {why}")
+            }
+        };
+        if !quiet {
+            println!("{name}: {said}");
+        }
+    }
+    if !quiet {
+        println!("cache: {}", dirs.component_cache().display());
+    }
+    Ok(ok)
 }
 
 fn list(registry: &Registry, as_json: bool) -> Result<()> {

@@ -955,3 +955,71 @@ fn a_finished_session_is_searchable_by_its_turns() {
     let found: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(found["hits"].as_array().unwrap().is_empty(), "{found}");
 }
+
+/// The `.cwasm` entries in `home`'s component cache.
+fn compiled_entries(home: &Path) -> usize {
+    std::fs::read_dir(home.join("cache/components"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".cwasm"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_session_start_compiles_the_built_ins_in_the_background_once() {
+    let home = tempfile::tempdir().unwrap();
+    let start = payload("SessionStart-startup.json");
+    let hook = |home: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ghost"))
+            .args(["hook", "session-start"])
+            .env("GHOST_HOME", home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(start.to_string().as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+    };
+    // The hook returns without waiting for the compiler (which takes
+    // seconds); the compilation it started fills the cache on its own.
+    hook(home.path());
+    let builtins = ghost_core::builtin::ALL.len();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while compiled_entries(home.path()) < builtins {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "only {} compiled after 300 s",
+            compiled_entries(home.path())
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let log = std::fs::read_to_string(home.path().join("ghost.log")).unwrap();
+    assert!(
+        log.contains("compiling the built-in plugins in the background"),
+        "{log}"
+    );
+    // With everything compiled, a later start starts nothing.
+    hook(home.path());
+    let log = std::fs::read_to_string(home.path().join("ghost.log")).unwrap();
+    assert_eq!(
+        log.matches("compiling the built-in plugins in the background")
+            .count(),
+        1,
+        "{log}"
+    );
+    // `ghost plugin compile` finds them all there.
+    let out = run(home.path(), &["plugin", "compile"], b"");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(said.matches("already compiled").count(), builtins, "{said}");
+}

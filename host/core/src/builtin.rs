@@ -3,7 +3,8 @@
 //! They are ordinary components and run through the same runtime, sandbox and
 //! limits as any third-party plugin.
 
-use ghost_runtime::PluginKind;
+use ghost_runtime::cache::CacheStatus;
+use ghost_runtime::{LoadError, PluginKind, PluginRuntime};
 use ghost_types::ContentClass;
 
 /// One embedded component.
@@ -76,6 +77,57 @@ pub const ALL: &[BuiltinPlugin] = &[
     CODE_COMPRESSOR,
     CLASSIFIER,
 ];
+
+/// The order [`compile_all`] compiles them in: the classifier every call
+/// needs, then the classes tool results are most often (a shell's log, a
+/// file's code, data).
+pub const COMPILE_ORDER: &[BuiltinPlugin] = &[
+    CLASSIFIER,
+    LOG_COMPRESSOR,
+    CODE_COMPRESSOR,
+    STRUCTURED_COMPRESSOR,
+    ERROR_COMPRESSOR,
+    PROSE_COMPRESSOR,
+];
+
+/// How one built-in was made ready by [`compile_all`].
+#[derive(Debug)]
+pub struct Compiled {
+    /// Its name, e.g. `builtin:log`.
+    pub name: &'static str,
+    /// Loaded from the cache or compiled now, or why it could not be.
+    pub outcome: Result<CacheStatus, LoadError>,
+    /// How long it took.
+    pub elapsed: std::time::Duration,
+}
+
+/// Compiles every built-in into `runtime`'s component cache, in
+/// [`COMPILE_ORDER`] (one already there is loaded, not compiled). A process
+/// started later finds them compiled and answers its first call without
+/// waiting for the compiler.
+pub fn compile_all(runtime: &PluginRuntime) -> Vec<Compiled> {
+    COMPILE_ORDER
+        .iter()
+        .map(|b| {
+            let started = std::time::Instant::now();
+            let outcome = runtime
+                .load_kind(b.name, b.bytes, b.kind)
+                .map(|p| p.cache_status());
+            Compiled {
+                name: b.name,
+                outcome,
+                elapsed: started.elapsed(),
+            }
+        })
+        .collect()
+}
+
+/// How many built-ins have no compiled entry in the component cache `dir`
+/// yet (file names only: cheap enough for a hook).
+pub fn missing_from_cache(dir: &std::path::Path) -> anyhow::Result<usize> {
+    let bytes: Vec<&[u8]> = ALL.iter().map(|b| b.bytes).collect();
+    ghost_runtime::cache::missing_entries(dir, &bytes)
+}
 
 /// The built-in compressor for `class`, if ghost has one yet.
 pub fn compressor_for(class: ContentClass) -> Option<BuiltinPlugin> {

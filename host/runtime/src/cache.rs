@@ -107,6 +107,16 @@ impl ArtifactCache {
                 CacheStatus::Rebuilt
             }
         };
+        // Processes started together (a turn's parallel tool calls each run
+        // a hook) compile a component once: the others wait for it here and
+        // then load what it wrote.
+        let lock = CompileLock::acquire(&path);
+        if lock.is_some()
+            && status == CacheStatus::Miss
+            && let Ok(Some(component)) = read_entry(engine, &path, &self.engine_key, digest)
+        {
+            return Ok((component, CacheStatus::Hit));
+        }
         let artifact = engine
             .precompile_component(bytes)
             .map_err(anyhow::Error::from)
@@ -126,6 +136,39 @@ impl ArtifactCache {
     }
 }
 
+/// An exclusive lock on the file beside a cache entry, held while the
+/// entry is compiled and written; released when dropped.
+struct CompileLock(fs::File);
+
+impl CompileLock {
+    /// Waits for the lock of the entry at `entry`, making the cache
+    /// directory if needed. `None` when the lock cannot be had: the caller
+    /// then just compiles.
+    fn acquire(entry: &Path) -> Option<Self> {
+        let path = lock_path(entry)?;
+        make_private_dir(path.parent()?).ok()?;
+        let mut options = fs::OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&path).ok()?;
+        file.lock().ok()?;
+        Some(Self(file))
+    }
+}
+
+impl Drop for CompileLock {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+/// The lock file of the entry at `entry`: `.NAME.lock` beside it.
+fn lock_path(entry: &Path) -> Option<PathBuf> {
+    let name = entry.file_name()?.to_str()?;
+    Some(entry.with_file_name(format!(".{name}.lock")))
+}
+
 /// What [`prune`] deleted.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Pruned {
@@ -142,8 +185,8 @@ const STALE_TMP: std::time::Duration = std::time::Duration::from_secs(3600);
 /// Deletes from `dir` the entries this process's engine will not load: an
 /// entry of another engine (an older ghost or wasmtime) and one of a
 /// component whose digest (hex) is not in `keep` (a built-in of an older build, a
-/// removed plugin), with temporary files of writes interrupted over an hour
-/// ago. Every upgrade leaves a set of entries behind, a few MB each;
+/// removed plugin), with temporary files of writes interrupted and lock
+/// files left over an hour ago. Every upgrade leaves a set of entries behind, a few MB each;
 /// nothing else does away with them. Files ghost did not name are left
 /// alone. A deleted entry a process still needs is compiled again.
 pub fn prune(dir: &Path, keep: &[String]) -> Result<Pruned> {
@@ -170,7 +213,7 @@ pub fn prune(dir: &Path, keep: &[String]) -> Result<Pruned> {
         let meta = entry.metadata()?;
         let unwanted_entry = text.ends_with(".cwasm") && !wanted.contains(&name);
         let stale_tmp = text.starts_with('.')
-            && text.ends_with(".tmp")
+            && (text.ends_with(".tmp") || text.ends_with(".lock"))
             && meta.modified()?.elapsed().is_ok_and(|age| age > STALE_TMP);
         if meta.is_file() && (unwanted_entry || stale_tmp) {
             fs::remove_file(entry.path())
@@ -204,6 +247,22 @@ pub fn verify_entries(dir: &Path, digests: &[String]) -> Result<Vec<(String, Res
             (hex.clone(), checked)
         })
         .collect())
+}
+
+/// How many of `components` (their bytes) have no entry in `dir` for the
+/// process's engine: what a process would compile before its first call.
+/// Looks at file names only; [`verify_entries`] checks contents.
+pub fn missing_entries(dir: &Path, components: &[&[u8]]) -> Result<usize> {
+    let engine = crate::engine::shared_engine()?;
+    let cache = ArtifactCache::new(
+        Some(dir.to_path_buf()),
+        crate::engine::compatibility_key(engine),
+    );
+    Ok(components
+        .iter()
+        .filter_map(|bytes| cache.entry_path(&blake3::hash(bytes)))
+        .filter(|path| !path.is_file())
+        .count())
 }
 
 /// Compiles without touching the disk.
@@ -266,10 +325,8 @@ fn read_entry(
     Ok(Some(component))
 }
 
-/// Writes an entry atomically: a temporary read-only file in the same
-/// (0700) directory, then a rename, so a reader never sees half an entry.
-fn write_entry(path: &Path, artifact: &[u8], binding: &blake3::Hash) -> Result<()> {
-    let dir = path.parent().context("cache entry has no directory")?;
+/// Makes `dir` (and its parents) if needed; `dir` itself private (0700).
+fn make_private_dir(dir: &Path) -> Result<()> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -287,6 +344,14 @@ fn write_entry(path: &Path, artifact: &[u8], binding: &blake3::Hash) -> Result<(
     builder
         .create(dir)
         .with_context(|| format!("creating {}", dir.display()))?;
+    Ok(())
+}
+
+/// Writes an entry atomically: a temporary read-only file in the same
+/// (0700) directory, then a rename, so a reader never sees half an entry.
+fn write_entry(path: &Path, artifact: &[u8], binding: &blake3::Hash) -> Result<()> {
+    let dir = path.parent().context("cache entry has no directory")?;
+    make_private_dir(dir)?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("entry"),

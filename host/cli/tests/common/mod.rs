@@ -15,10 +15,13 @@ pub fn workspace() -> PathBuf {
 
 /// Starts `ghost ARGS` with `GHOST_HOME=home`, `stdin` fed from a thread (so
 /// a full stdout pipe cannot deadlock the test); stdout and stderr are piped.
+/// A session's start compiles nothing in the background: the throwaway home
+/// is gone before it would finish.
 pub fn spawn_ghost(home: &Path, args: &[&str], stdin: &[u8]) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ghost"))
         .args(args)
         .env("GHOST_HOME", home)
+        .env("GHOST_NO_BACKGROUND_COMPILE", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
