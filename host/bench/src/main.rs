@@ -18,6 +18,11 @@ use ghost_store::recall::RecallTuning;
 #[derive(Debug, Parser)]
 #[command(name = "ghost-bench", version)]
 struct Cli {
+    /// Each plugin call's deadline in ms, per MiB for a larger input
+    /// (default: ghost's own). A larger one measures what the compressors keep on a busy
+    /// machine, where a large input would otherwise pass through whole.
+    #[arg(long, global = true, value_name = "MS")]
+    plugin_deadline_ms: Option<u64>,
     #[command(subcommand)]
     command: Args,
 }
@@ -196,7 +201,11 @@ fn main() -> ExitCode {
     // Many calls in one process, as the gateway makes them.
     ghost_runtime::engine::pool_instances();
     let dirs = GhostDirs::from_env();
-    let pipeline = || Pipeline::new_with(dirs.as_ref(), PluginLimits::default());
+    let mut limits = PluginLimits::default();
+    if let Some(ms) = cli.plugin_deadline_ms {
+        limits.deadline = std::time::Duration::from_millis(ms.max(1));
+    }
+    let pipeline = || Pipeline::new_with(dirs.as_ref(), limits.clone());
     match run(cli.command, pipeline) {
         Ok(code) => code,
         Err(e) => {
