@@ -68,20 +68,10 @@ pub const CLASSIFIER: BuiltinPlugin = BuiltinPlugin {
     classes: &[],
 };
 
-/// Every built-in plugin.
+/// Every built-in plugin, in the order [`compile_all`] compiles them: the
+/// classifier every call needs, then the classes tool results are most
+/// often (a shell's log, a file's code, data).
 pub const ALL: &[BuiltinPlugin] = &[
-    LOG_COMPRESSOR,
-    ERROR_COMPRESSOR,
-    STRUCTURED_COMPRESSOR,
-    PROSE_COMPRESSOR,
-    CODE_COMPRESSOR,
-    CLASSIFIER,
-];
-
-/// The order [`compile_all`] compiles them in: the classifier every call
-/// needs, then the classes tool results are most often (a shell's log, a
-/// file's code, data).
-pub const COMPILE_ORDER: &[BuiltinPlugin] = &[
     CLASSIFIER,
     LOG_COMPRESSOR,
     CODE_COMPRESSOR,
@@ -101,13 +91,12 @@ pub struct Compiled {
     pub elapsed: std::time::Duration,
 }
 
-/// Compiles every built-in into `runtime`'s component cache, in
-/// [`COMPILE_ORDER`] (one already there is loaded, not compiled). A process
+/// Compiles every built-in into `runtime`'s component cache, in [`ALL`]'s
+/// order (one already there is loaded, not compiled). A process
 /// started later finds them compiled and answers its first call without
 /// waiting for the compiler.
 pub fn compile_all(runtime: &PluginRuntime) -> Vec<Compiled> {
-    COMPILE_ORDER
-        .iter()
+    ALL.iter()
         .map(|b| {
             let started = std::time::Instant::now();
             let outcome = runtime

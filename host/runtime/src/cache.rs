@@ -50,6 +50,15 @@ impl ArtifactCache {
         Self { dir, engine_key }
     }
 
+    /// The cache in `dir` for the process's shared engine.
+    pub fn for_process(dir: &Path) -> Result<Self> {
+        let engine = crate::engine::shared_engine()?;
+        Ok(Self::new(
+            Some(dir.to_path_buf()),
+            crate::engine::compatibility_key(engine),
+        ))
+    }
+
     /// Where the entry for `digest` lives.
     pub fn entry_path(&self, digest: &blake3::Hash) -> Option<PathBuf> {
         self.dir
@@ -112,7 +121,6 @@ impl ArtifactCache {
         // then load what it wrote.
         let lock = CompileLock::acquire(&path);
         if lock.is_some()
-            && status == CacheStatus::Miss
             && let Ok(Some(component)) = read_entry(engine, &path, &self.engine_key, digest)
         {
             return Ok((component, CacheStatus::Hit));
@@ -190,11 +198,7 @@ const STALE_TMP: std::time::Duration = std::time::Duration::from_secs(3600);
 /// nothing else does away with them. Files ghost did not name are left
 /// alone. A deleted entry a process still needs is compiled again.
 pub fn prune(dir: &Path, keep: &[String]) -> Result<Pruned> {
-    let engine = crate::engine::shared_engine()?;
-    let cache = ArtifactCache::new(
-        Some(dir.to_path_buf()),
-        crate::engine::compatibility_key(engine),
-    );
+    let cache = ArtifactCache::for_process(dir)?;
     let wanted: Vec<std::ffi::OsString> = keep
         .iter()
         .filter_map(|hex| blake3::Hash::from_hex(hex).ok())
@@ -233,11 +237,7 @@ pub fn digest_hex(component: &[u8]) -> String {
 /// Checks the entries in `dir` of the components with these blake3 digests
 /// (hex), for the process's engine: `(digest, Ok(present) | Err(why))`.
 pub fn verify_entries(dir: &Path, digests: &[String]) -> Result<Vec<(String, Result<bool>)>> {
-    let engine = crate::engine::shared_engine()?;
-    let cache = ArtifactCache::new(
-        Some(dir.to_path_buf()),
-        crate::engine::compatibility_key(engine),
-    );
+    let cache = ArtifactCache::for_process(dir)?;
     Ok(digests
         .iter()
         .map(|hex| {
@@ -253,11 +253,7 @@ pub fn verify_entries(dir: &Path, digests: &[String]) -> Result<Vec<(String, Res
 /// process's engine: what a process would compile before its first call.
 /// Looks at file names only; [`verify_entries`] checks contents.
 pub fn missing_entries(dir: &Path, components: &[&[u8]]) -> Result<usize> {
-    let engine = crate::engine::shared_engine()?;
-    let cache = ArtifactCache::new(
-        Some(dir.to_path_buf()),
-        crate::engine::compatibility_key(engine),
-    );
+    let cache = ArtifactCache::for_process(dir)?;
     Ok(components
         .iter()
         .filter_map(|bytes| cache.entry_path(&blake3::hash(bytes)))
