@@ -137,6 +137,9 @@ fn is_ident_char(c: u8) -> bool {
 /// How severe `content` (a line without its timestamp) is.
 pub fn severity(content: &str) -> Severity {
     let b = content.as_bytes();
+    // Only a line with one of these suffixes can name a throwable.
+    let may_name_throwable =
+        content.has("Error") || content.has("Exception") || content.has("Failure");
     let mut warning = false;
     let mut i = 0;
     while i < b.len() {
@@ -145,36 +148,68 @@ pub fn severity(content: &str) -> Severity {
             i += 1;
             continue;
         }
-        if keyword_at(b, i, ERROR_WORDS) || is_throwable_name(b, i) {
+        if keyword_at(b, i, ERROR_WORDS, &ERROR_WORDS_BY_LETTER)
+            || (may_name_throwable && is_throwable_name(b, i))
+        {
             return Severity::Error;
         }
-        warning = warning || keyword_at(b, i, WARNING_WORDS);
+        warning = warning || keyword_at(b, i, WARNING_WORDS, &WARNING_WORDS_BY_LETTER);
         while i < b.len() && is_ident_char(b[i]) {
             i += 1;
         }
     }
-    if has_level_letter(b, b'E') || has_level_letter(b, b'F') || starts_with_level_column(b, b'E') {
+    let (error_letter, warning_letter) = level_letters(b);
+    if error_letter || starts_with_level_column(b, b'E') {
         return Severity::Error;
     }
-    if warning || has_level_letter(b, b'W') {
+    if warning || warning_letter {
         return Severity::Warning;
     }
     Severity::Normal
 }
 
-/// Whether one of `words` starts at `b[i]` (not counting a zero count).
-fn keyword_at(b: &[u8], i: usize, words: &[&str]) -> bool {
-    let first = b[i].to_ascii_lowercase();
-    words.iter().any(|w| {
-        let w = w.as_bytes();
-        w[0] == first && b.len() >= i + w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w) && {
+/// For each letter `a`..`z`, the indices (as bits) of the words in `words`
+/// that start with it: a word of a line is compared only with the keywords
+/// sharing its first letter. Every word starts with a small ASCII letter,
+/// and there are at most 64.
+const fn index_by_first_letter(words: &[&str]) -> [u64; 26] {
+    assert!(words.len() <= 64);
+    let mut index = [0u64; 26];
+    let mut k = 0;
+    while k < words.len() {
+        let first = words[k].as_bytes()[0];
+        assert!(first.is_ascii_lowercase());
+        index[(first - b'a') as usize] |= 1 << k;
+        k += 1;
+    }
+    index
+}
+
+/// [`ERROR_WORDS`] by first letter.
+const ERROR_WORDS_BY_LETTER: [u64; 26] = index_by_first_letter(ERROR_WORDS);
+
+/// [`WARNING_WORDS`] by first letter.
+const WARNING_WORDS_BY_LETTER: [u64; 26] = index_by_first_letter(WARNING_WORDS);
+
+/// Whether one of `words` starts at `b[i]`, an ASCII letter (not counting
+/// a zero count); `by_letter` is their [`index_by_first_letter`].
+fn keyword_at(b: &[u8], i: usize, words: &[&str], by_letter: &[u64; 26]) -> bool {
+    let mut candidates = by_letter[usize::from(b[i].to_ascii_lowercase() - b'a')];
+    while candidates != 0 {
+        let w = words[candidates.trailing_zeros() as usize].as_bytes();
+        candidates &= candidates - 1;
+        if b.len() >= i + w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w) {
             let mut end = i + w.len();
             while end < b.len() && b[end].is_ascii_alphabetic() {
                 end += 1;
             }
-            !is_zero_count(b, i, end) && !is_versioned_name(b, end) && !is_camel_case(&b[i..end])
+            if !is_zero_count(b, i, end) && !is_versioned_name(b, end) && !is_camel_case(&b[i..end])
+            {
+                return true;
+            }
         }
-    })
+    }
+    false
 }
 
 /// Whether `word` is an identifier in camel case (`ExceptionFilter`,
@@ -217,12 +252,21 @@ fn is_throwable_name(b: &[u8], i: usize) -> bool {
 }
 
 /// Android/logcat style single-letter levels: ` E ` or ` E/Tag` after the
-/// process and thread ids.
-fn has_level_letter(b: &[u8], letter: u8) -> bool {
+/// process and thread ids; whether the line has an error level (`E`, `F`)
+/// and whether a warning one (`W`).
+fn level_letters(b: &[u8]) -> (bool, bool) {
     let head = &b[..b.len().min(64)];
-    head.windows(3)
-        .any(|w| w[0] == b' ' && w[1] == letter && (w[2] == b' ' || w[2] == b'/'))
-        && head.iter().take(40).filter(|c| c.is_ascii_digit()).count() >= 6
+    let (mut error, mut warning) = (false, false);
+    for w in head.windows(3) {
+        if w[0] == b' ' && (w[2] == b' ' || w[2] == b'/') {
+            error |= matches!(w[1], b'E' | b'F');
+            warning |= w[1] == b'W';
+        }
+    }
+    if !(error || warning) || head.iter().take(40).filter(|c| c.is_ascii_digit()).count() < 6 {
+        return (false, false);
+    }
+    (error, warning)
 }
 
 /// A level letter in a column of its own at the start of the line, then
@@ -240,7 +284,8 @@ pub fn mask(content: &str) -> String {
         if i > 0 {
             out.push(' ');
         }
-        if token.contains('/') || token.contains('\\') {
+        let b = token.as_bytes();
+        if b.contains(&b'/') || b.contains(&b'\\') {
             out.push('/');
             continue;
         }
@@ -248,24 +293,32 @@ pub fn mask(content: &str) -> String {
             out.push('#');
             continue;
         }
-        let mut in_digits = false;
-        for c in token.chars() {
-            if c.is_ascii_digit() {
-                if !in_digits {
-                    out.push('0');
+        // Each run of digits becomes one `0`; what lies between is copied
+        // whole (digits are ASCII, so every cut is on a char boundary).
+        let mut from = 0;
+        let mut j = 0;
+        while j < b.len() {
+            if b[j].is_ascii_digit() {
+                out.push_str(&token[from..j]);
+                out.push('0');
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
                 }
-                in_digits = true;
+                from = j;
             } else {
-                in_digits = false;
-                out.push(c);
+                j += 1;
             }
         }
+        out.push_str(&token[from..]);
     }
     out
 }
 
 /// A hex digest or id: at least 7 hex digits with both letters and digits.
 fn is_hashlike(token: &str) -> bool {
+    if token.len() < 7 {
+        return false;
+    }
     let t = token.trim_matches(|c: char| !c.is_ascii_alphanumeric());
     t.len() >= 7
         && t.chars().all(|c| c.is_ascii_hexdigit() || c == '-')

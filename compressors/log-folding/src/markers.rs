@@ -83,10 +83,9 @@ const SUMMARY_WORDS_AT_MOST: usize = 10;
 
 /// How many `N outcome` or `Outcome: N` pairs `t` has.
 fn counted_outcomes(t: &str) -> usize {
-    let words: Vec<&str> = t
+    let words = t
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')' | '[' | ']'))
-        .filter(|w| !w.is_empty())
-        .collect();
+        .filter(|w| !w.is_empty());
     let is_outcome = |w: &str| {
         let w = w.trim_end_matches([':', '.', '=']);
         let w = w.split('=').next().unwrap_or("");
@@ -98,26 +97,34 @@ fn counted_outcomes(t: &str) -> usize {
         let w = w.trim_end_matches(['.', ',']);
         !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
     };
-    // TAP's `# pass 12`.
-    if let [outcome, count] = words.as_slice()
-        && is_outcome(outcome)
-        && is_count(count)
-    {
-        return 1;
+    // Each word is read beside the one before it (no list of the words is
+    // made: this runs on every line with a digit).
+    let (mut pairs, mut count) = (0, 0);
+    let (mut first, mut previous): (&str, Option<&str>) = ("", None);
+    for w in words {
+        count += 1;
+        if count == 1 {
+            first = w;
+        }
+        if let Some(p) = previous {
+            // `3 passed`
+            if is_count(p) && is_outcome(w) {
+                pairs += 1;
+            }
+            // `Failures: 1`
+            if p.ends_with(':') && is_count(w) && is_outcome(p) {
+                pairs += 1;
+            }
+        }
+        // `failures=2`
+        if w.split_once('=').is_some_and(|(_, n)| is_count(n)) && is_outcome(w) {
+            pairs += 1;
+        }
+        previous = Some(w);
     }
-    let mut pairs = 0;
-    for (i, w) in words.iter().enumerate() {
-        // `3 passed`
-        if is_count(w) && words.get(i + 1).is_some_and(|n| is_outcome(n)) {
-            pairs += 1;
-        }
-        // `Failures: 1`, `failures=2`
-        if is_outcome(w)
-            && (w.ends_with(':') && words.get(i + 1).is_some_and(|n| is_count(n))
-                || w.split_once('=').is_some_and(|(_, n)| is_count(n)))
-        {
-            pairs += 1;
-        }
+    // TAP's `# pass 12`.
+    if count == 2 && is_outcome(first) && previous.is_some_and(is_count) {
+        return 1;
     }
     pairs
 }
@@ -287,7 +294,11 @@ pub fn is_diagnostic(content: &str) -> bool {
             .split_once(':')
             .is_some_and(|(path, place)| is_path(path) && location_then(place, |_| true));
     }
-    if let Some((path, rest)) = t.split_once('(')
+    // A path has no spaces (see [`is_path`]): the `(` or `:` after it is in
+    // the line's first word, and only that word is searched for them.
+    let first_word = &t[..t.find(char::is_whitespace).unwrap_or(t.len())];
+    if let Some(open) = first_word.find('(')
+        && let (path, rest) = (&t[..open], &t[open + 1..])
         && is_path(path)
         && let Some((place, message)) = rest.split_around("):")
         && place
@@ -306,7 +317,10 @@ pub fn is_diagnostic(content: &str) -> bool {
     {
         return true;
     }
-    match t.split_once(':') {
+    match first_word
+        .find(':')
+        .map(|colon| (&t[..colon], &t[colon + 1..]))
+    {
         // markdownlint's `README.md:3:1 error MD022/…`, pyright's
         // `path:3:8 - error: …`: the place, a space, then a level or a code.
         Some((path, rest)) if is_path(path) => {

@@ -9,41 +9,47 @@ pub fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('\u{1b}') {
         return std::borrow::Cow::Borrowed(text);
     }
+    // Text between escapes is copied a run at a time (an escape is ASCII,
+    // so every cut falls between two characters).
+    let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        match chars.peek() {
-            Some('[') => {
-                chars.next();
+    let mut i = 0;
+    while let Some(found) = memchr::memchr(0x1b, &b[i..]) {
+        let escape = i + found;
+        out.push_str(&text[i..escape]);
+        let mut j = escape + 1;
+        match b.get(j) {
+            Some(b'[') => {
                 // Parameters and intermediates, then one final byte in @..~.
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
+                j += 1;
+                while j < b.len() {
+                    j += 1;
+                    if (b'@'..=b'~').contains(&b[j - 1]) {
                         break;
                     }
                 }
             }
-            Some(']') => {
-                chars.next();
-                while let Some(c) = chars.next() {
-                    if c == '\u{7}' {
+            Some(b']') => {
+                // An operating system command, to BEL or ESC \.
+                j += 1;
+                while j < b.len() {
+                    if b[j] == 0x07 {
+                        j += 1;
                         break;
                     }
-                    if c == '\u{1b}' && chars.peek() == Some(&'\\') {
-                        chars.next();
+                    if b[j] == 0x1b && b.get(j + 1) == Some(&b'\\') {
+                        j += 2;
                         break;
                     }
+                    j += 1;
                 }
             }
-            Some(_) => {
-                chars.next();
-            }
+            Some(_) => j += text[j..].chars().next().map_or(1, char::len_utf8),
             None => {}
         }
+        i = j;
     }
+    out.push_str(&text[i..]);
     std::borrow::Cow::Owned(out)
 }
 
@@ -70,6 +76,20 @@ mod tests {
         assert_eq!(strip_ansi("\u{1b}[1;31merror\u{1b}[0m: x"), "error: x");
         assert_eq!(strip_ansi("\u{1b}]0;title\u{7}ok"), "ok");
         assert_eq!(strip_ansi("plain"), "plain");
+    }
+
+    #[test]
+    fn odd_escapes_end_where_a_character_ends() {
+        // Unterminated sequences run to the end; an escape before a
+        // character of several bytes drops that whole character.
+        assert_eq!(strip_ansi("a\u{1b}[1;3"), "a");
+        assert_eq!(strip_ansi("a\u{1b}]0;t\u{1b}x\u{1b}\\b"), "ab");
+        assert_eq!(strip_ansi("a\u{1b}]0;title"), "a");
+        assert_eq!(strip_ansi("a\u{1b}éb"), "ab");
+        assert_eq!(strip_ansi("a\u{1b}[1é;2mb"), "ab");
+        assert_eq!(strip_ansi("a\u{1b}"), "a");
+        // An escape then an escape: the second is what the first escaped.
+        assert_eq!(strip_ansi("\u{1b}\u{1b}[0mé\u{1b}(B"), "[0méB");
     }
 
     #[test]
