@@ -284,8 +284,7 @@ pub fn mask(content: &str) -> String {
         if i > 0 {
             out.push(' ');
         }
-        let b = token.as_bytes();
-        if b.contains(&b'/') || b.contains(&b'\\') {
+        if token.contains('/') || token.contains('\\') {
             out.push('/');
             continue;
         }
@@ -295,6 +294,7 @@ pub fn mask(content: &str) -> String {
         }
         // Each run of digits becomes one `0`; what lies between is copied
         // whole (digits are ASCII, so every cut is on a char boundary).
+        let b = token.as_bytes();
         let mut from = 0;
         let mut j = 0;
         while j < b.len() {

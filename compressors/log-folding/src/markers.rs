@@ -83,9 +83,10 @@ const SUMMARY_WORDS_AT_MOST: usize = 10;
 
 /// How many `N outcome` or `Outcome: N` pairs `t` has.
 fn counted_outcomes(t: &str) -> usize {
-    let words = t
+    let words: Vec<&str> = t
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')' | '[' | ']'))
-        .filter(|w| !w.is_empty());
+        .filter(|w| !w.is_empty())
+        .collect();
     let is_outcome = |w: &str| {
         let w = w.trim_end_matches([':', '.', '=']);
         let w = w.split('=').next().unwrap_or("");
@@ -97,34 +98,26 @@ fn counted_outcomes(t: &str) -> usize {
         let w = w.trim_end_matches(['.', ',']);
         !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
     };
-    // Each word is read beside the one before it (no list of the words is
-    // made: this runs on every line with a digit).
-    let (mut pairs, mut count) = (0, 0);
-    let (mut first, mut previous): (&str, Option<&str>) = ("", None);
-    for w in words {
-        count += 1;
-        if count == 1 {
-            first = w;
-        }
-        if let Some(p) = previous {
-            // `3 passed`
-            if is_count(p) && is_outcome(w) {
-                pairs += 1;
-            }
-            // `Failures: 1`
-            if p.ends_with(':') && is_count(w) && is_outcome(p) {
-                pairs += 1;
-            }
-        }
-        // `failures=2`
-        if w.split_once('=').is_some_and(|(_, n)| is_count(n)) && is_outcome(w) {
+    // TAP's `# pass 12`.
+    if let [outcome, count] = words.as_slice()
+        && is_outcome(outcome)
+        && is_count(count)
+    {
+        return 1;
+    }
+    let mut pairs = 0;
+    for (i, w) in words.iter().enumerate() {
+        // `3 passed`
+        if is_count(w) && words.get(i + 1).is_some_and(|n| is_outcome(n)) {
             pairs += 1;
         }
-        previous = Some(w);
-    }
-    // TAP's `# pass 12`.
-    if count == 2 && is_outcome(first) && previous.is_some_and(is_count) {
-        return 1;
+        // `Failures: 1`, `failures=2`
+        if is_outcome(w)
+            && (w.ends_with(':') && words.get(i + 1).is_some_and(|n| is_count(n))
+                || w.split_once('=').is_some_and(|(_, n)| is_count(n)))
+        {
+            pairs += 1;
+        }
     }
     pairs
 }
@@ -298,9 +291,8 @@ pub fn is_diagnostic(content: &str) -> bool {
     // the line's first word, and only that word is searched for them.
     let first_word = &t[..t.find(char::is_whitespace).unwrap_or(t.len())];
     if let Some(open) = first_word.find('(')
-        && let (path, rest) = (&t[..open], &t[open + 1..])
-        && is_path(path)
-        && let Some((place, message)) = rest.split_around("):")
+        && is_path(&t[..open])
+        && let Some((place, message)) = t[open + 1..].split_around("):")
         && place
             .split(',')
             .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
