@@ -6,8 +6,8 @@
 //!
 //! Every case belongs to a source (the package, repository or log it came
 //! from: its id without trailing numbers) and every source to one half, the
-//! tuning half or the evaluation half, by a stable hash of its name. Tune
-//! on the first; report both.
+//! tuning half or the evaluation half, by a stable hash of its name (see
+//! [`crate::halves`]). Tune on the first; report both.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use ghost_core::pipeline::Pipeline;
 use ghost_types::{ClassifyRequest, CompressRequest, ContentClass};
+
+pub use crate::halves::{Half, Split, source_of};
 
 /// What `meta.json` says about a case.
 #[derive(Debug, Clone, Deserialize)]
@@ -67,46 +69,6 @@ pub struct CaseScore {
     pub must_keep: usize,
     /// The first few that were lost.
     pub lost: Vec<String>,
-}
-
-/// The two halves of a corpus, split by source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Half {
-    /// Where compressors may be tuned.
-    Tuning,
-    /// Held out: only measured.
-    Evaluation,
-}
-
-impl Half {
-    /// The half `source` belongs to: FNV-1a of its name, even or odd.
-    pub fn of(source: &str) -> Half {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in source.bytes() {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-        if hash.is_multiple_of(2) {
-            Half::Tuning
-        } else {
-            Half::Evaluation
-        }
-    }
-}
-
-/// A case's source: its id without trailing numbers (`swe-django-11292-39`
-/// → `swe-django`, `cidiff-guava_2087` → `cidiff-guava`).
-pub fn source_of(id: &str) -> &str {
-    let mut s = id;
-    while let Some(at) = s.rfind(['-', '_']) {
-        let tail = &s[at + 1..];
-        if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) {
-            break;
-        }
-        s = &s[..at];
-    }
-    s
 }
 
 /// Totals for one class (or for the whole corpus).
@@ -169,6 +131,9 @@ pub struct CorpusReport {
     pub overall: ClassTotals,
     /// Totals per half, then per class (and `overall`).
     pub by_half: BTreeMap<Half, BTreeMap<String, ClassTotals>>,
+    /// Sources the first rule put in the evaluation half that moved to the
+    /// tuning half for it to hold its share (see [`crate::halves`]).
+    pub moved_to_tuning: Vec<String>,
     /// Every case.
     pub cases: Vec<CaseScore>,
 }
@@ -228,16 +193,27 @@ pub fn score_with(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Re
         dir.display()
     );
     ids.sort();
+    let names: Vec<String> = ids
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let split = Split::of(names.iter().map(String::as_str));
     let mut report = CorpusReport {
         corpus: dir.to_path_buf(),
         tokenizer: ghost_core::tokens::TOKENIZER,
         by_class: BTreeMap::new(),
         overall: ClassTotals::default(),
         by_half: BTreeMap::new(),
+        moved_to_tuning: split.moved().to_vec(),
         cases: Vec::new(),
     };
-    for case_dir in ids {
-        let score = score_case(pipeline, &case_dir, options)?;
+    for (case_dir, name) in ids.iter().zip(&names) {
+        let score = score_case(pipeline, case_dir, split.half(name), options)?;
         report
             .by_class
             .entry(score.class.clone())
@@ -252,7 +228,12 @@ pub fn score_with(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Re
     Ok(report)
 }
 
-fn score_case(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Result<CaseScore> {
+fn score_case(
+    pipeline: &Pipeline,
+    dir: &Path,
+    half: Half,
+    options: &ScoreOptions,
+) -> Result<CaseScore> {
     let id = dir
         .file_name()
         .unwrap_or_default()
@@ -326,7 +307,7 @@ fn score_case(pipeline: &Pipeline, dir: &Path, options: &ScoreOptions) -> Result
     let lost: Vec<String> = lost(&meta.must_keep, out).into_iter().cloned().collect();
     let source = source_of(&id).to_string();
     Ok(CaseScore {
-        half: Half::of(&source),
+        half,
         source,
         id,
         class: meta.class,
@@ -356,6 +337,14 @@ pub fn render_table(report: &CorpusReport) -> String {
             .map(|c| c.source.as_str())
             .collect();
         s.push_str(&format!("{half:?} half ({} sources)\n", sources.len()).to_lowercase());
+        if *half == Half::Tuning && !report.moved_to_tuning.is_empty() {
+            s.push_str(&format!(
+                "({} moved from evaluation for the tuning half to hold {:.0}% of the cases: {})\n",
+                report.moved_to_tuning.len(),
+                crate::halves::MIN_TUNING_SHARE * 100.0,
+                report.moved_to_tuning.join(", ")
+            ));
+        }
         let (overall, classes): (Vec<_>, Vec<_>) =
             totals.iter().partition(|(name, _)| *name == "overall");
         s.push_str(&table(classes.into_iter().chain(overall)));
@@ -402,22 +391,4 @@ fn table<'a>(rows: impl Iterator<Item = (&'a String, &'a ClassTotals)>) -> Strin
         row(class, t);
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sources_are_ids_without_trailing_numbers() {
-        assert_eq!(source_of("swe-django-11292-39"), "swe-django");
-        assert_eq!(source_of("cidiff-guava_2087"), "cidiff-guava");
-        assert_eq!(source_of("cidiff-google_auto_12"), "cidiff-google_auto");
-        assert_eq!(source_of("code-py-textwrap"), "code-py-textwrap");
-        // Every case of a source falls in the same half.
-        assert_eq!(
-            Half::of(source_of("swe-django-1-2")),
-            Half::of(source_of("swe-django-3-4"))
-        );
-    }
 }

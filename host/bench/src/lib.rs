@@ -3,6 +3,8 @@
 //! never depend on it.
 //! - [`corpus`]: compression on a corpus of real tool outputs with must-keep
 //!   facts: tokens, retention, classifier accuracy;
+//! - [`halves`]: a corpus split by source into a tuning and an evaluation
+//!   half;
 //! - [`locomo`]: recall quality on the LoCoMo conversations;
 //! - [`store_load`]: recall latency and ingest throughput on a large store;
 //! - [`replay`]: real Claude Code transcripts through the PostToolUse hook,
@@ -13,6 +15,7 @@
 //!   before compaction and cache-aware cost, with and without ghost.
 
 pub mod corpus;
+pub mod halves;
 pub mod hook_cost;
 pub mod load;
 pub mod locomo;

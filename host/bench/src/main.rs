@@ -393,7 +393,7 @@ fn corpus_bench(
             println!(
                 "{:<45} {:<4} {:<10} {:>9} → {:>8} tokens {:>6.3}  kept {}/{}  {:.1} ms{}",
                 c.id,
-                match corpus::Half::of(corpus::source_of(&c.id)) {
+                match c.half {
                     corpus::Half::Tuning => "tune",
                     corpus::Half::Evaluation => "eval",
                 },
