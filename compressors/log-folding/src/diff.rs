@@ -60,12 +60,108 @@ fn is_between(content: &str, indent: usize) -> bool {
 /// Most lines between two changed lines of one diff (context lines).
 const BETWEEN_AT_MOST: usize = 3;
 
-/// The diffs in `contents`: each a range from its first changed line to
-/// its last, with changed lines on both sides (`+` and `-`): a run of `+`
-/// lines alone is a shell's trace (`+ make`), of `-` lines alone a list.
+/// The diffs in `contents`, in order: every hunk of a unified diff (see
+/// [`hunks`]), and elsewhere each run from a first changed line to a last
+/// with changed lines on both sides (`+` and `-`): a run of `+` lines
+/// alone is a shell's trace (`+ make`), of `-` lines alone a list.
 pub fn find(contents: &[&str]) -> Vec<Range<usize>> {
+    let hunks = hunks(contents);
     let mut found = Vec::new();
+    let mut start = 0;
+    for hunk in hunks {
+        found.extend(signed_runs(contents, start..hunk.start));
+        start = hunk.end;
+        found.push(hunk);
+    }
+    found.extend(signed_runs(contents, start..contents.len()));
+    found
+}
+
+/// The hunks of unified diffs (`git diff`, `diff -u`, a formatting check's
+/// `--diff`): each from its file's header (`diff --git`, `index`, `---`,
+/// `+++` lines right above) to the last line its `@@ -a,b +c,d @@` header
+/// counts. The header says how many lines the hunk holds, so a hunk that
+/// only adds lines is a diff as surely as one that changes them.
+pub fn hunks(contents: &[&str]) -> Vec<Range<usize>> {
+    let mut found: Vec<Range<usize>> = Vec::new();
     let mut i = 0;
+    while i < contents.len() {
+        let Some((indent, mut old, mut new)) = hunk_header(contents[i]) else {
+            i += 1;
+            continue;
+        };
+        let floor = found.last().map_or(0, |r| r.end);
+        let mut start = i;
+        while start > floor && is_file_header(contents[start - 1].trim_start()) {
+            start -= 1;
+        }
+        let mut end = i + 1;
+        while end < contents.len() && (old > 0 || new > 0) {
+            let Some(body) = contents[end].strip_prefix(indent) else {
+                if contents[end].trim().is_empty() && old > 0 && new > 0 {
+                    // A context line whose trailing space was trimmed.
+                    (old, new) = (old - 1, new - 1);
+                    end += 1;
+                    continue;
+                }
+                break;
+            };
+            match body.as_bytes().first() {
+                Some(b'+') if new > 0 => new -= 1,
+                Some(b'-') if old > 0 => old -= 1,
+                Some(b'\\') => {}
+                Some(b' ') | None if old > 0 && new > 0 => (old, new) = (old - 1, new - 1),
+                _ => break,
+            }
+            end += 1;
+        }
+        found.push(start..end);
+        i = end;
+    }
+    found
+}
+
+/// A hunk header's indentation and the old and new lines it counts:
+/// `@@ -100,6 +100,7 @@ heading` → 6 and 7 (a count left out is 1).
+fn hunk_header(content: &str) -> Option<(&str, usize, usize)> {
+    let t = content.trim_start();
+    let indent = &content[..content.len() - t.len()];
+    let rest = t.strip_prefix("@@ -")?;
+    let (old, rest) = rest.split_once(" +")?;
+    let (new, _) = rest.split_once(" @@")?;
+    Some((indent, hunk_count(old)?, hunk_count(new)?))
+}
+
+/// The count of `start[,count]` in a hunk header.
+fn hunk_count(range: &str) -> Option<usize> {
+    let (start, count) = range.split_once(',').unwrap_or((range, "1"));
+    start.parse::<usize>().ok()?;
+    count.parse().ok()
+}
+
+/// A line of a unified diff's file header.
+fn is_file_header(t: &str) -> bool {
+    ["diff --git ", "diff -", "index ", "--- ", "+++ "]
+        .iter()
+        .any(|p| t.starts_with(p))
+        || [
+            "new file mode",
+            "deleted file mode",
+            "old mode",
+            "new mode",
+            "similarity index",
+            "rename from",
+            "rename to",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+}
+
+/// The runs of changed lines on both sides within `within` (see [`find`]).
+fn signed_runs(contents: &[&str], within: Range<usize>) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut i = within.start;
+    let contents = &contents[..within.end];
     while i < contents.len() {
         let Some(first) = side(contents[i]) else {
             i += 1;
@@ -143,13 +239,57 @@ mod tests {
             "- item one",
             "- item two",
         ];
-        assert_eq!(find(&log), vec![7..9]);
+        // PHPUnit's diff is unified: its hunk, headers and context too.
+        assert_eq!(find(&log), vec![3..10]);
+        let without_header: Vec<&str> = log
+            .iter()
+            .copied()
+            .filter(|l| !l.starts_with("@@"))
+            .collect();
+        assert_eq!(find(&without_header), vec![6..8]);
     }
 
     #[test]
     fn a_diff_runs_across_its_context_lines() {
         let log = ["-a", " same", " same", "+b", "?  ^", "-c", "end of the run"];
         assert_eq!(find(&log), vec![0..6]);
+    }
+
+    #[test]
+    fn a_unified_diff_is_read_by_its_hunk_headers() {
+        let log = [
+            "PLEASE APPLY CHANGES BELOW:",
+            "diff --git a/EXPERIMENTAL.org b/EXPERIMENTAL.org",
+            "index 82a3659..45640f1 100644",
+            "--- a/EXPERIMENTAL.org",
+            "+++ b/EXPERIMENTAL.org",
+            "@@ -100,4 +100,5 @@ need to install the following packages:",
+            " Install MSYS2 x86_64 from here.",
+            "",
+            " Run msys2_shell.bat and in the msys2 prompt run:",
+            "+",
+            " #+BEGIN_SRC shell",
+            "diff --git a/doc/FAQ.org b/doc/FAQ.org",
+            "--- a/doc/FAQ.org",
+            "+++ b/doc/FAQ.org",
+            "@@ -3 +3,2 @@",
+            " Examples:",
+            "+",
+            "@@ -9,2 +10,2 @@ later",
+            "-old",
+            "+new",
+            "The command \"make test\" exited with 1.",
+        ];
+        // Only additions, yet each hunk is a diff; a file's header goes
+        // with its first hunk; the hunk ends where its counts do.
+        assert_eq!(hunks(&log), vec![1..11, 11..17, 17..20]);
+        assert_eq!(find(&log), vec![1..11, 11..17, 17..20]);
+    }
+
+    #[test]
+    fn a_hunk_header_that_lies_ends_its_hunk_at_the_first_misfit() {
+        let log = ["@@ -1,5 +1,5 @@", " a", "-b", "+c", "ok then", "-x", "+y"];
+        assert_eq!(find(&log), vec![0..4, 5..7]);
     }
 
     #[test]
