@@ -1018,9 +1018,11 @@ fn same_masks(masks: &[String]) -> bool {
     masks.iter().all(|m| *m == masks[0])
 }
 
-/// A folded line this short is printed instead of a marker: the marker
-/// would take as much room.
-const SHORTER_THAN_A_MARKER: usize = 24;
+/// A lone folded line is printed instead of its marker unless the marker
+/// is this many times shorter: a fold that does not clearly save room
+/// only hides the line (as a compressed result not clearly smaller is not
+/// used).
+const CLEARLY_SHORTER: usize = 2;
 
 /// Consecutive folded lines, written as one marker.
 #[derive(Debug, Default)]
@@ -1063,39 +1065,48 @@ impl Gap {
         self.alike += 1;
     }
 
-    /// Writes the marker (or the one short line itself) and empties the gap.
+    /// Writes the marker (or the one line itself, when the marker would not
+    /// be clearly shorter) and empties the gap.
     fn flush(&mut self, lines: &[&str], out: &mut Vec<String>) {
-        match self.lines {
-            0 => {}
-            1 if lines[self.first].trim_end().len() < SHORTER_THAN_A_MARKER => {
-                out.push(lines[self.first].trim_end().to_string());
+        if let Some(marker) = self.marker() {
+            let line = lines[self.first].trim_end();
+            if self.lines == 1 && line.len() < CLEARLY_SHORTER * marker.len() {
+                out.push(line.to_string());
+            } else {
+                out.push(marker);
             }
+        }
+        *self = Gap::default();
+    }
+
+    /// The line that says what the gap folded.
+    fn marker(&self) -> Option<String> {
+        Some(match self.lines {
+            0 => return None,
             // Passing tests' lines with the blank lines between them
             // (Gradle's, jest's): counted as what they are.
-            n if self.passing > 0 && self.passing + self.blank == n => out.push(format!(
+            n if self.passing > 0 && self.passing + self.blank == n => format!(
                 "[… {} passing test line{} folded]",
                 thousands(self.passing),
                 if self.passing == 1 { "" } else { "s" }
-            )),
+            ),
             // The reader knows these lines: they are printed above as they are
             // (a second failing test with the first one's message).
-            n if self.repeated == n => out.push(format!(
+            n if self.repeated == n => format!(
                 "[… {} line{} repeated from above]",
                 thousands(n),
                 if n == 1 { "" } else { "s" }
-            )),
-            n if self.alike == n => out.push(format!(
-                "[… {} errors/warnings like those above]",
-                thousands(n)
-            )),
-            n if self.alike > 0 => out.push(format!(
+            ),
+            n if self.alike == n => {
+                format!("[… {} errors/warnings like those above]", thousands(n))
+            }
+            n if self.alike > 0 => format!(
                 "[… {} lines folded, {} errors/warnings like those above]",
                 thousands(n),
                 thousands(self.alike)
-            )),
-            n => out.push(gap_marker(n)),
-        }
-        *self = Gap::default();
+            ),
+            n => gap_marker(n),
+        })
     }
 }
 
