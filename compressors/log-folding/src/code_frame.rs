@@ -11,13 +11,14 @@
 //! A frame showing a change (`ruff format --check`'s `98  + new` and `    -
 //! old`, the dashed rule between hunks) is source too, and folds.
 
-use crate::markers;
 use crate::pytest_tb::Role;
 
 /// The role of every line of `contents` (timestamps removed) with respect
 /// to code frames: `Folded` for a frame's source and bare gutter lines,
-/// `Kept` for its label lines, `Other` elsewhere.
-pub fn roles(contents: &[&str]) -> Vec<Role> {
+/// `Kept` for its label lines, `Other` elsewhere. `diagnostic` says which
+/// lines are diagnostics ([`crate::markers::is_diagnostic`]), read once
+/// for all.
+pub fn roles(contents: &[&str], diagnostic: &[bool]) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     // Whether the lines since the last diagnostic location are its frame
     // (and the notes between its frames).
@@ -44,7 +45,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
         // A location opens a diagnostic's frames; its notes and help (which
         // may show a frame of their own) and their indented continuations
         // keep it open; a blank line or anything else ends it.
-        in_diagnostic = markers::is_diagnostic(line)
+        in_diagnostic = diagnostic[i]
             || t.starts_with("= ")
             || t.starts_with("help:")
             || t.starts_with("note:")
@@ -189,6 +190,15 @@ fn is_label(rest: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The roles of `contents`, its diagnostics read here.
+    fn roles(contents: &[&str]) -> Vec<Role> {
+        let diagnostic: Vec<bool> = contents
+            .iter()
+            .map(|c| crate::markers::is_diagnostic(c))
+            .collect();
+        super::roles(contents, &diagnostic)
+    }
 
     #[test]
     fn rustc_frames_fold_their_source_and_keep_their_labels() {

@@ -233,11 +233,12 @@ impl Analysis {
         // [`help_text`]); a template instantiation chain's library links
         // fold as a trace's library frames (see [`instantiation`]). A
         // finished progress bar folds (see [`progress`]).
+        let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
         let elsewhere = notes_elsewhere(contents);
         let options = help_text::option_definitions(contents);
         let roles: Vec<Role> = pytest_tb::roles(contents)
             .into_iter()
-            .zip(code_frame::roles(contents))
+            .zip(code_frame::roles(contents, &diagnostic))
             .zip(warnings_summary::roles(contents))
             .zip(python_traceback::roles(contents))
             .zip(help_text::roles(contents, &options))
@@ -285,7 +286,6 @@ impl Analysis {
         };
         let headers = outline_headers(contents);
         let diffs = crate::diff::find(contents);
-        let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
         let listing = listing::kept(contents);
         let items: FxHashSet<usize> = findings::kept(contents)
             .into_iter()
