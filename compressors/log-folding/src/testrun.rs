@@ -1,6 +1,7 @@
 //! Test-runner output: pass/fail/skip counts and every failing test by name
 //! with its assertion message, for cargo test, pytest, jest/vitest, go test,
-//! mix test and maven surefire (more runners in the private `runners` module).
+//! mix test and maven surefire (more runners in the private `runners` and
+//! `node_runners` modules).
 
 use crate::search::Search;
 use std::collections::BTreeSet;
@@ -282,6 +283,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
         r.skipped += go_counts.2;
     }
     crate::runners::read(lines, &mut r);
+    crate::node_runners::read(lines, &mut r);
     r
 }
 

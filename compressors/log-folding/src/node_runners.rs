@@ -1,0 +1,221 @@
+//! Node's test runners that print no TAP: mocha's spec reporter and
+//! `node --test`'s spec reporter. Each adds its counts and names its failing
+//! tests with their first message line, and only once its own summary shows
+//! the log is its output (a `✖` or a numbered line alone proves nothing).
+
+use crate::testrun::TestReport;
+
+/// Reads mocha's and `node --test`'s output out of `lines` into `r`.
+pub fn read(lines: &[&str], r: &mut TestReport) {
+    mocha(lines, r);
+    node_test(lines, r);
+}
+
+/// Most lines a mocha failure's title runs over (`1) outer`, `inner`, …,
+/// `test name:`).
+const MOCHA_TITLE_LINES_AT_MOST: usize = 6;
+
+/// Most lines between a failure's title and its message.
+const MESSAGE_WITHIN: usize = 4;
+
+/// mocha: `  30 passing (7ms)`, `  2 failing`, `  1 pending`, then each
+/// failure numbered, its title over one or more lines ending with `:`, its
+/// message under it:
+///
+/// ```text
+///   1) slug
+///        trims spaces:
+///
+///       AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+/// ```
+fn mocha(lines: &[&str], r: &mut TestReport) {
+    let mut failures_from = None;
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if let Some(passed) = mocha_passing(t) {
+            r.saw("mocha");
+            r.passed += passed;
+            // `N failing` and `N pending` follow the passing count.
+            for (j, next) in lines.iter().enumerate().skip(i + 1).take(3) {
+                let next = next.trim();
+                if let Some(n) = next.strip_suffix(" failing").and_then(count) {
+                    r.failed += n;
+                    failures_from = Some(j + 1);
+                } else if let Some(n) = next.strip_suffix(" pending").and_then(count) {
+                    r.skipped += n;
+                }
+            }
+        }
+    }
+    let Some(from) = failures_from else {
+        return;
+    };
+    let mut i = from;
+    while i < lines.len() {
+        let Some(title) = mocha_failure_title(lines[i]) else {
+            i += 1;
+            continue;
+        };
+        let mut parts = vec![title];
+        let mut end = i + 1;
+        while !parts.last().is_some_and(|p| p.ends_with(':'))
+            && end < lines.len()
+            && parts.len() < MOCHA_TITLE_LINES_AT_MOST
+            && !lines[end].trim().is_empty()
+        {
+            parts.push(lines[end].trim());
+            end += 1;
+        }
+        if !parts.last().is_some_and(|p| p.ends_with(':')) {
+            i += 1;
+            continue;
+        }
+        let name = parts.join(" ");
+        let name = name.strip_suffix(':').unwrap_or(&name);
+        let message = lines[end..]
+            .iter()
+            .take(MESSAGE_WITHIN)
+            .map(|l| l.trim())
+            .find(|l| !l.is_empty())
+            .map(str::to_string);
+        r.add_failure(i, name, message);
+        for k in i + 1..end {
+            r.failure_lines.insert(k);
+        }
+        i = end;
+    }
+}
+
+/// `30 passing (7ms)` → 30: mocha always gives the run's duration.
+fn mocha_passing(t: &str) -> Option<u64> {
+    let (n, rest) = t.split_once(" passing (")?;
+    let duration = rest.strip_suffix(')')?;
+    let unit_at = duration.find(|c: char| !c.is_ascii_digit() && c != '.')?;
+    (unit_at > 0 && matches!(&duration[unit_at..], "ms" | "s" | "m" | "h"))
+        .then(|| count(n))
+        .flatten()
+}
+
+/// The title after a failure's number at mocha's indentation: `  1) slug`.
+fn mocha_failure_title(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("  ")?;
+    let (n, title) = rest.split_once(") ")?;
+    (count(n).is_some() && !title.trim().is_empty()).then(|| title.trim())
+}
+
+/// A count written alone: digits only.
+fn count(s: &str) -> Option<u64> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+/// `node --test` (spec reporter): `✖ name (1.008ms)` for a failing test
+/// with its message under it (printed again under `✖ failing tests:`),
+/// and a summary of `ℹ tests 51`, `ℹ pass 50`, `ℹ fail 1`, `ℹ cancelled 0`,
+/// `ℹ skipped 0`, `ℹ todo 0`.
+fn node_test(lines: &[&str], r: &mut TestReport) {
+    let mut summary = false;
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("ℹ ") {
+            let Some((key, value)) = rest.split_once(' ') else {
+                continue;
+            };
+            let Some(n) = count(value) else {
+                continue;
+            };
+            match key {
+                "tests" => summary = true,
+                "pass" => passed += n,
+                "fail" | "cancelled" => failed += n,
+                "skipped" | "todo" => skipped += n,
+                _ => {}
+            }
+        } else if let Some(name) = node_test_failure(t) {
+            let message = lines[i + 1..]
+                .iter()
+                .take(MESSAGE_WITHIN)
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty())
+                .map(str::to_string);
+            failures.push((i, name, message));
+        }
+    }
+    if !summary {
+        return;
+    }
+    r.saw("node --test");
+    r.passed += passed;
+    r.failed += failed;
+    r.skipped += skipped;
+    for (i, name, message) in failures {
+        r.add_failure(i, name, message);
+    }
+}
+
+/// `✖ parses dates (1.008353ms)` → `parses dates`.
+fn node_test_failure(t: &str) -> Option<&str> {
+    let rest = t.strip_prefix("✖ ")?;
+    let (name, duration) = rest.strip_suffix("ms)")?.rsplit_once(" (")?;
+    (!duration.is_empty() && duration.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        .then_some(name)
+        .filter(|n| !n.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testrun::parse;
+
+    fn report(log: &str) -> crate::testrun::TestReport {
+        parse(&log.lines().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn mocha_counts_and_names_each_failure_with_its_message() {
+        let r = report(
+            "\n  slug\n    ✔ word 0\n    1) trims spaces\n\n\n  30 passing (7ms)\n  2 failing\n  1 pending\n\n  1) slug\n       trims spaces:\n\n      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n      at Context.<anonymous> (test/slug.spec.js:34:35)\n\n  2) keeps numbers:\n     Error: boom\n",
+        );
+        assert_eq!(r.runners, ["mocha"]);
+        assert_eq!((r.passed, r.failed, r.skipped), (30, 2, 1));
+        assert_eq!(r.failures[0].name, "slug trims spaces");
+        assert_eq!(
+            r.failures[0].message.as_deref(),
+            Some("AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:")
+        );
+        assert_eq!(r.failures[1].name, "keeps numbers");
+        assert_eq!(r.failures[1].message.as_deref(), Some("Error: boom"));
+        assert!(r.failure_lines.contains(&10) && r.failure_lines.contains(&11));
+    }
+
+    #[test]
+    fn a_numbered_list_without_mochas_summary_is_no_mocha_run() {
+        let r = report("Steps:\n  1) build it:\n     make\n  2 failing\n");
+        assert!(r.is_empty());
+        assert_eq!(report("  3 passing (soon)\n").runners, Vec::<&str>::new());
+    }
+
+    #[test]
+    fn node_test_counts_from_its_summary_and_names_failures_once() {
+        let r = report(
+            "✔ adds (0.5ms)\n✖ parses dates (1.008353ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\nℹ tests 51\nℹ suites 0\nℹ pass 49\nℹ fail 1\nℹ cancelled 0\nℹ skipped 1\nℹ todo 0\nℹ duration_ms 112.820563\n\n✖ failing tests:\n\ntest at t.test.mjs:53:1\n✖ parses dates (1.008353ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n",
+        );
+        assert_eq!(r.runners, ["node --test"]);
+        assert_eq!((r.passed, r.failed, r.skipped), (49, 1, 1));
+        assert_eq!(r.failures.len(), 1);
+        assert_eq!(r.failures[0].name, "parses dates");
+        assert_eq!(
+            r.failures[0].message.as_deref(),
+            Some("AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:")
+        );
+    }
+
+    #[test]
+    fn a_cross_without_node_tests_summary_is_no_test() {
+        let r = report("✖ 3 problems (3 errors, 0 warnings)\n✖ lint (12ms)\n");
+        assert!(r.is_empty());
+        assert!(r.failures.is_empty());
+    }
+}
