@@ -31,7 +31,12 @@ const MESSAGE_WITHIN: usize = 4;
 fn mocha(lines: &[&str], r: &mut TestReport) {
     let mut failures_from = None;
     for (i, line) in lines.iter().enumerate() {
-        let t = line.trim();
+        // Cheap tests first: this reads every line of every log.
+        let t = line.trim_end();
+        if !t.ends_with(')') {
+            continue;
+        }
+        let t = t.trim_start();
         if let Some(passed) = mocha_passing(t) {
             r.saw("mocha");
             r.passed += passed;
@@ -119,7 +124,12 @@ fn node_test(lines: &[&str], r: &mut TestReport) {
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut failures = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let t = line.trim();
+        // Cheap tests first: this reads every line of every log.
+        let t = line.trim_start();
+        if !t.starts_with(['ℹ', '✖']) {
+            continue;
+        }
+        let t = t.trim_end();
         if let Some(rest) = t.strip_prefix("ℹ ") {
             let Some((key, value)) = rest.split_once(' ') else {
                 continue;

@@ -130,8 +130,12 @@ pub fn mine(masks: &[String]) -> Templates {
         of_line: Vec::with_capacity(masks.len()),
         size: Vec::new(),
     };
+    // One buffer for every line's words: most lines join a template and
+    // need no words of their own.
+    let mut words: Vec<&str> = Vec::new();
     for mask in masks {
-        let words: Vec<&str> = mask.split(' ').collect();
+        words.clear();
+        words.extend(mask.split(' '));
         let key = (words.len(), words[0]);
         let group = groups.entry(key).or_default();
         let found = group
