@@ -282,39 +282,67 @@ pub fn mask(content: &str) -> String {
     // Never longer than `content`: each token shrinks or stays, each run
     // of whitespace becomes one space.
     let mut out = String::with_capacity(content.len());
-    for (i, token) in content.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        // Tokens are short: a plain loop beats two searches.
-        if token.bytes().any(|b| b == b'/' || b == b'\\') {
-            out.push('/');
-            continue;
-        }
-        if is_hashlike(token) {
-            out.push('#');
-            continue;
-        }
-        // Each run of digits becomes one `0`; what lies between is copied
-        // whole (digits are ASCII, so every cut is on a char boundary).
-        let b = token.as_bytes();
-        let mut from = 0;
+    if content.is_ascii() {
+        // Most lines: their whitespace is bytes, read without decoding.
+        let b = content.as_bytes();
+        let is_space = |c: u8| matches!(c, b'\t'..=b'\r' | b' ');
         let mut j = 0;
         while j < b.len() {
-            if b[j].is_ascii_digit() {
-                out.push_str(&token[from..j]);
-                out.push('0');
-                while j < b.len() && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                from = j;
-            } else {
+            while j < b.len() && is_space(b[j]) {
                 j += 1;
             }
+            let start = j;
+            while j < b.len() && !is_space(b[j]) {
+                j += 1;
+            }
+            if start < j {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                mask_token(&content[start..j], &mut out);
+            }
         }
-        out.push_str(&token[from..]);
+    } else {
+        for (i, token) in content.split_whitespace().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            mask_token(token, &mut out);
+        }
     }
     out
+}
+
+/// Writes `token` masked to `out`: a path as `/`, a hash as `#`, each run
+/// of digits as one `0`.
+fn mask_token(token: &str, out: &mut String) {
+    // Tokens are short: a plain loop beats two searches.
+    if token.bytes().any(|b| b == b'/' || b == b'\\') {
+        out.push('/');
+        return;
+    }
+    if is_hashlike(token) {
+        out.push('#');
+        return;
+    }
+    // Each run of digits becomes one `0`; what lies between is copied
+    // whole (digits are ASCII, so every cut is on a char boundary).
+    let b = token.as_bytes();
+    let mut from = 0;
+    let mut j = 0;
+    while j < b.len() {
+        if b[j].is_ascii_digit() {
+            out.push_str(&token[from..j]);
+            out.push('0');
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            from = j;
+        } else {
+            j += 1;
+        }
+    }
+    out.push_str(&token[from..]);
 }
 
 /// A hex digest or id: at least 7 hex digits with both letters and digits.

@@ -99,9 +99,11 @@ fn counted_outcomes(t: &str) -> usize {
         !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
     };
     // TAP's `# pass 12`.
+    // (A count is looked for before an outcome word: most words are no
+    // count, and comparing a word with every outcome is the dear part.)
     if let [outcome, count] = words.as_slice()
-        && is_outcome(outcome)
         && is_count(count)
+        && is_outcome(outcome)
     {
         return 1;
     }
@@ -112,9 +114,9 @@ fn counted_outcomes(t: &str) -> usize {
             pairs += 1;
         }
         // `Failures: 1`, `failures=2`
-        if is_outcome(w)
-            && (w.ends_with(':') && words.get(i + 1).is_some_and(|n| is_count(n))
-                || w.split_once('=').is_some_and(|(_, n)| is_count(n)))
+        if (w.ends_with(':') && words.get(i + 1).is_some_and(|n| is_count(n))
+            || w.split_once('=').is_some_and(|(_, n)| is_count(n)))
+            && is_outcome(w)
         {
             pairs += 1;
         }
