@@ -3,6 +3,7 @@
 //! tests with their first message line, and only once its own summary shows
 //! the log is its output (a `✖` or a numbered line alone proves nothing).
 
+use crate::runners::next_message;
 use crate::testrun::TestReport;
 
 /// Reads mocha's and `node --test`'s output out of `lines` into `r`.
@@ -77,12 +78,7 @@ fn mocha(lines: &[&str], r: &mut TestReport) {
         }
         let name = parts.join(" ");
         let name = name.strip_suffix(':').unwrap_or(&name);
-        let message = lines[end..]
-            .iter()
-            .take(MESSAGE_WITHIN)
-            .map(|l| l.trim())
-            .find(|l| !l.is_empty())
-            .map(str::to_string);
+        let message = next_message(&lines[end..], MESSAGE_WITHIN);
         r.add_failure(i, name, message);
         for k in i + 1..end {
             r.failure_lines.insert(k);
@@ -145,13 +141,7 @@ fn node_test(lines: &[&str], r: &mut TestReport) {
                 _ => {}
             }
         } else if let Some(name) = node_test_failure(t) {
-            let message = lines[i + 1..]
-                .iter()
-                .take(MESSAGE_WITHIN)
-                .map(|l| l.trim())
-                .find(|l| !l.is_empty())
-                .map(str::to_string);
-            failures.push((i, name, message));
+            failures.push((i, name, next_message(&lines[i + 1..], MESSAGE_WITHIN)));
         }
     }
     if !summary {
@@ -177,11 +167,7 @@ fn node_test_failure(t: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testrun::parse;
-
-    fn report(log: &str) -> crate::testrun::TestReport {
-        parse(&log.lines().collect::<Vec<_>>())
-    }
+    use crate::testrun::parse_log as report;
 
     #[test]
     fn mocha_counts_and_names_each_failure_with_its_message() {

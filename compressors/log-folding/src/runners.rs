@@ -311,7 +311,7 @@ fn is_exception_line(l: &str) -> bool {
 }
 
 /// The first non-empty line of `rest`, within `n` lines.
-fn next_message(rest: &[&str], n: usize) -> Option<String> {
+pub(crate) fn next_message(rest: &[&str], n: usize) -> Option<String> {
     rest.iter()
         .take(n)
         .map(|l| l.trim())
@@ -321,11 +321,7 @@ fn next_message(rest: &[&str], n: usize) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testrun::parse;
-
-    fn report(log: &str) -> crate::testrun::TestReport {
-        parse(&log.lines().collect::<Vec<_>>())
-    }
+    use crate::testrun::parse_log as report;
 
     #[test]
     fn tap() {

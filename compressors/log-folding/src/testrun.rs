@@ -89,6 +89,12 @@ pub(crate) fn number(s: &str) -> Option<u64> {
         .ok()
 }
 
+/// [`parse`] of a log given whole (for tests).
+#[cfg(test)]
+pub(crate) fn parse_log(log: &str) -> TestReport {
+    parse(&log.lines().collect::<Vec<_>>())
+}
+
 /// Reads test-runner output out of `lines` (ANSI-free, timestamps removed).
 pub fn parse(lines: &[&str]) -> TestReport {
     let mut r = TestReport::default();
