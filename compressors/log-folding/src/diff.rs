@@ -141,20 +141,20 @@ fn hunk_count(range: &str) -> Option<usize> {
 
 /// A line of a unified diff's file header.
 fn is_file_header(t: &str) -> bool {
-    ["diff --git ", "diff -", "index ", "--- ", "+++ "]
-        .iter()
-        .any(|p| t.starts_with(p))
-        || [
-            "new file mode",
-            "deleted file mode",
-            "old mode",
-            "new mode",
-            "similarity index",
-            "rename from",
-            "rename to",
-        ]
-        .iter()
-        .any(|p| t.starts_with(p))
+    const STARTS: &[&str] = &[
+        "diff -",
+        "index ",
+        "--- ",
+        "+++ ",
+        "new file mode",
+        "deleted file mode",
+        "old mode",
+        "new mode",
+        "similarity index",
+        "rename from",
+        "rename to",
+    ];
+    STARTS.iter().any(|p| t.starts_with(p))
 }
 
 /// The runs of changed lines on both sides within `within` (see [`find`]).

@@ -30,34 +30,47 @@ const MESSAGE_WITHIN: usize = 4;
 ///       AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
 /// ```
 fn mocha(lines: &[&str], r: &mut TestReport) {
-    let mut failures_from = None;
+    // Where each run's failures start, and how many it counted.
+    let mut sections: Vec<(usize, u64)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         // Cheap tests first: this reads every line of every log.
         let t = line.trim_end();
         if !t.ends_with(')') {
             continue;
         }
-        let t = t.trim_start();
-        if let Some(passed) = mocha_passing(t) {
-            r.saw("mocha");
-            r.passed += passed;
-            // `N failing` and `N pending` follow the passing count.
-            for (j, next) in lines.iter().enumerate().skip(i + 1).take(3) {
-                let next = next.trim();
-                if let Some(n) = next.strip_suffix(" failing").and_then(count) {
-                    r.failed += n;
-                    failures_from = Some(j + 1);
-                } else if let Some(n) = next.strip_suffix(" pending").and_then(count) {
-                    r.skipped += n;
-                }
+        let Some(passed) = mocha_passing(t.trim_start()) else {
+            continue;
+        };
+        r.saw("mocha");
+        r.passed += passed;
+        // `N pending` and `N failing` follow the passing count.
+        for (j, next) in lines.iter().enumerate().skip(i + 1).take(3) {
+            let next = next.trim();
+            if let Some(n) = next.strip_suffix(" failing").and_then(count) {
+                r.failed += n;
+                sections.push((j + 1, n));
+            } else if let Some(n) = next.strip_suffix(" pending").and_then(count) {
+                r.skipped += n;
             }
         }
     }
-    let Some(from) = failures_from else {
-        return;
-    };
+    // A log may hold several runs (a workspace's packages): each run's
+    // failures lie between its count and the next run, as many as it counted.
+    let ends = sections
+        .iter()
+        .skip(1)
+        .map(|&(from, _)| from)
+        .chain([lines.len()]);
+    for (&(from, failing), end) in sections.iter().zip(ends) {
+        mocha_failures(&lines[..end], from, failing, r);
+    }
+}
+
+/// Reads up to `failing` numbered failures of mocha's from line `from` on.
+fn mocha_failures(lines: &[&str], from: usize, failing: u64, r: &mut TestReport) {
+    let mut found = 0;
     let mut i = from;
-    while i < lines.len() {
+    while i < lines.len() && found < failing {
         let Some(title) = mocha_failure_title(lines[i]) else {
             i += 1;
             continue;
@@ -78,11 +91,9 @@ fn mocha(lines: &[&str], r: &mut TestReport) {
         }
         let name = parts.join(" ");
         let name = name.strip_suffix(':').unwrap_or(&name);
-        let message = next_message(&lines[end..], MESSAGE_WITHIN);
-        r.add_failure(i, name, message);
-        for k in i + 1..end {
-            r.failure_lines.insert(k);
-        }
+        r.add_failure(i, name, next_message(&lines[end..], MESSAGE_WITHIN));
+        r.failure_lines.extend(i + 1..end);
+        found += 1;
         i = end;
     }
 }
@@ -184,6 +195,17 @@ mod tests {
         assert_eq!(r.failures[1].name, "keeps numbers");
         assert_eq!(r.failures[1].message.as_deref(), Some("Error: boom"));
         assert!(r.failure_lines.contains(&10) && r.failure_lines.contains(&11));
+    }
+
+    #[test]
+    fn each_mocha_run_reads_only_the_failures_it_counted() {
+        let r = report(
+            "  3 passing (2ms)\n  1 failing\n\n  1) a\n       breaks:\n     Error: one\n\n  2) not a failure:\n     listed later\n  4 passing (1s)\n  1 failing\n\n  1) b\n       breaks too:\n     Error: two\n",
+        );
+        assert_eq!((r.passed, r.failed), (7, 2));
+        let names: Vec<&str> = r.failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a breaks", "b breaks too"]);
+        assert_eq!(r.failures[1].message.as_deref(), Some("Error: two"));
     }
 
     #[test]

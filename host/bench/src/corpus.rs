@@ -339,9 +339,9 @@ pub fn render_table(report: &CorpusReport) -> String {
         s.push_str(&format!("{half:?} half ({} sources)\n", sources.len()).to_lowercase());
         if *half == Half::Tuning && !report.moved_to_tuning.is_empty() {
             s.push_str(&format!(
-                "({} moved from evaluation for the tuning half to hold {:.0}% of the cases: {})\n",
+                "({} moved from evaluation for the tuning half to hold {}% of the cases: {})\n",
                 report.moved_to_tuning.len(),
-                crate::halves::MIN_TUNING_SHARE * 100.0,
+                crate::halves::MIN_TUNING_PERCENT,
                 report.moved_to_tuning.join(", ")
             ));
         }
