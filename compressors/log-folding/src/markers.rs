@@ -144,13 +144,18 @@ pub fn is_section_title(content: &str) -> bool {
 
 /// A line that says a command, build or job failed and how: `exit status
 /// 2`, `exited with code 1`, `make: *** [all] Error 2`, `Process completed
-/// with exit code 1`, `error: could not compile`, `FAILED`, `BUILD FAILURE`.
+/// with exit code 1`, `error: could not compile`, `FAILED`, `BUILD FAILURE`;
+/// or a CI's verdict on a step that gave no exit code: a retry wrapper
+/// giving up (`The command "git clone …" failed 3 times.`) or a step
+/// stopped for stalling or running out of time (see [`is_stopped_step`]).
 /// The lines before it usually say why.
 pub fn is_failure_exit(content: &str) -> bool {
     let t = content.trim();
     // `exit` in any case: most lines have no `xit` at all.
     let exits = (t.has("xit") || t.has("XIT")) && exits_nonzero(t);
     exits
+        || t.has("failed ") && gave_up_retrying(t)
+        || is_stopped_step(t)
         || t.starts_with("make: ***") && t.has("Error")
         || t.starts_with("make[") && t.has("***") && t.has("Error")
         || t.starts_with("error: could not compile")
@@ -160,6 +165,35 @@ pub fn is_failure_exit(content: &str) -> bool {
         || t.has("BUILD FAILURE")
         || t.starts_with("npm ERR! code ")
         || t.starts_with("npm error code ")
+}
+
+/// Whether `t` says a command failed every time it was tried: `failed 3
+/// times`, `failed after 5 attempts` (travis_retry, GitLab's `retry:`, npm's
+/// and curl's retries). A single `failed` says nothing of the kind.
+fn gave_up_retrying(t: &str) -> bool {
+    t.match_indices("failed ").any(|(at, word)| {
+        let rest = &t[at + word.len()..];
+        let rest = rest.strip_prefix("after ").unwrap_or(rest);
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let unit = rest[digits..].trim_start();
+        digits > 0
+            && ["times", "attempts", "retries", "tries"]
+                .iter()
+                .any(|u| unit.starts_with(u))
+    })
+}
+
+/// A CI's word that it stopped a step that was still running: it printed
+/// nothing for too long (Travis: `No output has been received in the last
+/// 10m0s, …`) or ran past its time limit (Travis: `The job exceeded the
+/// maximum time limit for jobs, and has been terminated.`; GitHub Actions:
+/// `… has exceeded the maximum execution time of 360 minutes.`; GitLab:
+/// `ERROR: Job failed: execution took longer than 1h0m0s seconds`). What
+/// the step printed last is what it was stuck on.
+fn is_stopped_step(t: &str) -> bool {
+    t.starts_with("No output has been received in the last")
+        || t.has("exceeded the maximum ") && (t.has(" time limit") || t.has(" execution time"))
+        || t.has("execution took longer than")
 }
 
 /// Whether `t` reports an exit (`exit status 2`, `exit code 1`, `exited
@@ -524,6 +558,29 @@ mod tests {
         // A success is no failure.
         assert!(!is_failure_exit("The command \"npm ci\" exited with 0."));
         assert!(!is_failure_exit("Process completed with exit code 0."));
+        // A CI's verdict on a step without an exit code.
+        assert!(is_failure_exit(
+            "The command \"eval git clone --depth=50 https://github.com/a/b.git a/b \" failed 3 times."
+        ));
+        assert!(is_failure_exit("ERROR: command failed after 5 attempts"));
+        assert!(is_failure_exit(
+            "No output has been received in the last 10m0s, this potentially indicates a stalled build or something wrong with the build itself."
+        ));
+        assert!(is_failure_exit(
+            "The job exceeded the maximum time limit for jobs, and has been terminated."
+        ));
+        assert!(is_failure_exit(
+            "##[error]The job running on runner GitHub Actions 2 has exceeded the maximum execution time of 360 minutes."
+        ));
+        assert!(is_failure_exit(
+            "ERROR: Job failed: execution took longer than 1h0m0s seconds"
+        ));
+        // A retry that is still going, and a count of failures, are not.
+        assert!(!is_failure_exit(
+            "The command \"npm ci\" failed. Retrying, 2 of 3."
+        ));
+        assert!(!is_failure_exit("3 tests failed 2 skipped"));
+        assert!(!is_failure_exit("Tests failed: 4"));
     }
 
     #[test]

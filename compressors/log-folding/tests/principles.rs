@@ -183,6 +183,65 @@ fn the_lines_before_a_failure_exit_are_kept() {
     }
 }
 
+/// 200 lines a CI job printed before the step that matters.
+fn setup_lines() -> String {
+    (0..200)
+        .map(|i| format!("cc -O2 -c src/{}.c -o build/{}.o\n", words(i), words(i)))
+        .collect()
+}
+
+#[test]
+fn a_retry_wrapper_giving_up_is_a_failure_exit() {
+    // travis_retry: three attempts that differ in a number, then its verdict.
+    let mut log = setup_lines();
+    let command = "git clone --depth=50 --branch=feature https://github.com/acme/app.git acme/app";
+    for attempt in 1..=3 {
+        log.push_str(&format!(
+            "Cloning into 'acme/app'...\nwarning: Could not find remote branch feature to clone.\nfatal: Remote branch feature not found in upstream origin\n"
+        ));
+        if attempt < 3 {
+            log.push_str(&format!(
+                "The command \"{command}\" failed. Retrying, {} of 3.\n\n",
+                attempt + 1
+            ));
+        }
+    }
+    log.push_str(&format!("The command \"{command}\" failed 3 times.\n"));
+    let out = compress(&log).text;
+    for attempt in [2, 3] {
+        let line = format!("The command \"{command}\" failed. Retrying, {attempt} of 3.");
+        assert!(kept(&out, &line), "lost {line:?}:\n{out}");
+    }
+}
+
+#[test]
+fn the_lines_before_a_stalled_step_are_kept() {
+    // The services came up one by one, and the last ones never did.
+    let mut log = setup_lines();
+    for i in 0..40 {
+        log.push_str(&format!(
+            "Connecting to {}.internal:5432 (attempt 1)\nConnected to {}.internal\n",
+            words(i),
+            words(i)
+        ));
+    }
+    for (i, host) in ["alpha", "beta", "gamma"].iter().enumerate() {
+        log.push_str(&format!(
+            "Connecting to {host}.internal:5432 (attempt {})\n",
+            i + 1
+        ));
+    }
+    log.push_str("Waiting for the database to accept connections\n\n");
+    log.push_str("No output has been received in the last 10m0s, this potentially indicates a stalled build or something wrong with the build itself.\n");
+    // What the CI does after it stopped the step.
+    for part in 0..12 {
+        log.push_str(&format!("uploading cache archive, part {part} of 12\n"));
+    }
+    let out = compress(&log).text;
+    let stuck = ["alpha.", "beta.", "gamma.", "Waiting"];
+    assert_all_kept(&log, &out, |l| stuck.iter().any(|s| l.contains(s)));
+}
+
 #[test]
 fn a_short_line_that_differs_in_one_name_is_not_a_repeat() {
     // pip's dependencies, one a line: the package is what each line says.
