@@ -196,9 +196,9 @@ fn a_retry_wrapper_giving_up_is_a_failure_exit() {
     let mut log = setup_lines();
     let command = "git clone --depth=50 --branch=feature https://github.com/acme/app.git acme/app";
     for attempt in 1..=3 {
-        log.push_str(&format!(
-            "Cloning into 'acme/app'...\nwarning: Could not find remote branch feature to clone.\nfatal: Remote branch feature not found in upstream origin\n"
-        ));
+        log.push_str(
+            "Cloning into 'acme/app'...\nwarning: Could not find remote branch feature to clone.\nfatal: Remote branch feature not found in upstream origin\n",
+        );
         if attempt < 3 {
             log.push_str(&format!(
                 "The command \"{command}\" failed. Retrying, {} of 3.\n\n",
