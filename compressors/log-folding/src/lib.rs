@@ -97,6 +97,7 @@ pub mod instantiation;
 pub mod line;
 pub mod listing;
 pub mod markers;
+mod minitest;
 mod node_runners;
 pub mod passing;
 pub mod progress;

@@ -1,6 +1,6 @@
 //! A passing test's own line, in the shapes test runners print one per test
 //! (`test a::b ... ok`, `PASSED`, `--- PASS:`, `✓ adds`, `ok 3 - adds`,
-//! `[+] Adds`, `Passed Adds [3 ms]`), and a skipped test's (`SKIP title
+//! `[+] Adds`, `Passed Adds [3 ms]`, `Calc#test_adds = 0.00 s = .`), and a skipped test's (`SKIP title
 //! [file.phpt]`). A passing run is read for its summary
 //! and its failures, not for a list of what passed: these lines fold (with
 //! their count) whatever words a test's name has, and a test named
@@ -23,6 +23,24 @@ pub fn is_passing_test(content: &str) -> bool {
         || gradle(t)
         || outcome_first(t)
         || scalatest(t)
+        || minitest(t)
+}
+
+/// minitest's verbose line for a test that passed or was skipped:
+/// `InventoryTest#test_total = 0.00 s = .` (`= S` skipped; `= F` and `= E`
+/// are failures).
+fn minitest(t: &str) -> bool {
+    let Some(rest) = t.strip_suffix(" = .").or_else(|| t.strip_suffix(" = S")) else {
+        return false;
+    };
+    let Some((name, seconds)) = rest.rsplit_once(" = ") else {
+        return false;
+    };
+    let duration = seconds.strip_suffix(" s").unwrap_or("");
+    name.split_once('#')
+        .is_some_and(|(class, test)| !class.is_empty() && !test.is_empty() && !name.contains(' '))
+        && !duration.is_empty()
+        && duration.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
 /// ScalaTest under sbt: `[info] - rejects an invalid trailer` (a failing
@@ -217,6 +235,8 @@ mod tests {
             "  Passed Adds_numbers [3 ms]",
             "        PASS [   0.003s] ghost-types tests::round_trip",
             "demo.CalcTest > adds PASSED",
+            "InventoryTest#test_add_item_1 = 0.00 s = .",
+            "InventoryTest#test_later = 0.00 s = S",
         ] {
             assert!(is_passing_test(line), "{line}");
         }
@@ -227,6 +247,9 @@ mod tests {
         for line in [
             "test a::b ... FAILED",
             "test a::b ... ignored",
+            "InventoryTest#test_names = 0.00 s = F",
+            "InventoryTest#test_missing = 0.00 s = E",
+            "a = b = .",
             "tests/test_x.py::test_y FAILED                                 [ 20%]",
             "--- FAIL: TestAdd (0.00s)",
             "✕ adds numbers (3 ms)",

@@ -1,7 +1,7 @@
 //! Test-runner output: pass/fail/skip counts and every failing test by name
 //! with its assertion message, for cargo test, pytest, jest/vitest, go test,
-//! mix test and maven surefire (more runners in the private `runners` and
-//! `node_runners` modules).
+//! mix test and maven surefire (more runners in the private `runners`,
+//! `node_runners` and `minitest` modules).
 
 use crate::search::Search;
 use std::collections::BTreeSet;
@@ -290,6 +290,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
     }
     crate::runners::read(lines, &mut r);
     crate::node_runners::read(lines, &mut r);
+    crate::minitest::read(lines, &mut r);
     r
 }
 
