@@ -40,11 +40,11 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 r.failed += failed;
                 r.skipped += skipped;
             }
-        } else if t.ends_with("Failure:") || t.ends_with("Error:") {
-            if let Some(name) = failure_header(t, lines.get(i + 1)) {
-                let message = next_message(&lines[(i + 2).min(lines.len())..], MESSAGE_WITHIN);
-                failures.push((i, name, message));
-            }
+        } else if (t.ends_with("Failure:") || t.ends_with("Error:"))
+            && let Some(name) = failure_header(t, lines.get(i + 1))
+        {
+            let message = next_message(&lines[(i + 2).min(lines.len())..], MESSAGE_WITHIN);
+            failures.push((i, name, message));
         }
     }
     if summaries == 0 {
