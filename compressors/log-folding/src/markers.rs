@@ -154,7 +154,7 @@ pub fn is_failure_exit(content: &str) -> bool {
     // `exit` in any case: most lines have no `xit` at all.
     let exits = (t.has("xit") || t.has("XIT")) && exits_nonzero(t);
     exits
-        || t.has("failed ") && gave_up_retrying(t)
+        || t.has("failed") && (gave_up_retrying(t) || ran_out_of_time(t))
         || is_stopped_step(t)
         || t.starts_with("make: ***") && t.has("Error")
         || t.starts_with("make[") && t.has("***") && t.has("Error")
@@ -187,13 +187,19 @@ fn gave_up_retrying(t: &str) -> bool {
 /// nothing for too long (Travis: `No output has been received in the last
 /// 10m0s, …`) or ran past its time limit (Travis: `The job exceeded the
 /// maximum time limit for jobs, and has been terminated.`; GitHub Actions:
-/// `… has exceeded the maximum execution time of 360 minutes.`; GitLab:
-/// `ERROR: Job failed: execution took longer than 1h0m0s seconds`). What
-/// the step printed last is what it was stuck on.
+/// `… has exceeded the maximum execution time of 360 minutes.`; GitLab's
+/// is a `failed` line, see [`ran_out_of_time`]). What the step printed
+/// last is what it was stuck on.
 fn is_stopped_step(t: &str) -> bool {
+    // `xceeded`: a needle led by a rare letter is quick to look for.
     t.starts_with("No output has been received in the last")
-        || t.has("exceeded the maximum ") && (t.has(" time limit") || t.has(" execution time"))
-        || t.has("execution took longer than")
+        || t.has("xceeded the maximum ") && (t.has(" time limit") || t.has(" execution time"))
+}
+
+/// GitLab stopping a job at its time limit: `ERROR: Job failed: execution
+/// took longer than 1h0m0s seconds`.
+fn ran_out_of_time(t: &str) -> bool {
+    t.has("execution took longer than")
 }
 
 /// Whether `t` reports an exit (`exit status 2`, `exit code 1`, `exited
