@@ -147,7 +147,8 @@ pub fn is_section_title(content: &str) -> bool {
 /// with exit code 1`, `error: could not compile`, `FAILED`, `BUILD FAILURE`;
 /// or a CI's verdict on a step that gave no exit code: a retry wrapper
 /// giving up (`The command "git clone …" failed 3 times.`) or a step
-/// stopped for stalling or running out of time (see [`is_stopped_step`]).
+/// stopped for stalling or running out of time (`No output has been
+/// received in the last 10m0s`, `exceeded the maximum time limit`).
 /// The lines before it usually say why.
 pub fn is_failure_exit(content: &str) -> bool {
     let t = content.trim();
@@ -167,9 +168,9 @@ pub fn is_failure_exit(content: &str) -> bool {
         || t.starts_with("npm error code ")
 }
 
-/// Whether `t` says a command failed every time it was tried: `failed 3
-/// times`, `failed after 5 attempts` (travis_retry, GitLab's `retry:`, npm's
-/// and curl's retries). A single `failed` says nothing of the kind.
+/// Whether `t` says a command failed every time it was tried: travis_retry's
+/// `The command "…" failed 3 times.`, a retrying tool's `failed after 5
+/// attempts`. A single `failed` says nothing of the kind.
 fn gave_up_retrying(t: &str) -> bool {
     t.match_indices("failed ").any(|(at, word)| {
         let rest = &t[at + word.len()..];
