@@ -1,8 +1,9 @@
 //! More test runners for [`crate::testrun`]: TAP (node --test, prove),
 //! Python's unittest and Django's runner, RSpec, PHPUnit, Pester, dotnet
-//! test, cargo-nextest, doctest and Gradle. Each adds its counts and names its failing
-//! tests with their first message line; the runner's own summary lines are
-//! kept verbatim by [`crate::markers`] whatever this module reads.
+//! test, cargo-nextest, doctest, Gradle and JUnit 4's console runner. Each
+//! adds its counts and names its failing tests with their first message
+//! line; the runner's own summary lines are kept verbatim by
+//! [`crate::markers`] whatever this module reads.
 
 use crate::search::Search;
 use crate::testrun::{TestReport, count_after, count_before, number};
@@ -141,6 +142,22 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if let Some(rest) = t.strip_prefix("OK (").filter(|s| s.has(" assertion")) {
             r.saw("PHPUnit");
             r.passed += count_before(rest, " test").unwrap_or(0);
+        } else if let Some(n) = junit4_passed(t) {
+            // JUnit 4's console runner on a passing run: `OK (33 tests)`
+            // (its failing run's `Tests run: 33,  Failures: 3` is testrun's).
+            r.saw("junit");
+            r.passed += n;
+        } else if let Some(failing) = failures_heading(t) {
+            // JUnit 4's console runner: `There were 3 failures:`, then each
+            // `1) parsesHex(CalcTest)` with its exception under it
+            // (PHPUnit's heading is the same; its names are `Class::test`).
+            for (j, name) in (i + 1..lines.len())
+                .filter_map(|j| junit4_failure(lines[j].trim()).map(|name| (j, name)))
+                .take(failing)
+            {
+                r.saw("junit");
+                r.add_failure(j, name, next_message(&lines[j + 1..], 3));
+            }
         } else if let Some(rest) = t.strip_prefix("[-] ") {
             // Pester: `[-] Describe.It 15ms (13ms|2ms)`, the message next.
             r.saw("Pester");
@@ -284,6 +301,36 @@ fn phpunit_failure(t: &str) -> Option<&str> {
     .then_some(rest)
 }
 
+/// `OK (33 tests)` → 33: JUnit 4's verdict on a passing run (PHPUnit's
+/// counts assertions too, unittest's counts only skips).
+fn junit4_passed(t: &str) -> Option<u64> {
+    let inner = t.strip_prefix("OK (")?.strip_suffix(')')?;
+    let n = inner
+        .strip_suffix(" tests")
+        .or_else(|| inner.strip_suffix(" test"))?;
+    number(n).filter(|_| n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `There was 1 failure:` / `There were 3 failures:` → how many follow.
+fn failures_heading(t: &str) -> Option<usize> {
+    let rest = t
+        .strip_prefix("There was ")
+        .or_else(|| t.strip_prefix("There were "))?;
+    let n = rest
+        .strip_suffix(" failures:")
+        .or_else(|| rest.strip_suffix(" failure:"))?;
+    n.parse().ok()
+}
+
+/// JUnit 4's failing test: `1) parsesHex(CalcTest)` → `parsesHex(CalcTest)`.
+fn junit4_failure(t: &str) -> Option<&str> {
+    let (n, name) = t.split_once(") ")?;
+    let (method, class) = name.strip_suffix(')')?.split_once('(')?;
+    let plain = |s: &str| !s.is_empty() && !s.contains([' ', '(', ')']);
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && plain(method) && plain(class))
+        .then_some(name)
+}
+
 /// `Describe.It 15ms (13ms|2ms)` → `Describe.It`.
 fn strip_timing(rest: &str) -> &str {
     match rest.rsplit_once(' ') {
@@ -346,7 +393,7 @@ mod tests {
     }
 
     #[test]
-    fn rspec_phpunit_pester_dotnet_nextest_doctest_gradle() {
+    fn rspec_phpunit_pester_dotnet_nextest_doctest_junit4_gradle() {
         let rspec = report(
             "Failures:\n\n  1) Calc adds\n     Failure/Error: expect(add(1, 1)).to eq(3)\n\n3 examples, 1 failure, 1 pending\n\nFailed examples:\n\nrspec ./spec/calc_spec.rb:4 # Calc adds\n",
         );
@@ -408,6 +455,36 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![1, 3]
         );
+        // JUnit 4.13's console runner, failing and passing.
+        let junit4 = report(
+            "JUnit version 4.13.2\n.E..E\nTime: 0.005\nThere were 2 failures:\n1) parsesHex(CalcTest)\njava.lang.NumberFormatException: For input string: \"ff\"\n\tat CalcTest.parsesHex(CalcTest.java:35)\n2) joins(demo.CalcTest)\norg.junit.ComparisonFailure: expected:<a[,]b> but was:<a[;]b>\n\nFAILURES!!!\nTests run: 3,  Failures: 2\n",
+        );
+        assert_eq!((junit4.passed, junit4.failed), (1, 2));
+        let names: Vec<(&str, Option<&str>)> = junit4
+            .failures
+            .iter()
+            .map(|f| (f.name.as_str(), f.message.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                (
+                    "parsesHex(CalcTest)",
+                    Some("java.lang.NumberFormatException: For input string: \"ff\"")
+                ),
+                (
+                    "joins(demo.CalcTest)",
+                    Some("org.junit.ComparisonFailure: expected:<a[,]b> but was:<a[;]b>")
+                ),
+            ]
+        );
+        let passing = report("JUnit version 4.13.2\n...\nTime: 0.003\n\nOK (3 tests)\n\n");
+        assert_eq!(
+            (passing.runners.clone(), passing.passed),
+            (vec!["junit"], 3)
+        );
+        // PHPUnit's failures under the same heading are PHPUnit's.
+        assert!(!php.runners.contains(&"junit"));
         // Gradle 4.4's own output (events and full exceptions on).
         let gradle = report(
             "demo.Calc4Test > adds5 PASSED\n\ndemo.Calc4Test > dividesByZero FAILED\n    java.lang.ArithmeticException: / by zero\n        at demo.Calc.div(Calc.java:5)\n\n92 tests completed, 2 failed, 1 skipped\n:test FAILED\n",
