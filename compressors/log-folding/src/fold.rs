@@ -62,6 +62,9 @@ pub struct FoldOptions {
     /// diff of every file of a project is bounded too): later diffs fold
     /// like any lines.
     pub diff_lines_in_all: usize,
+    /// Most lines between an exception and its stack read as its message
+    /// (see [`keep_exception_messages`]).
+    pub exception_message_lines: usize,
 }
 
 impl Default for FoldOptions {
@@ -78,6 +81,7 @@ impl Default for FoldOptions {
             group_repeated_diagnostics: false,
             diff_lines: 200,
             diff_lines_in_all: 2000,
+            exception_message_lines: 120,
         }
     }
 }
@@ -95,6 +99,7 @@ impl FoldOptions {
             failing_step_share: 0.0,
             diff_lines: 60,
             diff_lines_in_all: 400,
+            exception_message_lines: 40,
             ..self
         }
     }
@@ -114,6 +119,7 @@ impl FoldOptions {
             near_error: 0,
             diff_lines: 20,
             diff_lines_in_all: 60,
+            exception_message_lines: 12,
             ..self
         }
     }
@@ -501,6 +507,7 @@ pub fn fold_analysed(
     keep_message_bodies(contents, diagnostic, &mut fate);
     keep_failure_bodies(contents, failure_lines, &mut fate);
     keep_framed_details(contents, severity, &mut fate);
+    keep_exception_messages(contents, severity, opts, &mut fate);
     keep_frame_functions(contents, &mut fate);
     keep_failing_step_tails(contents, failure_exit, passing, templates, opts, &mut fate);
     keep_diffs(contents, diffs, opts, &mut fate);
@@ -696,6 +703,55 @@ pub fn fold_analysed(
     }
     gap.flush(lines, out);
     stats
+}
+
+/// An exception prints its name and message, then its stack (`    at
+/// eq (helpers.js:1:1)`, Java's `\tat a.B.c(B.java:12)`): the lines
+/// between an error and the first frame below it are its message, however
+/// they are indented (an assertion's expected and actual values, a JSON
+/// dump, a diff). They are kept when the frame comes within
+/// `exception_message_lines` lines of the error and no other error comes
+/// first (then the lines belong to that one).
+fn keep_exception_messages(
+    contents: &[&str],
+    severity: &[Severity],
+    opts: &FoldOptions,
+    fate: &mut [Fate],
+) {
+    let n = contents.len();
+    let reach = opts.exception_message_lines;
+    let mut i = 0;
+    while i < n {
+        if severity[i] != Severity::Error || reach == 0 {
+            i += 1;
+            continue;
+        }
+        let end = (i + 1 + reach).min(n);
+        let frame = (i + 1..end)
+            .take_while(|&j| severity[j] != Severity::Error)
+            .find(|&j| is_stack_frame(contents[j]));
+        let Some(frame) = frame else {
+            i += 1;
+            continue;
+        };
+        for f in &mut fate[i + 1..frame] {
+            if matches!(*f, Fate::Undecided | Fate::Context) {
+                *f = Fate::Keep;
+            }
+        }
+        i = frame;
+    }
+}
+
+/// A stack frame as JavaScript, Java, C# and Scala print them: `at name
+/// (file.js:1:2)`, `at file.js:1:2`, `at a.B.c(B.java:12)`, `at A.B() in
+/// B.cs:line 12`.
+fn is_stack_frame(content: &str) -> bool {
+    let Some(rest) = content.trim_start().strip_prefix("at ") else {
+        return false;
+    };
+    let rest = rest.trim_end();
+    (rest.ends_with(')') && rest.contains('(')) || markers::has_source_location(rest)
 }
 
 /// Most lines of a diagnostic's message printed below its header.

@@ -2,7 +2,9 @@
 //! against: runner summaries, diagnostics, rare lines, failure exits and
 //! outlines survive; what repeats folds. Fixtures under `tests/fixtures/`
 //! are real output of ruff 0.17, mypy and pip 24 -vv (trimmed: every
-//! unindented line, one in fifteen of the rest) on code written for them.
+//! unindented line, one in fifteen of the rest) on code written for them,
+//! and of Node 20 running a project's own test runner (one printing each
+//! failing test's `error.stack`, as CoffeeScript's Cakefile does).
 
 use ghost_log_folding::compress;
 
@@ -181,6 +183,31 @@ fn the_lines_before_a_failure_exit_are_kept() {
     ] {
         assert!(kept(&out, line), "lost {line:?}:\n{out}");
     }
+}
+
+#[test]
+fn an_exceptions_message_is_kept_up_to_its_stack() {
+    // The message is two JSON dumps, unindented, between `Error:` and the
+    // first `at` frame; the one line where they differ is the failure.
+    let input = include_str!("fixtures/node-own-runner.txt");
+    let out = compress(input).text;
+    let lines: Vec<&str> = input.lines().collect();
+    let error = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("Error:"));
+    let error = error.expect("the fixture has a failing test");
+    let frame = lines[error..]
+        .iter()
+        .position(|l| l.trim_start().starts_with("at "));
+    let frame = error + frame.expect("the error has a stack");
+    let message = &lines[error..frame];
+    assert!(message.len() > 60, "the message spans the two dumps");
+    for (k, line) in message.iter().enumerate() {
+        // A line printed above folds as a repeat; every other one stays.
+        let repeat = message[..k].contains(line);
+        assert!(repeat || kept(&out, line), "lost {line:?} in:\n{out}");
+    }
+    assert!(kept(&out, r#"  "type": "K""#), "{out}");
 }
 
 /// 200 lines a CI job printed before the step that matters.
