@@ -21,7 +21,7 @@
 
 use crate::runners::next_message;
 use crate::search::Search;
-use crate::testrun::{TestReport, count_before};
+use crate::testrun::{TestReport, count, count_before};
 
 /// Most lines between a failing test's name and its message.
 const MESSAGE_WITHIN: usize = 3;
@@ -74,7 +74,7 @@ fn summary(t: &str) -> Option<(u64, u64, u64)> {
 fn failure_header<'a>(t: &str, next: Option<&&'a str>) -> Option<&'a str> {
     let label = t.trim_start();
     let label = match label.split_once(") ") {
-        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => rest,
+        Some((n, rest)) if count(n).is_some() => rest,
         _ => label,
     };
     if label != "Failure:" && label != "Error:" {

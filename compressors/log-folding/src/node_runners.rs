@@ -4,7 +4,7 @@
 //! the log is its output (a `✖` or a numbered line alone proves nothing).
 
 use crate::runners::next_message;
-use crate::testrun::TestReport;
+use crate::testrun::{TestReport, count};
 
 /// Reads mocha's and `node --test`'s output out of `lines` into `r`.
 pub fn read(lines: &[&str], r: &mut TestReport) {
@@ -113,13 +113,6 @@ fn mocha_failure_title(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("  ")?;
     let (n, title) = rest.split_once(") ")?;
     (count(n).is_some() && !title.trim().is_empty()).then(|| title.trim())
-}
-
-/// A count written alone: digits only.
-fn count(s: &str) -> Option<u64> {
-    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| s.parse().ok())
-        .flatten()
 }
 
 /// `node --test` (spec reporter): `✖ name (1.008ms)` for a failing test

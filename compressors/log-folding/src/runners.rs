@@ -6,7 +6,7 @@
 //! [`crate::markers`] whatever this module reads.
 
 use crate::search::Search;
-use crate::testrun::{TestReport, count_after, count_before, number};
+use crate::testrun::{TestReport, count, count_after, count_before, number};
 
 /// Reads the runners of this module out of `lines` into `r`.
 pub fn read(lines: &[&str], r: &mut TestReport) {
@@ -294,11 +294,7 @@ fn gradle_failure(t: &str) -> Option<&str> {
 /// `1) CalcTest::testAdd` → `CalcTest::testAdd`.
 fn phpunit_failure(t: &str) -> Option<&str> {
     let (n, rest) = t.split_around(") ")?;
-    (!n.is_empty()
-        && n.bytes().all(|b| b.is_ascii_digit())
-        && rest.has("::")
-        && !rest.contains(' '))
-    .then_some(rest)
+    (count(n).is_some() && rest.has("::") && !rest.contains(' ')).then_some(rest)
 }
 
 /// `OK (33 tests)` → 33: JUnit 4's verdict on a passing run (PHPUnit's
@@ -308,7 +304,7 @@ fn junit4_passed(t: &str) -> Option<u64> {
     let n = inner
         .strip_suffix(" tests")
         .or_else(|| inner.strip_suffix(" test"))?;
-    number(n).filter(|_| n.bytes().all(|b| b.is_ascii_digit()))
+    count(n)
 }
 
 /// `There was 1 failure:` / `There were 3 failures:` → how many follow.
@@ -327,8 +323,7 @@ fn junit4_failure(t: &str) -> Option<&str> {
     let (n, name) = t.split_once(") ")?;
     let (method, class) = name.strip_suffix(')')?.split_once('(')?;
     let plain = |s: &str| !s.is_empty() && !s.contains([' ', '(', ')']);
-    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && plain(method) && plain(class))
-        .then_some(name)
+    (count(n).is_some() && plain(method) && plain(class)).then_some(name)
 }
 
 /// `Describe.It 15ms (13ms|2ms)` → `Describe.It`.

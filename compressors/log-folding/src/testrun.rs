@@ -89,6 +89,13 @@ pub(crate) fn number(s: &str) -> Option<u64> {
         .ok()
 }
 
+/// A count written alone, digits only: `12` of `12) test_x`, not `12a`.
+pub(crate) fn count(s: &str) -> Option<u64> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
 /// [`parse`] of a log given whole (for tests).
 #[cfg(test)]
 pub(crate) fn parse_log(log: &str) -> TestReport {
@@ -300,9 +307,7 @@ fn mix_failure_header(t: &str) -> Option<&str> {
         return None;
     }
     let (num, rest) = t.split_around(") ")?;
-    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
+    count(num)?;
     (rest.starts_with("test ") || rest.starts_with("doctest "))
         .then_some(rest)
         .filter(|r| r.ends_with(')'))
