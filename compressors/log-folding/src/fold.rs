@@ -711,7 +711,8 @@ pub fn fold_analysed(
 /// they are indented (an assertion's expected and actual values, a JSON
 /// dump, a diff). They are kept when the frame comes within
 /// `exception_message_lines` lines of the error and no other error comes
-/// first (then the lines belong to that one).
+/// first (then the lines belong to that one). An error folded as a repeat
+/// of one above keeps none.
 fn keep_exception_messages(
     contents: &[&str],
     severity: &[Severity],
@@ -722,7 +723,8 @@ fn keep_exception_messages(
     let reach = opts.exception_message_lines;
     let mut i = 0;
     while i < n {
-        if severity[i] != Severity::Error || reach == 0 {
+        // An error folded as a repeat of one above takes its message along.
+        if severity[i] != Severity::Error || fate[i] != Fate::Keep || reach == 0 {
             i += 1;
             continue;
         }

@@ -210,6 +210,27 @@ fn an_exceptions_message_is_kept_up_to_its_stack() {
     assert!(kept(&out, r#"  "type": "K""#), "{out}");
 }
 
+#[test]
+fn an_error_folded_as_a_repeat_takes_its_message_along() {
+    let mut log = String::new();
+    for k in 0..30 {
+        log.push_str(&format!(
+            "  test {k} parses a property\n  AssertionError: expected {k} to equal 1000\n{{\n\"type\": \"K{k}\",\n\"start\": {k}\n}}\n    at eq (/src/test/helpers.js:1:1)\n    at Object.<anonymous> (/src/test/ast.js:{}:3)\n",
+            k + 10
+        ));
+    }
+    let out = compress(&log).text;
+    assert!(
+        kept(&out, r#""type": "K0","#),
+        "the first error's message stays:\n{out}"
+    );
+    assert!(out.contains("like this in the log"), "{out}");
+    assert!(
+        !out.contains(r#""K17""#),
+        "a repeat's message folds with it:\n{out}"
+    );
+}
+
 /// 200 lines a CI job printed before the step that matters.
 fn setup_lines() -> String {
     (0..200)
