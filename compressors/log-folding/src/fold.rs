@@ -8,9 +8,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
+use crate::search::Search;
 use crate::{
     alike, ci_sections, code_frame, findings, help_text, instantiation, listing, markers, passing,
-    progress, python_traceback, table, template, tree, warnings_summary,
+    progress, python_traceback, table, template, testrun, tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -746,14 +747,20 @@ fn keep_exception_messages(
 }
 
 /// A stack frame as JavaScript, Java, C# and Scala print them: `at name
-/// (file.js:1:2)`, `at file.js:1:2`, `at a.B.c(B.java:12)`, `at A.B() in
-/// B.cs:line 12`.
+/// (file.js:1:2)`, `at node:internal/main/run_main_module:28:49`, `at
+/// a.B.c(B.java:12)`, `at A.B() in B.cs:line 12`.
 fn is_stack_frame(content: &str) -> bool {
     let Some(rest) = content.trim_start().strip_prefix("at ") else {
         return false;
     };
     let rest = rest.trim_end();
-    (rest.ends_with(')') && rest.contains('(')) || markers::has_source_location(rest)
+    let mut parts = rest.rsplit(':');
+    let digits = |s: Option<&str>| s.is_some_and(|s| testrun::count(s).is_some());
+    let line_and_column = digits(parts.next()) && digits(parts.next());
+    (rest.ends_with(')') && rest.contains('('))
+        || line_and_column
+        || markers::has_source_location(rest)
+        || rest.has(":line ")
 }
 
 /// Most lines of a diagnostic's message printed below its header.
@@ -1331,6 +1338,26 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stack_frames_of_each_runtime_read_as_frames() {
+        for frame in [
+            "    at eq (/src/test/support/helpers.js:1:1)",
+            "    at node:internal/main/run_main_module:28:49",
+            "\tat org.junit.Assert.assertEquals(Assert.java:117)",
+            "   at Calc.Tests.AddTest() in /src/Calc.Tests/AddTest.cs:line 12",
+            "   at System.Number.ThrowOverflowException()",
+        ] {
+            assert!(is_stack_frame(frame), "{frame:?}");
+        }
+        for line in [
+            "  at least 3 items expected",
+            "attempt 2 of 3",
+            "  \"at\": 3",
+        ] {
+            assert!(!is_stack_frame(line), "{line:?}");
+        }
+    }
 
     #[test]
     fn a_failing_step_reaches_up_within_its_share_of_the_log_last_exit_first() {
