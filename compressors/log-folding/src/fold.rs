@@ -720,29 +720,30 @@ fn keep_exception_messages(
     opts: &FoldOptions,
     fate: &mut [Fate],
 ) {
-    let n = contents.len();
     let reach = opts.exception_message_lines;
-    let mut i = 0;
-    while i < n {
+    let frames: Vec<usize> = (0..contents.len())
+        .filter(|&j| is_stack_frame(contents[j]))
+        .collect();
+    if frames.is_empty() || reach == 0 {
+        return;
+    }
+    for i in 0..contents.len() {
         // An error folded as a repeat of one above takes its message along.
-        if severity[i] != Severity::Error || fate[i] != Fate::Keep || reach == 0 {
-            i += 1;
+        if severity[i] != Severity::Error || fate[i] != Fate::Keep {
             continue;
         }
-        let end = (i + 1 + reach).min(n);
-        let frame = (i + 1..end)
-            .take_while(|&j| severity[j] != Severity::Error)
-            .find(|&j| is_stack_frame(contents[j]));
-        let Some(frame) = frame else {
-            i += 1;
+        let next = frames.partition_point(|&j| j <= i);
+        let Some(&frame) = frames.get(next).filter(|&&j| j - i <= reach) else {
             continue;
         };
+        if (i + 1..frame).any(|j| severity[j] == Severity::Error) {
+            continue;
+        }
         for f in &mut fate[i + 1..frame] {
             if matches!(*f, Fate::Undecided | Fate::Context) {
                 *f = Fate::Keep;
             }
         }
-        i = frame;
     }
 }
 
@@ -750,7 +751,9 @@ fn keep_exception_messages(
 /// (file.js:1:2)`, `at node:internal/main/run_main_module:28:49`, `at
 /// a.B.c(B.java:12)`, `at A.B() in B.cs:line 12`.
 fn is_stack_frame(content: &str) -> bool {
-    let Some(rest) = content.trim_start().strip_prefix("at ") else {
+    // (Bytes, not `trim_start`: this reads every line of the log.)
+    let indent = content.bytes().take_while(|b| matches!(b, b' ' | b'\t'));
+    let Some(rest) = content[indent.count()..].strip_prefix("at ") else {
         return false;
     };
     let rest = rest.trim_end();
