@@ -116,6 +116,15 @@ JUnit 4 from /usr/share/java) on a small Java project: failing tests with
 the default logging and with every test's event and full exceptions, and
 a compile error (Debian packages gradle junit4).
 
+`--round21` writes only `twenty_first_cases()`: formats no rule of ghost
+was read against: AddressSanitizer, LeakSanitizer and UBSan reports, gdb's
+backtrace, valgrind's invalid read, pytest with setup errors and with -x
+over parametrized tests, unittest's subtests, a failing doctest under
+cargo test, Test::Unit, rake, prove with subtests, a conflicting git merge,
+sqlite3 reading a broken script, Node's error with a cause, pip failing to
+resolve and make -k -j2 (pytest in VENV_BIN; Debian packages gdb valgrind
+sqlite3).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1684,6 +1693,182 @@ def library_crash_cases():
              "the `Uncaught UnexpectedValueException` lines and every frame in shop.php")
 
 
+def twenty_first_cases():
+    """Round 21, written before ghost's output was looked at: formats no
+    rule of ghost was read against. Native crashes as the sanitizers, gdb
+    and valgrind report them (each names its error, then frames: the
+    must-keep lines are the error's line, every frame in the program's own
+    file and the tool's summary); test runs with setup errors, subtests,
+    doctests and `-x` (every failing test's name, its assertion and the
+    runner's closing counts); Test::Unit, rake, prove with subtests, a git
+    merge that conflicts, sqlite3 reading a script with errors, Node's
+    error with a cause, pip failing to resolve, and make -j with two
+    broken files (pytest in VENV_BIN; Debian packages gdb valgrind sqlite3
+    ruby)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "heap.c"), "#include <stdlib.h>\n#include <stdio.h>\n\n"
+              "static int sum(const int *xs, int n) {\n  int s = 0;\n  for (int i = 0; i <= n; i++) s += xs[i];\n  return s;\n}\n\n"
+              "int main(void) {\n  int *xs = malloc(4 * sizeof *xs);\n  for (int i = 0; i < 4; i++) xs[i] = i;\n"
+              "  printf(\"%d\\n\", sum(xs, 4));\n  free(xs);\n  return 0;\n}\n")
+        t = run("gcc -g -O0 -fsanitize=address heap.c -o heap && ./heap", cwd=tmp)
+        case("asan-heap-overflow", "error", "./heap", t,
+             lambda l: "ERROR: AddressSanitizer:" in l or re.match(r"^(READ|WRITE) of size", l)
+             or re.search(r"heap\.c:\d+", l) or l.startswith("SUMMARY: AddressSanitizer"),
+             "the `ERROR: AddressSanitizer` line, the READ/WRITE line, every frame in heap.c and the SUMMARY line")
+        write(os.path.join(tmp, "leak.c"), "#include <stdlib.h>\n#include <string.h>\n\n"
+              "static char *copy(const char *s) {\n  char *d = malloc(strlen(s) + 1);\n  strcpy(d, s);\n  return d;\n}\n\n"
+              "int main(void) {\n  for (int i = 0; i < 3; i++) copy(\"ledger\");\n  char *kept = copy(\"report\");\n  kept = 0;\n  return 0;\n}\n")
+        t = run("gcc -g -O0 -fsanitize=address leak.c -o leak && ./leak", cwd=tmp)
+        case("lsan-leaks", "error", "./leak", t,
+             lambda l: "ERROR: LeakSanitizer:" in l or re.match(r"^(Direct|Indirect) leak of", l)
+             or re.search(r"leak\.c:\d+", l) or l.startswith("SUMMARY: AddressSanitizer"),
+             "the `ERROR: LeakSanitizer` line, every `Direct leak of` line, every frame in leak.c and the SUMMARY line")
+        write(os.path.join(tmp, "ub.c"), "#include <limits.h>\n#include <stdio.h>\n\n"
+              "int scale(int x) { return x * 1000; }\nint shift(int x, int n) { return x << n; }\n\n"
+              "int main(void) {\n  int a[3] = {1, 2, 3};\n  int i = 3;\n  printf(\"%d\\n\", scale(INT_MAX / 10));\n"
+              "  printf(\"%d\\n\", shift(1, 40));\n  printf(\"%d\\n\", a[i]);\n  return 0;\n}\n")
+        t = run("gcc -g -O0 -fsanitize=undefined ub.c -o ub && ./ub", cwd=tmp)
+        case("ubsan-runtime-errors", "error", "./ub", t,
+             lambda l: "runtime error:" in l,
+             "every `file:line:col: runtime error:` line")
+        write(os.path.join(tmp, "seg.c"), "#include <stdio.h>\n#include <string.h>\n\n"
+              "struct node { const char *name; struct node *next; };\n\n"
+              "static size_t total(const struct node *n) {\n  size_t t = 0;\n  for (; ; n = n->next) t += strlen(n->name);\n  return t;\n}\n\n"
+              "int main(void) {\n  struct node b = {\"beta\", 0}, a = {\"alpha\", &b};\n  printf(\"%zu\\n\", total(&a));\n  return 0;\n}\n")
+        t = run("gcc -g -O0 seg.c -o seg && gdb -q -batch -ex run -ex bt ./seg", cwd=tmp)
+        case("gdb-backtrace", "error", "gdb -batch -ex run -ex bt ./seg", t,
+             lambda l: l.startswith("Program received signal") or re.match(r"^#\d+ .* at seg\.c:\d+", l),
+             "the `Program received signal` line and every frame `#N … at seg.c:L`")
+        t = run("gcc -g -O0 heap.c -o heapv && valgrind ./heapv", cwd=tmp)
+        case("valgrind-invalid-read", "log", "valgrind ./heapv", t,
+             lambda l: re.search(r"==\d+== Invalid (read|write) of size", l) or re.search(r"\(heap\.c:\d+\)", l)
+             or re.search(r"==\d+== ERROR SUMMARY:", l),
+             "the `Invalid read of size` line, every frame in heap.c and the ERROR SUMMARY line")
+        write(os.path.join(tmp, "test_store.py"), "import pytest\n\n\n@pytest.fixture\ndef db():\n"
+              "    raise ConnectionError('database at 127.0.0.1:5432 refused the connection')\n\n\n"
+              "@pytest.fixture\ndef cache():\n    yield {}\n    raise RuntimeError('cache flush failed: 3 keys left')\n\n\n"
+              "def test_reads(db):\n    assert db\n\n\ndef test_cache(cache):\n    cache['a'] = 1\n\n\n"
+              "def test_total():\n    assert sum([1, 2, 3]) == 7\n\n\ndef test_name():\n    assert 'shop'.title() == 'Shop'\n\n\n"
+              "@pytest.mark.xfail(strict=True, reason='bug 12')\ndef test_known():\n    assert True\n")
+        t = run(f"{VENV}/pytest -p no:cacheprovider test_store.py", cwd=tmp)
+        case("pytest-setup-errors", "log", "pytest test_store.py", t,
+             lambda l: l.startswith("E ") or re.match(r"^(FAILED|ERROR) ", l) or re.match(r"^=+ .*\d+ (failed|passed|error)", l)
+             or re.match(r"^_+ (ERROR at \w+ of )?test_\w+ _+$", l),
+             "every `E` line, every failing test's and erroring test's header, the short summary's FAILED/ERROR lines and the closing counts")
+        write(os.path.join(tmp, "test_money.py"), "import pytest\n\n\n"
+              "def cents(s):\n    whole, _, frac = s.partition('.')\n    return int(whole) * 100 + int(frac or 0)\n\n\n"
+              "@pytest.mark.parametrize('text,expected', [('1.50', 150), ('2', 200), ('0.5', 50), ('3.05', 305), ('x', 0)])\n"
+              "def test_cents(text, expected):\n    assert cents(text) == expected\n\n\n"
+              "def test_after():\n    assert cents('4.00') == 400\n")
+        t = run(f"{VENV}/pytest -p no:cacheprovider -x --tb=short -v test_money.py", cwd=tmp)
+        case("pytest-exitfirst-parametrize", "log", "pytest -x --tb=short -v test_money.py", t,
+             lambda l: l.startswith("E ") or re.match(r"^FAILED ", l) or " FAILED " in l or "stopping after" in l
+             or re.match(r"^=+ .*\d+ (failed|passed)", l),
+             "every `E` line, every FAILED line, the `stopping after` line and the closing counts")
+        write(os.path.join(tmp, "test_sub.py"), "import unittest\n\n\nclass Parse(unittest.TestCase):\n"
+              "    def test_ports(self):\n        for text, port in [('80', 80), ('8o', 80), ('443', 443), ('-1', 65535)]:\n"
+              "            with self.subTest(text=text):\n                self.assertEqual(int(text) % 65536, port)\n\n"
+              "    def test_hosts(self):\n        for h in ['a.b', 'c', 'd.e']:\n            with self.subTest(host=h):\n                self.assertIn('.', h)\n\n"
+              "    def test_ok(self):\n        self.assertTrue(True)\n\n\nif __name__ == '__main__':\n    unittest.main()\n")
+        t = run("python3 -m unittest -v test_sub", cwd=tmp)
+        case("unittest-subtests", "log", "python -m unittest -v test_sub", t,
+             lambda l: re.match(r"^(FAIL|ERROR): ", l) or re.match(r"^\w*(Error|Exception): ", l) or re.match(r"^FAILED \(", l)
+             or re.match(r"^Ran \d+ tests?", l),
+             "every `FAIL:`/`ERROR:` header with its subtest, every exception line, `Ran N tests` and `FAILED (…)`")
+        run("cargo new --lib --vcs none --quiet ledger", cwd=tmp)
+        write(os.path.join(tmp, "ledger", "src", "lib.rs"),
+              "/// Adds two amounts in cents.\n///\n/// ```\n/// assert_eq!(ledger::add(2, 2), 5);\n/// ```\n"
+              "pub fn add(a: u64, b: u64) -> u64 {\n    a + b\n}\n\n"
+              "/// Splits an amount into `n` shares.\npub fn split(total: u64, n: u64) -> Vec<u64> {\n    vec![total / n; n as usize]\n}\n\n"
+              "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 2), 3);\n    }\n\n"
+              "    #[test]\n    #[should_panic(expected = \"divide by zero\")]\n    fn split_by_zero_panics() {\n        split(10, 1);\n    }\n\n"
+              "    #[test]\n    fn split_keeps_total() {\n        assert_eq!(split(10, 3).iter().sum::<u64>(), 10, \"a cent went missing\");\n    }\n}\n")
+        t = run("cargo test --no-fail-fast 2>&1", cwd=os.path.join(tmp, "ledger"))
+        case("cargo-test-doctest-failing", "log", "cargo test --no-fail-fast", t,
+             lambda l: re.match(r"^test .* FAILED$", l) or re.match(r"^---- .* stdout ----$", l)
+             or "panicked at" in l or l.startswith("assertion ") or re.match(r"^test result: ", l) or re.match(r"^error: ", l)
+             or re.match(r"^\s+(left|right): ", l) or "note: test did not panic" in l,
+             "every `test … FAILED` line, every `---- … stdout ----` header, each panic's line with its assertion and left/right, "
+             "every `test result:` line and every `error:` line")
+        write(os.path.join(tmp, "test_cart.rb"), "require 'test/unit'\n\nclass Cart\n  def initialize; @items = []; end\n"
+              "  def add(name, price); @items << [name, price]; self; end\n  def total; @items.sum { |_, p| p }; end\n"
+              "  def names; @items.map(&:first).sort; end\nend\n\n"
+              "class TestCart < Test::Unit::TestCase\n  def test_total\n    assert_equal(7, Cart.new.add('a', 3).add('b', 5).total)\n  end\n\n"
+              "  def test_names\n    assert_equal(%w[apple pear], Cart.new.add('pear', 1).add('fig', 2).names)\n  end\n\n"
+              "  def test_coupon\n    Cart.new.apply_coupon('TEN')\n  end\n\n  def test_empty\n    assert_equal(0, Cart.new.total)\n  end\nend\n")
+        t = run("ruby test_cart.rb", cwd=tmp)
+        case("ruby-test-unit-failing", "log", "ruby test_cart.rb", t,
+             lambda l: re.match(r"^(Failure|Error): ", l) or re.search(r"expected but was", l) or re.match(r"^\w+Error: ", l.strip())
+             or re.match(r"^\d+ tests, \d+ assertions", l) or re.search(r"test_cart\.rb:\d+:in `test_", l),
+             "every `Failure:`/`Error:` header, `expected but was`, each exception line, each frame in a test method and the closing counts")
+        write(os.path.join(tmp, "Rakefile"), "task :compile do\n  sh 'gcc -c missing.c -o missing.o'\nend\n\n"
+              "task build: :compile do\n  puts 'built'\nend\n\ntask default: :build\n")
+        t = run("rake build", cwd=tmp)
+        case("rake-aborted", "log", "rake build", t,
+             lambda l: l.startswith("rake aborted!") or "fatal error" in l or "error:" in l or l.startswith("Command failed with status")
+             or l.startswith("Tasks: "),
+             "the compiler's error lines, `rake aborted!`, `Command failed with status` and the `Tasks:` line")
+        os.makedirs(os.path.join(tmp, "t"), exist_ok=True)
+        write(os.path.join(tmp, "t", "price.t"), "use strict;\nuse warnings;\nuse Test::More;\n\n"
+              "sub price { my ($c, $q) = @_; return $c * $q; }\nsub label { my ($n) = @_; return ucfirst lc $n; }\n\n"
+              "subtest 'prices' => sub {\n  is(price(3, 4), 12, 'three by four');\n  is(price(5, 0), 5, 'zero quantity');\n  is(price(2, 2), 4, 'two by two');\n};\n\n"
+              "subtest 'labels' => sub {\n  is(label('APPLE'), 'Apple', 'apple');\n  is(label('o\\'neil'), \"O'Neil\", 'apostrophe');\n};\n\n"
+              "ok(1, 'loads');\ndone_testing;\n")
+        t = run("prove -v t/price.t", cwd=tmp)
+        case("prove-verbose-subtests", "log", "prove -v t/price.t", t,
+             lambda l: re.match(r"^\s*not ok ", l) or re.match(r"^\s*#\s+Failed test", l) or re.match(r"^\s*#\s+at t/", l)
+             or re.match(r"^\s*#\s+(got|expected):", l) or l.startswith("Result: ") or re.match(r"^Failed \d+/\d+ subtests", l),
+             "every `not ok` line, every `# Failed test` with its `at` line, got and expected, `Failed N/M subtests` and `Result:`")
+        repo = os.path.join(tmp, "repo")
+        os.makedirs(repo)
+        run("git init -q -b main && git config user.email a@b && git config user.name a", cwd=repo)
+        write(os.path.join(repo, "config.toml"), "[server]\nport = 8080\nhost = \"localhost\"\n\n[db]\nurl = \"postgres://db/shop\"\npool = 5\n")
+        write(os.path.join(repo, "VERSION"), "1.4.0\n")
+        write(os.path.join(repo, "notes.md"), "# Notes\n\nfirst\n")
+        run("git add . && git commit -qm base && git checkout -qb feature", cwd=repo)
+        write(os.path.join(repo, "config.toml"), "[server]\nport = 9090\nhost = \"0.0.0.0\"\n\n[db]\nurl = \"postgres://db/shop\"\npool = 20\n")
+        write(os.path.join(repo, "VERSION"), "1.5.0-beta\n")
+        write(os.path.join(repo, "api.py"), "def ping():\n    return 'pong'\n")
+        run("git add . && git commit -qm feature && git checkout -q main", cwd=repo)
+        write(os.path.join(repo, "config.toml"), "[server]\nport = 8081\nhost = \"localhost\"\n\n[db]\nurl = \"postgres://db/shop\"\npool = 10\n")
+        write(os.path.join(repo, "VERSION"), "1.4.1\n")
+        write(os.path.join(repo, "notes.md"), "# Notes\n\nfirst\nsecond\n")
+        run("git add . && git commit -qm hotfix", cwd=repo)
+        t = run("git merge feature", cwd=repo)
+        case("git-merge-conflict", "log", "git merge feature", t,
+             lambda l: l.startswith("CONFLICT ") or l.startswith("Automatic merge failed"),
+             "every `CONFLICT` line and `Automatic merge failed`")
+        write(os.path.join(tmp, "seed.sql"), "CREATE TABLE users(id INTEGER PRIMARY KEY, email TEXT UNIQUE);\n"
+              "INSERT INTO users VALUES (1, 'a@shop.test');\nINSERT INTO users VALUES (2, 'a@shop.test');\n"
+              "INSERT INTO orders VALUES (1, 1);\nSELECT emial FROM users;\nINSERT INTO users VALUES (3, 'c@shop.test');\n"
+              "SELECT count(*) FROM users;\n")
+        t = run("sqlite3 shop.db < seed.sql", cwd=tmp)
+        case("sqlite3-script-errors", "log", "sqlite3 shop.db < seed.sql", t,
+             lambda l: re.match(r"^(Parse|Runtime) error", l) or l.startswith("Error:"),
+             "every `Parse error`/`Runtime error` line")
+        write(os.path.join(tmp, "fetch.js"), "const fs = require('fs');\n\n"
+              "function readConfig(path) {\n  try {\n    return JSON.parse(fs.readFileSync(path, 'utf8'));\n  } catch (err) {\n"
+              "    throw new Error(`cannot load config ${path}`, { cause: err });\n  }\n}\n\n"
+              "function start() {\n  const c = readConfig('/etc/shop/config.json');\n  console.log(c.port);\n}\n\nstart();\n")
+        t = run("node fetch.js", cwd=tmp)
+        case("node-error-cause", "error", "node fetch.js", t,
+             lambda l: re.match(r"^\w*Error: ", l.strip()) or "[cause]:" in l or re.search(r"fetch\.js:\d+:\d+", l),
+             "the error line, the `[cause]` line and every frame in fetch.js")
+        t = run(f"{VENV}/pip install --dry-run --no-cache-dir 'requests==2.31.0' 'urllib3==1.20'", cwd=tmp)
+        case("pip-resolution-impossible", "log", "pip install requests==2.31.0 urllib3==1.20", t,
+             lambda l: l.startswith("ERROR: ") or re.match(r"^\s+The user requested", l) or re.match(r"^\s+\S+ \S+ depends on", l)
+             or l.startswith("The conflict is caused by"),
+             "every `ERROR:` line, `The conflict is caused by`, and each `The user requested`/`depends on` line under it")
+        write(os.path.join(tmp, "Makefile"), "all: a.o b.o c.o\n\n%.o: %.c\n\tgcc -Wall -c $< -o $@\n")
+        write(os.path.join(tmp, "a.c"), "int area(int w, int h) { return w * h }\n")
+        write(os.path.join(tmp, "b.c"), "#include <stdio.h>\nvoid show(void) { printf(\"%d\\n\", total); }\n")
+        write(os.path.join(tmp, "c.c"), "int half(int x) { return x / 2; }\n")
+        t = run("make -k -j2 all", cwd=tmp)
+        case("make-j-errors", "log", "make -k -j2", t,
+             lambda l: re.search(r"\.c:\d+:\d+: error:", l) or l.startswith("make: ***") or l.startswith("make: Target"),
+             "every `file:line:col: error:` line and every `make: ***` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -1742,6 +1927,9 @@ def main():
         return
     if "--round20" in sys.argv:
         gradle_cases()
+        return
+    if "--round21" in sys.argv:
+        twenty_first_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
