@@ -108,6 +108,7 @@ mod runners;
 mod search;
 pub mod table;
 pub mod template;
+mod test_unit;
 pub mod testrun;
 pub mod trace;
 pub mod tree;

@@ -1,7 +1,7 @@
 //! Test-runner output: pass/fail/skip counts and every failing test by name
 //! with its assertion message, for cargo test, pytest, jest/vitest, go test,
 //! mix test and maven surefire (more runners in the private `runners`,
-//! `node_runners` and `minitest` modules).
+//! `node_runners`, `minitest` and `test_unit` modules).
 
 use crate::search::Search;
 use std::collections::BTreeSet;
@@ -213,6 +213,9 @@ pub fn parse(lines: &[&str]) -> TestReport {
             && (t.has(" tests, ") || t.has(" test, "))
             && (t.has(" failure"))
             && !t.has("Tests run")
+            // Test::Unit's summary also counts tests and failures (see
+            // `test_unit`); ExUnit's counts no assertions.
+            && !t.has(" assertion")
         {
             r.saw("mix test");
             let total =
@@ -298,6 +301,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
     crate::runners::read(lines, &mut r);
     crate::node_runners::read(lines, &mut r);
     crate::minitest::read(lines, &mut r);
+    crate::test_unit::read(lines, &mut r);
     r
 }
 
