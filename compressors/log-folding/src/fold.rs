@@ -1092,6 +1092,17 @@ fn same_masks(masks: &[String]) -> bool {
 /// used).
 const CLEARLY_SHORTER: usize = 2;
 
+/// Folded blank and rule lines (see [`Gap::cheaper_than_its_marker`])
+/// are printed as they are up to this many.
+const CHEAPER_THAN_A_MARKER_AT_MOST: usize = 3;
+
+/// Whether `line` is a rule: one ASCII punctuation character, three times
+/// or more (`=====`, `-------`, `*****`).
+fn is_rule(line: &str) -> bool {
+    let t = line.trim().as_bytes();
+    t.len() >= 3 && t[0].is_ascii_punctuation() && t.iter().all(|&b| b == t[0])
+}
+
 /// Consecutive folded lines, written as one marker.
 #[derive(Debug, Default)]
 struct Gap {
@@ -1108,6 +1119,8 @@ struct Gap {
     alike: usize,
     /// The first one's index.
     first: usize,
+    /// The last one's index.
+    last: usize,
 }
 
 impl Gap {
@@ -1115,6 +1128,7 @@ impl Gap {
         if self.lines == 0 {
             self.first = index;
         }
+        self.last = index;
         self.lines += 1;
         self.passing += usize::from(passing);
         self.repeated += usize::from(repeated);
@@ -1140,11 +1154,26 @@ impl Gap {
             let line = lines[self.first].trim_end();
             if self.lines == 1 && line.len() < CLEARLY_SHORTER * marker.len() {
                 out.push(line.to_string());
+            } else if let Some(cheap) = self.cheaper_than_its_marker(lines) {
+                out.extend(cheap.iter().map(|l| l.trim_end().to_string()));
             } else {
                 out.push(marker);
             }
         }
         *self = Gap::default();
+    }
+
+    /// The gap's lines, when they are few and each is blank or a rule
+    /// (`=====`, `-----`): a tokenizer reads a run of one character as a
+    /// token or two, so they cost less than the marker that would stand for
+    /// them, however many bytes they have.
+    fn cheaper_than_its_marker<'a>(&self, lines: &'a [&'a str]) -> Option<&'a [&'a str]> {
+        let contiguous = self.last + 1 - self.first == self.lines;
+        let gap = &lines[self.first..=self.last];
+        (contiguous
+            && self.lines <= CHEAPER_THAN_A_MARKER_AT_MOST
+            && gap.iter().all(|l| l.trim().is_empty() || is_rule(l)))
+        .then_some(gap)
     }
 
     /// The line that says what the gap folded.
@@ -1360,6 +1389,30 @@ mod tests {
         ] {
             assert!(!is_stack_frame(line), "{line:?}");
         }
+    }
+
+    #[test]
+    fn a_few_blank_and_rule_lines_print_instead_of_their_marker() {
+        let lines = ["x", "=====", "", "-------", "text", "*****", "", "", ""];
+        let gap = |first: usize, last: usize| Gap {
+            lines: last + 1 - first,
+            first,
+            last,
+            ..Gap::default()
+        };
+        let printed = |mut g: Gap| {
+            let mut out = Vec::new();
+            g.flush(&lines, &mut out);
+            out
+        };
+        assert_eq!(printed(gap(1, 3)), vec!["=====", "", "-------"]);
+        // A line of text among them, or more of them than a marker costs:
+        // the marker.
+        assert_eq!(printed(gap(3, 5)), vec!["[… 3 lines folded]"]);
+        assert_eq!(printed(gap(5, 8)), vec!["[… 4 lines folded]"]);
+        assert!(!is_rule("=="));
+        assert!(!is_rule("=-="));
+        assert!(!is_rule("aaaa"));
     }
 
     #[test]

@@ -1113,3 +1113,21 @@ fn a_section_the_ci_folds_shows_only_what_is_always_kept() {
         l.contains("error:") || l.starts_with("make:") || l.contains("exited with")
     });
 }
+
+/// Test::Unit's real output (host/bench/corpus/local/ruby-test-unit-failing,
+/// Ruby 3.1's test-unit 3.5): its rules (`=====`) are a token or two each,
+/// fewer than a marker standing for them, so they are printed, not folded;
+/// and its summary is read as Test::Unit's, not as ExUnit's look-alike.
+#[test]
+fn rules_cost_less_than_a_marker_and_stay() {
+    let input =
+        std::fs::read_to_string("../../host/bench/corpus/local/ruby-test-unit-failing/input.txt")
+            .unwrap();
+    let out = compress(&input).text;
+    let rules = |t: &str| t.lines().filter(|l| l.starts_with("=====")).count();
+    assert_eq!(rules(&out), rules(&input), "{out}");
+    assert!(
+        out.starts_with("[tests (Test::Unit): 3 failed, 1 passed, 0 skipped]"),
+        "{out}"
+    );
+}
