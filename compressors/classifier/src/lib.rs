@@ -409,8 +409,10 @@ fn is_frame(lines: &[&str], i: usize) -> bool {
             && lines.get(i + 1).is_some_and(|next| indented_location(next))
 }
 
-/// A frame or the header or chain link of a stack trace.
+/// A frame or the header or chain link of a stack trace. (Node opens an
+/// error's properties after its last frame: `at node:internal/…:28:49 {`.)
 fn is_trace_line(t: &str) -> bool {
+    let t = t.strip_suffix(" {").unwrap_or(t);
     t.starts_with("Traceback (most recent call last)")
         || t.starts_with("File \"") && t.contains(", line ")
         || t.starts_with("at ") && (t.contains('(') || is_location(&t[3..]))
@@ -745,6 +747,27 @@ mod tests {
     #[test]
     fn a_node_crash_with_the_errors_properties_after_its_trace_is_an_error() {
         let node = "/app/node_modules/yaml/dist/public-api.js:74\n            throw doc.errors[0];\n            ^\n\nYAMLParseError: Map keys must be unique at line 3, column 1:\n\nport: 1\nport: 2\n^\n\n    at Composer.onError (/app/node_modules/yaml/dist/compose/composer.js:69:34)\n    at Object.resolveBlockMap (/app/node_modules/yaml/dist/compose/resolve-block-map.js:64:13)\n    at Composer.next (/app/node_modules/yaml/dist/compose/composer.js:149:40)\n    at next (<anonymous>)\n    at Composer.compose (/app/node_modules/yaml/dist/compose/composer.js:131:25)\n    at compose.next (<anonymous>) {\n  code: 'DUPLICATE_KEY',\n  pos: [ 19, 20 ],\n  linePos: [ { line: 3, col: 1 }, { line: 3, col: 2 } ]\n}\n\nNode.js v20.20.2\n";
+        assert_eq!(through_bash(node), ContentClass::Error);
+    }
+
+    /// Node 20's own output for an error thrown with a `cause`: the cause's
+    /// trace and properties are printed inside the error's, after its last
+    /// frame (a location without a function, opening them with `{`).
+    #[test]
+    fn a_node_crash_with_a_cause_is_an_error() {
+        let node = "/app/fetch.js:7\n    throw new Error(`cannot load config ${path}`, { cause: err });\n    ^\n\n\
+Error: cannot load config /etc/shop/config.json\n    at readConfig (/app/fetch.js:7:11)\n    at start (/app/fetch.js:12:13)\n\
+    ... 6 lines matching cause stack trace ...\n    at node:internal/main/run_main_module:28:49 {\n\
+  [cause]: Error: ENOENT: no such file or directory, open '/etc/shop/config.json'\n\
+      at Object.readFileSync (node:fs:448:20)\n      at readConfig (/app/fetch.js:5:26)\n\
+      at start (/app/fetch.js:12:13)\n      at Object.<anonymous> (/app/fetch.js:16:1)\n\
+      at Module._compile (node:internal/modules/cjs/loader:1521:14)\n\
+      at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)\n\
+      at Module.load (node:internal/modules/cjs/loader:1266:32)\n\
+      at Module._load (node:internal/modules/cjs/loader:1091:12)\n\
+      at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)\n\
+      at node:internal/main/run_main_module:28:49 {\n    errno: -2,\n    code: 'ENOENT',\n\
+    syscall: 'open',\n    path: '/etc/shop/config.json'\n  }\n}\n\nNode.js v20.20.2\n";
         assert_eq!(through_bash(node), ContentClass::Error);
     }
 
