@@ -125,6 +125,15 @@ sqlite3 reading a broken script, Node's error with a cause, pip failing to
 resolve and make -k -j2 (pytest in VENV_BIN; Debian packages gdb valgrind
 sqlite3).
 
+`--round22 --js DIR` writes only `twenty_second_cases()`, run once round
+21's fixes were in, before any change: Go tests over several packages, the
+race detector and vet; PHPUnit and a PHP TypeError; RSpec with pending
+examples; esbuild, jest, tsc and mocha (in DIR); CTest, a configure script,
+clang-tidy, valgrind on uninitialised memory; mypy --pretty and tox (in
+VENV_BIN); clippy denying warnings; asyncio's unretrieved task exception
+(Debian packages golang-go php-cli phpunit ruby-rspec cmake autoconf
+clang-tidy).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1869,6 +1878,223 @@ def twenty_first_cases():
              "every `file:line:col: error:` line and every `make: ***` line")
 
 
+def twenty_second_cases():
+    """Round 22, written before ghost's output was looked at, after round
+    21's fixes: more formats no rule of ghost was read against, from
+    ecosystems the earlier rounds touched least: Go (tests over several
+    packages, the race detector, vet), PHP (PHPUnit with an error and a
+    failure, a fatal TypeError), RSpec with pending examples, esbuild,
+    jest, tsc, mocha's hooks and timeouts, CMake with CTest, a configure
+    script, clang-tidy, mypy --pretty, tox, clippy denying warnings,
+    valgrind on uninitialised memory and asyncio's unretrieved task
+    exception. JS tools come from DIR (`npm install jest typescript esbuild
+    mocha`); mypy and tox from VENV_BIN; Debian packages golang-go php-cli
+    phpunit ruby-rspec cmake autoconf clang-tidy valgrind."""
+    js = js_dir()
+    with tempfile.TemporaryDirectory() as tmp:
+        mod = os.path.join(tmp, "shop")
+        for d in ["money", "cart", "tax"]:
+            os.makedirs(os.path.join(mod, d))
+        write(os.path.join(mod, "go.mod"), "module example.com/shop\n\ngo 1.19\n")
+        write(os.path.join(mod, "money", "money.go"), "package money\n\nimport \"fmt\"\n\n"
+              "// Format writes cents as dollars.\nfunc Format(c int) string { return fmt.Sprintf(\"$%d.%02d\", c/100, c%100) }\n")
+        write(os.path.join(mod, "money", "money_test.go"), "package money\n\nimport \"testing\"\n\n"
+              "func TestFormat(t *testing.T) {\n\tfor _, c := range []struct {\n\t\tin  int\n\t\twant string\n\t}{{150, \"$1.50\"}, {5, \"$0.05\"}} {\n"
+              "\t\tif got := Format(c.in); got != c.want {\n\t\t\tt.Errorf(\"Format(%d) = %q, want %q\", c.in, got, c.want)\n\t\t}\n\t}\n}\n")
+        write(os.path.join(mod, "cart", "cart.go"), "package cart\n\n// Total sums the prices.\nfunc Total(ps []int) int {\n"
+              "\tt := 0\n\tfor i := 1; i < len(ps); i++ {\n\t\tt += ps[i]\n\t}\n\treturn t\n}\n\n"
+              "// Count counts the items concurrently.\nfunc Count(n int) int {\n\tc := 0\n\tdone := make(chan bool)\n"
+              "\tfor i := 0; i < n; i++ {\n\t\tgo func() { c++; done <- true }()\n\t}\n\tfor i := 0; i < n; i++ {\n\t\t<-done\n\t}\n\treturn c\n}\n")
+        write(os.path.join(mod, "cart", "cart_test.go"), "package cart\n\nimport \"testing\"\n\n"
+              "func TestTotal(t *testing.T) {\n\tif got := Total([]int{3, 4, 5}); got != 12 {\n\t\tt.Errorf(\"Total = %d, want 12\", got)\n\t}\n}\n\n"
+              "func TestTotalEmpty(t *testing.T) {\n\tif Total(nil) != 0 {\n\t\tt.Fatal(\"empty cart is not free\")\n\t}\n}\n\n"
+              "func TestCount(t *testing.T) {\n\tif got := Count(50); got > 50 {\n\t\tt.Fatalf(\"Count = %d\", got)\n\t}\n}\n")
+        write(os.path.join(mod, "tax", "tax.go"), "package tax\n\nimport \"fmt\"\n\n"
+              "// Rate is the tax rate for a region.\nfunc Rate(region string) float64 {\n\tswitch region {\n\tcase \"EU\":\n\t\treturn 0.2\n\t}\n"
+              "\tfmt.Printf(\"unknown region %d\\n\", region)\n\treturn 0\n}\n")
+        write(os.path.join(mod, "tax", "tax_test.go"), "package tax\n\nimport \"testing\"\n\n"
+              "func TestRate(t *testing.T) {\n\tif Rate(\"US\") != 0.07 {\n\t\tt.Errorf(\"US rate = %v\", Rate(\"US\"))\n\t}\n}\n")
+        t = run("go test ./...", cwd=mod)
+        case("go-test-several-packages", "log", "go test ./...", t,
+             lambda l: l.startswith("--- FAIL:") or re.match(r"^\s+\w+_test\.go:\d+: ", l) or re.match(r"^(FAIL|ok)\s+\S+", l)
+             or l.strip() == "FAIL" or re.match(r"^#\s", l) or re.match(r"^\S+\.go:\d+:\d+: ", l),
+             "every `--- FAIL:` line, every `x_test.go:N:` message, every `ok`/`FAIL` package line, "
+             "vet's `# pkg` and `file.go:N:M:` lines and the closing FAIL")
+        t = run("go test -race -run TestCount ./cart/", cwd=mod)
+        case("go-test-race", "log", "go test -race ./cart/", t,
+             lambda l: "WARNING: DATA RACE" in l or re.match(r"^(Read|Write|Previous (read|write)) at ", l)
+             or re.search(r"cart(_test)?\.go:\d+", l) or l.startswith("--- FAIL:") or "race detected" in l
+             or re.match(r"^(FAIL|ok)\s+\S+", l),
+             "`WARNING: DATA RACE`, every `Read at`/`Write at`/`Previous write at` line, every frame in cart.go or "
+             "cart_test.go, `--- FAIL:`, `race detected …` and the package's FAIL line")
+        t = run("go vet ./...", cwd=mod)
+        case("go-vet-printf", "log", "go vet ./...", t,
+             lambda l: re.match(r"^#\s", l) or re.match(r"^\S+\.go:\d+:\d+: ", l),
+             "every `# pkg` line and every `file.go:N:M:` diagnostic")
+        os.makedirs(os.path.join(tmp, "php", "tests"))
+        write(os.path.join(tmp, "php", "tests", "InvoiceTest.php"), "<?php\nuse PHPUnit\\Framework\\TestCase;\n\n"
+              "function invoice_total(array $lines): float {\n  return array_sum(array_map(fn($l) => $l['qty'] * $l['price'], $lines));\n}\n\n"
+              "final class InvoiceTest extends TestCase {\n"
+              "  public function testTotal(): void {\n    $this->assertSame(7.5, invoice_total([['qty' => 2, 'price' => 2.5], ['qty' => 1, 'price' => 3.0]]));\n  }\n"
+              "  public function testMissingPrice(): void {\n    $this->assertSame(0.0, invoice_total([['qty' => 1]]));\n  }\n"
+              "  public function testLines(): void {\n    $this->assertEquals(['a' => 1, 'b' => 2], ['a' => 1, 'b' => 3]);\n  }\n"
+              "  public function testEmpty(): void {\n    $this->assertSame(0, invoice_total([]));\n  }\n}\n")
+        t = run("phpunit tests/InvoiceTest.php", cwd=os.path.join(tmp, "php"))
+        case("phpunit-error-and-failures", "log", "phpunit tests/InvoiceTest.php", t,
+             lambda l: re.match(r"^\d+\) \S+::\S+", l) or re.match(r"^(Failed asserting|Undefined array key|Warning|TypeError|Error)", l)
+             or re.search(r"InvoiceTest\.php:\d+$", l) or re.match(r"^(FAILURES|ERRORS)!$", l) or re.match(r"^Tests: \d+", l),
+             "every numbered failing test, its first message line, every InvoiceTest.php:N line, FAILURES!/ERRORS! and the `Tests:` counts")
+        write(os.path.join(tmp, "php", "orders.php"), "<?php\ndeclare(strict_types=1);\n\n"
+              "function line_total(int $qty, float $price): float { return $qty * $price; }\n\n"
+              "function order_total(array $rows): float {\n  $t = 0.0;\n  foreach ($rows as $r) { $t += line_total($r[0], $r[1]); }\n  return $t;\n}\n\n"
+              "echo order_total([[1, 2.5], ['2', 1.0]]), \"\\n\";\n")
+        t = run("php orders.php", cwd=os.path.join(tmp, "php"))
+        case("php-type-error", "error", "php orders.php", t,
+             lambda l: "Uncaught TypeError" in l or re.match(r"^#\d+ ", l) or "thrown in" in l,
+             "the `Uncaught TypeError` line, every `#N` frame and the `thrown in` line")
+        os.makedirs(os.path.join(tmp, "rb", "spec"))
+        write(os.path.join(tmp, "rb", "spec", "wallet_spec.rb"), "class Wallet\n  def initialize; @coins = []; end\n"
+              "  def add(c); @coins << c; self; end\n  def total; @coins.sum; end\n  def largest; @coins.max; end\nend\n\n"
+              "RSpec.describe Wallet do\n  it 'sums its coins' do\n    expect(Wallet.new.add(5).add(10).total).to eq(15)\n  end\n\n"
+              "  it 'finds the largest coin' do\n    expect(Wallet.new.add(5).add(10).largest).to eq(5)\n  end\n\n"
+              "  it 'spends coins' do\n    Wallet.new.spend(5)\n  end\n\n  it 'converts currency' do\n    pending 'rates API'\n    expect(1).to eq(2)\n  end\n\n"
+              "  it 'lists coins', :skip do\n  end\n\n  it 'holds no coins at first' do\n    expect(Wallet.new.total).to be_zero\n  end\nend\n")
+        t = run("rspec spec/wallet_spec.rb", cwd=os.path.join(tmp, "rb"))
+        case("rspec-pending-and-failures", "log", "rspec spec/wallet_spec.rb", t,
+             lambda l: re.match(r"^\s+\d+\) Wallet ", l) or "Failure/Error:" in l or re.match(r"^\s+(expected|got):", l)
+             or re.match(r"^\s+NoMethodError:", l) or re.match(r"^\s+# \./spec/", l) or re.match(r"^\d+ examples?, ", l)
+             or l.startswith("rspec ./spec/"),
+             "every numbered failing example, `Failure/Error:`, expected/got, the exception line, every `# ./spec/…` "
+             "line, the `N examples, …` counts and every `rspec ./spec/…` rerun line")
+        src = os.path.join(tmp, "web")
+        os.makedirs(os.path.join(src, "src"))
+        write(os.path.join(src, "src", "main.js"), "import { render } from './view.js';\nimport { fetchUser } from './api.js';\nimport dayjs from 'dayjs';\n\n"
+              "render(fetchUser(1), dayjs());\n")
+        write(os.path.join(src, "src", "view.js"), "export function render(user, now) {\n  const el = document.querySelector('#app');\n"
+              "  el.innerHTML = `<h1>${user.name}</h1><p>${now}</p>;\n}\n")
+        t = run(f"{js}/node_modules/.bin/esbuild src/main.js --bundle --outfile=out.js", cwd=src)
+        case("esbuild-errors", "log", "esbuild src/main.js --bundle", t,
+             lambda l: "[ERROR]" in l or re.match(r"^\s+src/\S+\.js:\d+:\d+:", l) or re.match(r"^\d+ errors?", l),
+             "every `✘ [ERROR]` line, every `src/x.js:L:C:` location and the `N errors` line")
+        write(os.path.join(js, "orders.test.js"), "function parseOrder(s) {\n  const [id, qty] = s.split(':');\n"
+              "  if (!id) throw new TypeError(`order without id: \"${s}\"`);\n  return { id, qty: Number(qty), tags: [] };\n}\n\n"
+              "describe('parseOrder', () => {\n  test('reads id and qty', () => {\n    expect(parseOrder('a1:3')).toEqual({ id: 'a1', qty: 3, tags: ['new'] });\n  });\n"
+              "  test('rejects an empty id', () => {\n    expect(() => parseOrder(':3')).toThrow(RangeError);\n  });\n"
+              "  test('reads a large qty', () => {\n    expect(parseOrder('b:1e3').qty).toBe(1000);\n  });\n"
+              "  test('keeps the id as text', () => {\n    expect(typeof parseOrder('7:1').id).toBe('number');\n  });\n});\n")
+        t = run("node_modules/.bin/jest orders.test.js", cwd=js)
+        case("jest-object-diff-and-throw", "log", "jest orders.test.js", t,
+             lambda l: l.strip().startswith("● ") or re.match(r"^\s+(Expected|Received)( constructor| message| value)?:", l)
+             or re.match(r"^\s+expect\(", l) or re.match(r"^(Tests|Test Suites):", l),
+             "every `●` header, each `expect(…)` line, every Expected/Received line and the Tests/Test Suites counts")
+        os.remove(os.path.join(js, "orders.test.js"))
+        ts = os.path.join(tmp, "ts")
+        os.makedirs(os.path.join(ts, "src"))
+        write(os.path.join(ts, "tsconfig.json"), '{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2020"}, "include": ["src"]}\n')
+        write(os.path.join(ts, "src", "user.ts"), "export interface User { id: number; name: string; email?: string }\n\n"
+              "export function greet(u: User): string {\n  return 'Hi ' + u.email.toLowerCase();\n}\n\n"
+              "export const admin: User = { id: '1', name: 'root', role: 'admin' };\n")
+        write(os.path.join(ts, "src", "main.ts"), "import { greet, User } from './user';\n\n"
+              "const users: User[] = [{ id: 1, name: 'a' }, { id: 2 }];\nconsole.log(users.map(greet).join(1));\n"
+              "function find(id: number): User { for (const u of users) { if (u.id === id) return u; } }\n")
+        t = run(f"{js}/node_modules/.bin/tsc -p . --pretty false", cwd=ts)
+        case("tsc-strict-errors", "log", "tsc -p . --pretty false", t,
+             lambda l: re.match(r"^src/\S+\.ts\(\d+,\d+\): error TS\d+:", l) or re.match(r"^Found \d+ error", l),
+             "every `file.ts(L,C): error TSnnnn:` header and the `Found N errors` line (if printed)")
+        write(os.path.join(js, "hooks.spec.js"), "const assert = require('assert');\n\n"
+              "describe('inventory', function () {\n  let db;\n  beforeEach(function () {\n    if (this.currentTest.title.includes('remote')) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');\n"
+              "    db = { items: ['a'] };\n  });\n  it('counts items', function () { assert.strictEqual(db.items.length, 1); });\n"
+              "  it('syncs remote stock', function () { assert.ok(db); });\n"
+              "  it('waits for the queue', function (done) { this.timeout(200); setTimeout(done, 1000); });\n"
+              "  it('sorts items', function () { assert.deepStrictEqual([3, 1, 2].sort(), [1, 2, 3, 4]); });\n});\n")
+        t = run("node_modules/.bin/mocha hooks.spec.js", cwd=js)
+        case("mocha-hook-and-timeout", "log", "mocha hooks.spec.js", t,
+             lambda l: re.match(r"^\s+\d+\) ", l) or re.match(r"^\s+\d+ (passing|failing|pending)", l)
+             or re.match(r"^\s+(Error|AssertionError)\S*: ", l) or "Timeout of" in l,
+             "every numbered failure (in the list and in the details), each error's line, the timeout's line and the passing/failing counts")
+        os.remove(os.path.join(js, "hooks.spec.js"))
+        cm = os.path.join(tmp, "cm")
+        os.makedirs(cm)
+        write(os.path.join(cm, "CMakeLists.txt"), "cmake_minimum_required(VERSION 3.10)\nproject(ring C)\nenable_testing()\n"
+              "add_library(ring ring.c)\nadd_executable(test_push test_push.c)\ntarget_link_libraries(test_push ring)\n"
+              "add_executable(test_wrap test_wrap.c)\ntarget_link_libraries(test_wrap ring)\n"
+              "add_executable(test_empty test_empty.c)\ntarget_link_libraries(test_empty ring)\n"
+              "add_test(NAME push COMMAND test_push)\nadd_test(NAME wrap COMMAND test_wrap)\nadd_test(NAME empty COMMAND test_empty)\n")
+        write(os.path.join(cm, "ring.c"), "int ring_next(int i, int n) { return i + 1 < n ? i + 1 : n; }\nint ring_size(int n) { return n; }\n")
+        write(os.path.join(cm, "test_push.c"), "#include <stdio.h>\nint ring_size(int);\nint main(void) { printf(\"size ok\\n\"); return ring_size(4) == 4 ? 0 : 1; }\n")
+        write(os.path.join(cm, "test_wrap.c"), "#include <stdio.h>\nint ring_next(int, int);\n"
+              "int main(void) { int got = ring_next(3, 4); if (got != 0) { fprintf(stderr, \"test_wrap.c:3: ring_next(3, 4) = %d, want 0\\n\", got); return 1; } return 0; }\n")
+        write(os.path.join(cm, "test_empty.c"), "#include <assert.h>\nint ring_size(int);\nint main(void) { assert(ring_size(0) > 0); return 0; }\n")
+        run("cmake -S . -B build && cmake --build build", cwd=cm)
+        t = run("ctest --test-dir build --output-on-failure", cwd=cm)
+        case("ctest-failing", "log", "ctest --output-on-failure", t,
+             lambda l: "***Failed" in l or "Subprocess aborted" in l or re.search(r"tests passed, \d+ tests? failed", l)
+             or l.startswith("The following tests FAILED") or re.match(r"^\s+\d+ - \w+ \(", l)
+             or re.match(r"^test_\w+\.c:\d+: ", l) or "Assertion" in l,
+             "every failing test's status line, each test's own failure message, the `N% tests passed` line "
+             "and the list after `The following tests FAILED`")
+        ac = os.path.join(tmp, "ac")
+        os.makedirs(ac)
+        write(os.path.join(ac, "configure.ac"), "AC_INIT([shop], [1.0])\nAC_PROG_CC\nAC_CHECK_HEADERS([stdio.h stdlib.h string.h])\n"
+              "AC_CHECK_LIB([m], [cos])\nAC_CHECK_LIB([ssl9], [SSL_new], [], [AC_MSG_ERROR([libssl9 is required: install libssl9-dev])])\nAC_OUTPUT\n")
+        t = run("autoconf && ./configure", cwd=ac)
+        case("configure-missing-library", "log", "./configure", t,
+             lambda l: l.startswith("configure: error:") or l.startswith("checking for SSL_new in -lssl9"),
+             "the `configure: error:` line and the check that failed before it")
+        write(os.path.join(tmp, "buf.c"), "#include <stdlib.h>\n#include <string.h>\n\n"
+              "char *dup_name(const char *s) {\n  char *d = malloc(strlen(s));\n  strcpy(d, s);\n  return d;\n}\n\n"
+              "int main(int argc, char **argv) {\n  int n;\n  if (argc > 3) n = 1;\n  char *p = dup_name(argv[0]);\n  free(p);\n  free(p);\n  return n;\n}\n")
+        t = run("clang-tidy buf.c -checks='clang-analyzer-*,bugprone-*' -- 2>&1", cwd=tmp)
+        case("clang-tidy-warnings", "log", "clang-tidy buf.c", t,
+             lambda l: re.match(r"^\S+\.c:\d+:\d+: (warning|error): ", l),
+             "every `file.c:L:C: warning|error:` header")
+        write(os.path.join(tmp, "uninit.c"), "#include <stdio.h>\n\nstatic int pick(int flag) {\n  int v;\n  if (flag) v = 3;\n  return v;\n}\n\n"
+              "int main(void) {\n  if (pick(0) > 2) puts(\"big\");\n  return 0;\n}\n")
+        t = run("gcc -g -O0 uninit.c -o uninit && valgrind --track-origins=yes ./uninit", cwd=tmp)
+        case("valgrind-uninitialised", "log", "valgrind --track-origins=yes ./uninit", t,
+             lambda l: "Conditional jump or move depends on uninitialised" in l or "Uninitialised value was created" in l
+             or re.search(r"\(uninit\.c:\d+\)", l) or re.search(r"==\d+== ERROR SUMMARY:", l),
+             "the `Conditional jump` line, the origin line, every frame in uninit.c and the ERROR SUMMARY line")
+        write(os.path.join(tmp, "inv.py"), "from dataclasses import dataclass\n\n\n@dataclass\nclass Item:\n    name: str\n    qty: int\n\n\n"
+              "def restock(items: list[Item], extra: dict[str, int]) -> list[Item]:\n    return [Item(i.name, i.qty + extra.get(i.name)) for i in items]\n\n\n"
+              "def names(items: list[Item]) -> str:\n    return ', '.join(i.qty for i in items)\n\n\n"
+              "total: int = sum(i.qty for i in restock([Item('a', 1)], {}))\nlabel: str = total\n")
+        t = run(f"{VENV}/mypy --pretty --strict inv.py", cwd=tmp)
+        case("mypy-pretty", "log", "mypy --pretty --strict inv.py", t,
+             lambda l: re.match(r"^inv\.py:\d+: error:", l) or re.match(r"^Found \d+ errors?", l),
+             "every `inv.py:N: error:` header and the `Found N errors` line")
+        tx = os.path.join(tmp, "tx")
+        os.makedirs(tx)
+        write(os.path.join(tx, "tox.ini"), "[tox]\nenv_list = lint, unit\nskipsdist = true\n\n"
+              "[testenv:lint]\ncommands = python -c \"import sys; print('lint.py:3: unused import os'); sys.exit(1)\"\n\n"
+              "[testenv:unit]\ncommands = python -m unittest -v test_calc\n")
+        write(os.path.join(tx, "test_calc.py"), "import unittest\n\n\nclass Calc(unittest.TestCase):\n"
+              "    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n\n    def test_div(self):\n        self.assertEqual(7 // 2, 3.5)\n")
+        t = run(f"{VENV}/tox", cwd=tx)
+        case("tox-two-failing-envs", "log", "tox", t,
+             lambda l: re.search(r"\b(lint|unit): FAIL code", l) or "evaluation failed" in l or l.startswith("lint.py:")
+             or re.match(r"^(FAIL|ERROR): ", l) or l.startswith("AssertionError") or re.match(r"^FAILED \(", l),
+             "each env's `FAIL code` line, `evaluation failed`, the lint's own message, the failing test's header, "
+             "its AssertionError and unittest's FAILED counts")
+        run("cargo new --lib --vcs none --quiet stock", cwd=tmp)
+        write(os.path.join(tmp, "stock", "src", "lib.rs"), "#![deny(warnings)]\n\npub fn reorder(levels: &Vec<u32>, min: u32) -> Vec<usize> {\n"
+              "    let mut out = Vec::new();\n    for i in 0..levels.len() {\n        if levels[i] < min {\n            out.push(i);\n        }\n    }\n    return out;\n}\n\n"
+              "pub fn name(s: &String) -> String {\n    let unused = 3;\n    s.clone()\n}\n")
+        t = run("cargo clippy --quiet 2>&1", cwd=os.path.join(tmp, "stock"))
+        case("clippy-deny-warnings", "log", "cargo clippy", t,
+             lambda l: re.match(r"^error(\[E\d+\])?: ", l) or re.match(r"^\s+--> src/", l),
+             "every `error:` header (with the `could not compile` line) and every `--> src/…` location")
+        write(os.path.join(tmp, "tasks.py"), "import asyncio\n\n\nasync def fetch(n):\n    await asyncio.sleep(0)\n"
+              "    if n == 2:\n        raise ConnectionResetError(f'peer reset while reading page {n}')\n    return n\n\n\n"
+              "async def main():\n    tasks = [asyncio.create_task(fetch(n)) for n in range(4)]\n    await asyncio.sleep(0.01)\n"
+              "    print('fetched', tasks[0].result())\n    del tasks\n\n\nasyncio.run(main())\nimport gc; gc.collect()\n")
+        t = run("python3 tasks.py", cwd=tmp)
+        case("python-task-exception", "error", "python3 tasks.py", t,
+             lambda l: "Task exception was never retrieved" in l or re.search(r'File ".*tasks\.py", line \d+', l)
+             or l.startswith("ConnectionResetError"),
+             "`Task exception was never retrieved`, every frame in tasks.py and the ConnectionResetError line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -1930,6 +2156,9 @@ def main():
         return
     if "--round21" in sys.argv:
         twenty_first_cases()
+        return
+    if "--round22" in sys.argv:
+        twenty_second_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
