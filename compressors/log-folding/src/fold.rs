@@ -511,6 +511,7 @@ pub fn fold_analysed(
     keep_exception_messages(contents, severity, opts, &mut fate);
     keep_frame_functions(contents, &mut fate);
     keep_failing_step_tails(contents, failure_exit, passing, templates, opts, &mut fate);
+    keep_failing_commands(contents, severity, failure_lines, failure_exit, &mut fate);
     keep_diffs(contents, diffs, opts, &mut fate);
 
     // The first and last lines are shown, as runs: a run that starts in the
@@ -874,6 +875,53 @@ fn keep_failing_step_tails(
             }
         }
     }
+}
+
+/// The command each failure printed under: the nearest shell echo above
+/// a failure (`+ venv/bin/pytest -v tests` under `bash -x`, `$ make test`
+/// on Travis or GitLab) names the step that failed, and a person reading
+/// the log runs it again. Nothing else of the step's header is kept.
+fn keep_failing_commands(
+    contents: &[&str],
+    severity: &[Severity],
+    failure_lines: &BTreeSet<usize>,
+    failure_exit: &[bool],
+    fate: &mut [Fate],
+) {
+    let echoes: Vec<usize> = (0..contents.len())
+        .filter(|&i| is_command_echo(contents[i]))
+        .collect();
+    if echoes.is_empty() {
+        return;
+    }
+    let failures = (0..contents.len())
+        .filter(|&i| severity[i] == Severity::Error || failure_exit[i])
+        .chain(failure_lines.iter().copied());
+    for failure in failures {
+        let before = echoes.partition_point(|&e| e < failure);
+        if let Some(&echo) = before.checked_sub(1).map(|k| &echoes[k])
+            && matches!(fate[echo], Fate::Undecided | Fate::Context)
+        {
+            fate[echo] = Fate::Keep;
+        }
+    }
+}
+
+/// A shell's echo of the command it runs: `+ cmd` (`bash -x`, `++` in a
+/// command substitution) or `$ cmd` (Travis, GitLab), the command (a name or a path,
+/// not a number: `$ 5.00 charged`) starting right after one space.
+fn is_command_echo(content: &str) -> bool {
+    let b = content.as_bytes();
+    let marks = b.iter().take_while(|&&c| c == b'+').count();
+    let rest = match b.first() {
+        Some(b'$') => &b[1..],
+        // (Not `+++ b/src/lib.rs`, a diff's header.)
+        Some(b'+') if marks <= 2 => &b[marks..],
+        _ => return false,
+    };
+    rest.len() > 1
+        && rest[0] == b' '
+        && (rest[1].is_ascii_alphabetic() || matches!(rest[1], b'.' | b'/' | b'_' | b'~'))
 }
 
 /// Every diff's lines (see [`crate::diff`]) but blank ones, up to
@@ -1413,6 +1461,29 @@ mod tests {
         assert!(!is_rule("=="));
         assert!(!is_rule("=-="));
         assert!(!is_rule("aaaa"));
+    }
+
+    #[test]
+    fn shell_echoes_of_commands_read_as_such() {
+        for echo in [
+            "+ venv/bin/pytest -v tests",
+            "++ git rev-parse HEAD",
+            "$ make test",
+            "+ ./configure",
+        ] {
+            assert!(is_command_echo(echo), "{echo:?}");
+        }
+        for line in [
+            "+    int(2000)",
+            "$ 5.00 charged",
+            "+++ b/src/lib.rs",
+            "+",
+            "$",
+            "1 + 2",
+            "+-----+",
+        ] {
+            assert!(!is_command_echo(line), "{line:?}");
+        }
     }
 
     #[test]

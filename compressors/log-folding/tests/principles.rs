@@ -1131,3 +1131,29 @@ fn rules_cost_less_than_a_marker_and_stay() {
         "{out}"
     );
 }
+
+/// A whole CI job under `bash -x` (host/bench/corpus/local/ci-job-python-dateutil:
+/// python-dateutil's suite under pytest -v, with a bug put in): the
+/// command the failures printed under is kept, with the failures.
+#[test]
+fn the_command_a_failure_printed_under_is_kept() {
+    let input =
+        std::fs::read_to_string("../../host/bench/corpus/local/ci-job-python-dateutil/input.txt")
+            .unwrap();
+    let out = compress(&input).text;
+    assert!(
+        kept(
+            &out,
+            "+ venv/bin/pytest -v -p no:cacheprovider -W ignore::DeprecationWarning tests"
+        ),
+        "{out}"
+    );
+    assert_all_kept(&input, &out, |l| l.starts_with("FAILED tests/"));
+    // The 2,000 passing tests fold.
+    assert!(
+        out.len() * 10 < input.len(),
+        "{} of {} bytes",
+        out.len(),
+        input.len()
+    );
+}

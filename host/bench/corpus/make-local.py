@@ -134,6 +134,10 @@ VENV_BIN); clippy denying warnings; asyncio's unretrieved task exception
 (Debian packages golang-go php-cli phpunit ruby-rspec cmake autoconf
 clang-tidy).
 
+`--round23` writes only `ci_job_cases()`: whole CI jobs under `bash -x`
+on real projects with a bug put in: python-dateutil's suite under pytest -v
+and strsim from cargo's registry (pip needs network).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -2095,6 +2099,57 @@ def twenty_second_cases():
              "`Task exception was never retrieved`, every frame in tasks.py and the ConnectionResetError line")
 
 
+def ci_job_cases():
+    """Round 23, written before ghost's output was looked at: whole CI
+    jobs, as `bash -x` runs them (each command echoed as `+ cmd`), on real
+    projects with a bug put in: python-dateutil 2.9.0's own suite under
+    pytest -v (2,000 passing tests around six failing ones, after the
+    venv and installs) and strsim 0.11.1 from cargo's registry built with
+    -v and tested. The must-keep lines are what a person reads to fix the
+    build: the failing command, each failing test's name, its assertion
+    lines, and the runner's summaries. Needs network for pip."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run("pip download -q --no-binary :all: --no-deps python-dateutil==2.9.0.post0 -d .", cwd=tmp)
+        run("tar xzf python-dateutil-2.9.0.post0.tar.gz", cwd=tmp)
+        src = os.path.join(tmp, "python-dateutil-2.9.0.post0")
+        for path, old, new in [
+            ("src/dateutil/relativedelta.py", "        return int(self.days / 7.0)", "        return self.days // 7"),
+            ("src/dateutil/utils.py", "    return -delta <= difference <= delta", "    return -delta < difference < delta"),
+        ]:
+            text = open(os.path.join(src, path)).read()
+            assert old in text, f"{path}: {old!r} not found"
+            write(os.path.join(src, path), text.replace(old, new))
+        write(os.path.join(src, "job.sh"), "set -e\npython3 --version\npython3 -m venv venv\n"
+              "venv/bin/pip install --no-cache-dir 'pytest<8' pytest-cov hypothesis freezegun six\n"
+              "venv/bin/pip install --no-cache-dir -e .\nvenv/bin/pytest -v -p no:cacheprovider -W ignore::DeprecationWarning tests\n"
+              "venv/bin/python -m build\n")
+        t = run("bash -x job.sh 2>&1", cwd=src)
+        case("ci-job-python-dateutil", "log", "bash -x job.sh", t,
+             lambda l: l.startswith("+ venv/bin/pytest") or (" FAILED" in l and "::" in l) or l.startswith("E ")
+             or re.match(r"^_{3,} \S+ _{3,}$", l) or re.match(r"^=+ \d+ failed", l),
+             "the failing command's `+` line, every FAILED line (progress and short summary), every `E` line, "
+             "every failing test's `___ name ___` header and the closing counts")
+        registry = os.path.expanduser("~/.cargo/registry/src")
+        strsim = os.path.join(registry, next(os.listdir(registry).__iter__()), "strsim-0.11.1")
+        crate = os.path.join(tmp, "strsim")
+        shutil.copytree(strsim, crate)
+        lib = os.path.join(crate, "src", "lib.rs")
+        text = open(lib).read()
+        for old, new in [(".take(4)", ".take(5)"), ("(a.chars().count().max(b.chars().count()) as f64)",
+                                                    "(a.chars().count().min(b.chars().count()) as f64)")]:
+            assert old in text, f"strsim: {old!r} not found"
+            text = text.replace(old, new, 1)
+        write(lib, text)
+        write(os.path.join(crate, "job.sh"), "set -e\ncargo --version\ncargo build -v --offline\ncargo test --offline --no-fail-fast\n")
+        t = run("bash -x job.sh 2>&1", cwd=crate)
+        case("ci-job-rust-strsim", "log", "bash -x job.sh", t,
+             lambda l: l.startswith("+ cargo test") or re.match(r"^test .* FAILED$", l) or re.match(r"^---- .* stdout ----$", l)
+             or "panicked at" in l or l.startswith("assertion ") or re.match(r"^\s+(left|right): ", l)
+             or re.match(r"^test result: FAILED", l) or re.match(r"^error: ", l),
+             "the failing command's `+` line, every `test … FAILED` line, every `---- … stdout ----` header, each "
+             "panic's line with its assertion and left/right, every failing `test result:` and every `error:` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -2159,6 +2214,9 @@ def main():
         return
     if "--round22" in sys.argv:
         twenty_second_cases()
+        return
+    if "--round23" in sys.argv:
+        ci_job_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
