@@ -30,7 +30,7 @@ const MESSAGE_WITHIN: usize = 16;
 /// Reads Test::Unit's output out of `lines` into `r`.
 pub fn read(lines: &[&str], r: &mut TestReport) {
     let mut summaries = 0;
-    let mut failures: Vec<(usize, &str, Option<String>)> = Vec::new();
+    let mut failures: Vec<(usize, &str)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         // Cheap tests first: this reads every line of every log.
         let t = line.trim_end();
@@ -44,21 +44,21 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if (t.starts_with("Failure: ") || t.starts_with("Error: "))
             && let Some(name) = failure_name(t)
         {
-            failures.push((i, name, message(&lines[i + 1..])));
+            failures.push((i, name));
         }
     }
     if summaries == 0 {
         return;
     }
     r.saw("Test::Unit");
-    for (header, name, message) in failures {
-        r.add_failure(header, name, message);
+    for (header, name) in failures {
+        r.add_failure(header, name, message(&lines[header + 1..]));
     }
 }
 
 /// `4 tests, 3 assertions, 2 failures, 1 errors, 0 pendings, 0 omissions,
 /// 0 notifications` → (tests, failures and errors, pendings and omissions).
-pub(crate) fn summary(t: &str) -> Option<(u64, u64, u64)> {
+fn summary(t: &str) -> Option<(u64, u64, u64)> {
     if !t.has(" assertion") || !t.has(" pending") || !t.has(" omission") {
         return None;
     }
