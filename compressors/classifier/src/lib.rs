@@ -278,11 +278,12 @@ fn markdown_headings(lines: &[&str]) -> usize {
 /// Whether the text's first line is an exception header (a shell's output is
 /// an error report only then; a log with a trace inside stays a log).
 fn opens_with_exception(sample: &str) -> bool {
-    let Some(first) = sample.lines().find(|l| !l.trim().is_empty()) else {
+    let Some(first) = sample.lines().find(|l| !l.trim().is_empty() && !is_rule(l)) else {
         return false;
     };
     let first = first.trim_start_matches("Exit code 1").trim();
     first.starts_with("Traceback (most recent call last)")
+        || is_sanitizer_header(first)
         || first.starts_with("thread '") && first.contains("panicked at")
         || first.starts_with("Exception in thread")
         || first.starts_with("goroutine ") && first.ends_with(':')
@@ -290,6 +291,37 @@ fn opens_with_exception(sample: &str) -> bool {
         || first.starts_with("** (")
         || first.starts_with("Uncaught ")
         || is_exception_line(first)
+}
+
+/// A line of one character repeated, `=====…`, as sanitizers print above
+/// their report.
+fn is_rule(line: &str) -> bool {
+    let t = line.trim();
+    let Some(c) = t.chars().next() else {
+        return false;
+    };
+    t.len() >= 3 && c.is_ascii_punctuation() && t.chars().all(|x| x == c)
+}
+
+/// The first line of a sanitizer's report on the process it stopped:
+/// `==5183==ERROR: AddressSanitizer: heap-buffer-overflow on address …`,
+/// `==7==ERROR: LeakSanitizer: detected memory leaks`, or ThreadSanitizer's
+/// `WARNING: ThreadSanitizer: data race (pid=7)`, behind the `==pid==` tag.
+fn is_sanitizer_header(line: &str) -> bool {
+    let untagged = line
+        .strip_prefix("==")
+        .and_then(|rest| rest.split_once("=="))
+        .filter(|(pid, _)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(line, |(_, rest)| rest);
+    let Some(report) = untagged
+        .strip_prefix("ERROR: ")
+        .or_else(|| untagged.strip_prefix("WARNING: "))
+    else {
+        return false;
+    };
+    report
+        .split_once(": ")
+        .is_some_and(|(tool, _)| tool.ends_with("Sanitizer") && !tool.contains(' '))
 }
 
 /// Whether the output ends the way a crashed program's does: its last line
@@ -769,6 +801,53 @@ Error: cannot load config /etc/shop/config.json\n    at readConfig (/app/fetch.j
       at node:internal/main/run_main_module:28:49 {\n    errno: -2,\n    code: 'ENOENT',\n\
     syscall: 'open',\n    path: '/etc/shop/config.json'\n  }\n}\n\nNode.js v20.20.2\n";
         assert_eq!(through_bash(node), ContentClass::Error);
+    }
+
+    /// AddressSanitizer's report (gcc 12's, real): a rule, its header, the
+    /// faulting access's trace and the allocation's, then the shadow memory
+    /// around the address and a legend longer than both traces.
+    #[test]
+    fn a_sanitizer_report_is_an_error() {
+        let frames = [
+            "    #0 0x55ffca782223 in sum /tmp/t/heap.c:6",
+            "    #1 0x55ffca7822c4 in main /tmp/t/heap.c:13",
+            "    #2 0x7f3b29e45249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58\n",
+        ]
+        .join("\n");
+        let shadow: String = (0..11)
+            .map(|i| {
+                format!("  0x0c047fff7f{i:x}0: fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa\n")
+            })
+            .collect();
+        let legend: String = [
+            "Addressable",
+            "Heap left redzone",
+            "Freed heap region",
+            "Stack left redzone",
+        ]
+        .iter()
+        .cycle()
+        .take(18)
+        .map(|name| format!("  {name}: fa\n"))
+        .collect();
+        let asan = format!(
+            "=================================================================\n\
+==5183==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000020 at pc 0x55ffca782224 bp 0x7ffe242b14a0 sp 0x7ffe242b1498\n\
+READ of size 4 at 0x602000000020 thread T0\n{frames}\n\
+0x602000000020 is located 0 bytes to the right of 16-byte region [0x602000000010,0x602000000020)\n\
+allocated by thread T0 here:\n{frames}\n\
+SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/t/heap.c:6 in sum\n\
+Shadow bytes around the buggy address:\n{shadow}\
+Shadow byte legend (one shadow byte represents 8 application bytes):\n{legend}==5183==ABORTING\n"
+        );
+        assert_eq!(through_bash(&asan), ContentClass::Error);
+        assert!(is_sanitizer_header(
+            "WARNING: ThreadSanitizer: data race (pid=7)"
+        ));
+        assert!(!is_sanitizer_header(
+            "ERROR: Could not find a version: none"
+        ));
+        assert!(!is_sanitizer_header("==12==ERROR: something failed: badly"));
     }
 
     #[test]
