@@ -11,7 +11,9 @@ impl Guest for ErrorCompressor {
                 text: out.text,
                 notes: out.notes,
             }),
-            None => Err(PluginError::Unsupported("no stack frames to fold".into())),
+            None => Err(PluginError::Unsupported(
+                "no stack frames or repeated memory rows to fold".into(),
+            )),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Recognising stack frames in the trace formats of Python, Java/Kotlin,
-//! JavaScript/Node, .NET, Rust, Go, Elixir, PHP and Ruby, and telling project code from
+//! JavaScript/Node, .NET, Rust, Go, Elixir, PHP, Ruby and native code (gdb,
+//! the sanitizers), and telling project code from
 //! library, framework and runtime code.
 
 /// One recognised stack frame line.
@@ -100,6 +101,7 @@ pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
         .or_else(|| rust(lines, i, t))
         .or_else(|| go(lines, i, line))
         .or_else(|| elixir(t))
+        .or_else(|| native(t))
         .or_else(|| php(t))
         .or_else(|| ruby(t))
 }
@@ -127,6 +129,78 @@ fn ruby(t: &str) -> Option<Frame> {
         None => path.to_string(),
     };
     Some(Frame::one_line(package, library, rest.to_string()))
+}
+
+/// A native frame, innermost first: the sanitizers' `#0 0x55ffca782223 in
+/// sum /tmp/t/heap.c:6`, `#4 0x55ffca7820f0 in _start (/tmp/t/heap+0x10f0)`
+/// and `#3 0x7f3b29e29d90 (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)`, and
+/// gdb's `#0  0x0000555555555161 in total (n=0x0) at seg.c:8`, `#1  main ()
+/// at seg.c:14` and `#2  0x00007ffff7c29d90 in __libc_start_call_main ()
+/// from /lib/x86_64-linux-gnu/libc.so.6`.
+///
+/// A frame is the system's, not the program's, when it has no source (only
+/// a module and an offset), when its source was built elsewhere (a path
+/// climbing out with `../`, or under `/usr/` or `/lib`), or when its
+/// function's name is one C reserves for the implementation (`__` or `_`
+/// and a capital: `__libc_start_main_impl`, `__interceptor_malloc`).
+fn native(t: &str) -> Option<Frame> {
+    let rest = t.strip_prefix('#')?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !rest[digits..].starts_with(' ') {
+        return None;
+    }
+    let frame = rest[digits..].trim_start();
+    let (func, place) = match frame.strip_prefix("0x") {
+        Some(address) => {
+            let hex = address.bytes().take_while(u8::is_ascii_hexdigit).count();
+            let after = address[hex..].strip_prefix(' ').filter(|_| hex > 0)?;
+            match after.strip_prefix("in ") {
+                Some(call) => split_native_call(call, true)?,
+                None if after.starts_with('(') => ("", after),
+                None => return None,
+            }
+        }
+        // gdb prints no address for a frame stopped at a line's start; its
+        // arguments in parentheses tell it from PHP's `#1 /app/x.php(6): f()`.
+        None => split_native_call(frame, false).filter(|(func, _)| func.ends_with(')'))?,
+    };
+    let source = place
+        .strip_prefix('(')
+        .is_none()
+        .then(|| place.rsplit_once(':').map_or(place, |(path, _)| path))
+        .filter(|path| !path.ends_with(".so") && !path.contains(".so."));
+    let module = place
+        .trim_start_matches('(')
+        .split('+')
+        .next()
+        .unwrap_or(place);
+    let name = func.split([' ', '(']).next().unwrap_or(func);
+    let reserved = name.starts_with("__")
+        || name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase());
+    let library = reserved
+        || source.is_none_or(|path| {
+            path.starts_with("../") || path.starts_with("/usr/") || path.starts_with("/lib")
+        });
+    let package = source
+        .unwrap_or(module)
+        .rsplit('/')
+        .next()
+        .unwrap_or(module)
+        .to_string();
+    Some(Frame::one_line(
+        package,
+        library,
+        format!("{name} {}", source.unwrap_or(module)),
+    ))
+}
+
+/// A native frame's call and place: gdb's `total (n=0x0) at seg.c:8` or
+/// `f () from /lib/libc.so.6`, or (`last_word`, as the sanitizers print
+/// them) `sum /tmp/t/heap.c:6`, the place being the last word.
+fn split_native_call(call: &str, last_word: bool) -> Option<(&str, &str)> {
+    call.rsplit_once(" at ")
+        .or_else(|| call.rsplit_once(" from "))
+        .or_else(|| call.rsplit_once(' ').filter(|_| last_word))
 }
 
 /// `#1 /app/vendor/laravel/framework/src/Router.php(693): run()`,
@@ -396,5 +470,35 @@ mod tests {
         assert_eq!((rb.package.as_str(), rb.library), ("rack", true));
         assert!(!frame("\tfrom app.rb:6:in `report'").library);
         assert!(frame("   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)").library);
+    }
+
+    #[test]
+    fn native_frames_tell_the_program_from_the_system() {
+        let own = frame("    #0 0x55ffca782223 in sum /tmp/t/heap.c:6");
+        assert_eq!((own.package.as_str(), own.library), ("heap.c", false));
+        assert!(
+            frame("    #1 0x7f3b29e45304 in __libc_start_main_impl ../csu/libc-start.c:360")
+                .library
+        );
+        assert!(frame("    #0 0x7f32e9ab89cf in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69").library);
+        let start = frame("    #4 0x55ffca7820f0 in _start (/tmp/t/heap+0x10f0)");
+        assert_eq!((start.package.as_str(), start.library), ("heap", true));
+        assert!(frame("    #3 0x7f3b29e29d90 (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)").library);
+        assert!(!frame("#0  0x0000555555555161 in total (n=0x0) at seg.c:8").library);
+        assert!(!frame("#1  main () at seg.c:14").library);
+        let libc = frame(
+            "#2  0x00007ffff7c29d90 in __libc_start_call_main () from /lib/x86_64-linux-gnu/libc.so.6",
+        );
+        assert_eq!((libc.package.as_str(), libc.library), ("libc.so.6", true));
+        // Frames of the same call differ only in their addresses.
+        assert_eq!(
+            frame("#5  0x1 in walk (n=0x2) at tree.c:9").key,
+            frame("#6  0x3 in walk (n=0x4) at tree.c:9").key
+        );
+        // PHP's frames are not native ones.
+        assert_eq!(
+            frame("#1 /app/src/Order.php(6): array_map()").package,
+            "/app/src/Order.php"
+        );
     }
 }

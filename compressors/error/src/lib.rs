@@ -8,7 +8,9 @@
 //! runtime frames in between fold into `… N frames in <package>`; recursion
 //! folds into `[… previous N frames repeated M more times]`. Handles Python,
 //! Java/Kotlin, JavaScript/Node, Rust (panic + backtrace), Go (goroutine
-//! dumps), Elixir, PHP and Ruby. Every line that is not a frame is kept verbatim.
+//! dumps), Elixir, PHP, Ruby and native code (gdb, the sanitizers). Every
+//! line that is not a frame is kept verbatim, but for the rows of a memory
+//! dump (a sanitizer's shadow bytes) that repeat the row above them.
 
 pub mod frame;
 
@@ -38,13 +40,14 @@ const MAX_PERIOD: usize = 8;
 // a log by the same numbers.
 use ghost_log_folding::trace::{INNERMOST_KEPT, LONG_TRACE};
 
-/// Compresses `text`; `None` when there is nothing to fold (no frames, or
-/// every frame is worth keeping).
+/// Compresses `text`; `None` when there is nothing to fold (no frames or
+/// every frame worth keeping, and no memory dump with repeated rows).
 pub fn compress(text: &str) -> Option<CompressedError> {
     let clean = ghost_terminal_text::strip_ansi(text);
     let lines: Vec<&str> = clean.lines().collect();
     let mut out: Vec<String> = Vec::new();
     let (mut frames_in, mut frames_out) = (0usize, 0usize);
+    let mut rows_folded = 0usize;
     let mut printed: HashSet<String> = HashSet::new();
     let mut i = 0;
     while i < lines.len() {
@@ -59,6 +62,12 @@ pub fn compress(text: &str) -> Option<CompressedError> {
             i = next;
         }
         if trace.is_empty() {
+            let rows = dump_rows(&lines[i..]);
+            if rows > 0 {
+                rows_folded += fold_dump(&lines[i..i + rows], &mut out);
+                i += rows;
+                continue;
+            }
             out.push(lines[i].trim_end().to_string());
             i += 1;
             continue;
@@ -66,13 +75,19 @@ pub fn compress(text: &str) -> Option<CompressedError> {
         frames_in += trace.len();
         frames_out += fold_trace(&lines, &trace, &mut printed, &mut out);
     }
-    if frames_in == 0 || frames_out == frames_in {
+    if frames_out == frames_in && rows_folded == 0 {
         return None;
     }
-    let summary = format!(
+    let mut summary = format!(
         "{frames_in} frames → {frames_out}, {} folded",
         frames_in - frames_out
     );
+    if rows_folded > 0 {
+        summary.push_str(&format!(
+            "; {rows_folded} repeated memory row{} folded",
+            if rows_folded == 1 { "" } else { "s" }
+        ));
+    }
     out.push(format!("[ghost error: {summary}]"));
     let mut text = out.join("\n");
     text.push('\n');
@@ -80,6 +95,61 @@ pub fn compress(text: &str) -> Option<CompressedError> {
         text,
         notes: vec![summary],
     })
+}
+
+/// How many lines from the first are rows of a memory dump: an address,
+/// a colon and bytes in hex (`  0x0c047fff7fb0: 00 00 fa fa …`), the row
+/// holding the faulting address marked `=>` and its byte bracketed, as
+/// AddressSanitizer prints the shadow memory around a bad access.
+fn dump_rows(lines: &[&str]) -> usize {
+    lines.iter().take_while(|l| dump_bytes(l).is_some()).count()
+}
+
+/// The bytes of a memory dump's row (see [`dump_rows`]), without its
+/// address.
+fn dump_bytes(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("=>").unwrap_or(t);
+    let (address, bytes) = t.strip_prefix("0x")?.split_once(": ")?;
+    let is_byte = |w: &str| w.len() == 2 && w.bytes().all(|b| b.is_ascii_hexdigit());
+    let words: Vec<&str> = bytes
+        .split([' ', '[', ']'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    (!address.is_empty()
+        && address.bytes().all(|b| b.is_ascii_hexdigit())
+        && words.len() >= 4
+        && words.iter().all(|w| is_byte(w)))
+    .then_some(bytes)
+}
+
+/// Writes a memory dump's rows to `out`, a row holding the same bytes as
+/// the row above it folded into a count (a marked row always printed), and
+/// returns how many rows it folded.
+fn fold_dump(rows: &[&str], out: &mut Vec<String>) -> usize {
+    let mut folded = 0;
+    let mut run = 0;
+    let flush = |run: &mut usize, out: &mut Vec<String>| {
+        match *run {
+            0 => {}
+            1 => out.push("  [… 1 row of the same bytes]".to_string()),
+            n => out.push(format!("  [… {n} rows of the same bytes]")),
+        }
+        *run = 0;
+    };
+    for (k, row) in rows.iter().enumerate() {
+        let marked = row.trim_start().starts_with("=>");
+        let same = k > 0 && !marked && dump_bytes(row) == dump_bytes(rows[k - 1]);
+        if same {
+            run += 1;
+            folded += 1;
+        } else {
+            flush(&mut run, out);
+            out.push(row.trim_end().to_string());
+        }
+    }
+    flush(&mut run, out);
+    folded
 }
 
 /// Writes one trace to `out` and returns how many frames it printed. A
@@ -226,6 +296,65 @@ fn repetition(keys: &[&str], k: usize) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// AddressSanitizer's report on a heap overflow (gcc 12, real): the C
+    /// runtime's frames fold, the program's stay, and of the shadow memory
+    /// the rows repeating the row above fold but for the marked one.
+    #[test]
+    fn a_sanitizer_report_folds_the_runtime_and_repeated_shadow_rows() {
+        let zeros = "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
+        let redzone = "fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa";
+        let mut lines = vec![
+            "=================================================================".to_string(),
+            "==5183==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000020 at pc 0x55ffca782224 bp 0x7ffe242b14a0 sp 0x7ffe242b1498".to_string(),
+            "READ of size 4 at 0x602000000020 thread T0".to_string(),
+            "    #0 0x55ffca782223 in sum /tmp/t/heap.c:6".to_string(),
+            "    #1 0x55ffca7822c4 in main /tmp/t/heap.c:13".to_string(),
+            "    #2 0x7f3b29e45249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58".to_string(),
+            "    #3 0x7f3b29e45304 in __libc_start_main_impl ../csu/libc-start.c:360".to_string(),
+            "    #4 0x55ffca7820f0 in _start (/tmp/t/heap+0x10f0)".to_string(),
+            String::new(),
+            "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/t/heap.c:6 in sum".to_string(),
+            "Shadow bytes around the buggy address:".to_string(),
+            format!("  0x0c047fff7fe0: {zeros}"),
+            format!("  0x0c047fff7ff0: {zeros}"),
+            "=>0x0c047fff8000: fa fa 00 00[fa]fa fa fa fa fa fa fa fa fa fa fa".to_string(),
+        ];
+        for row in ["8010", "8020", "8030"] {
+            lines.push(format!("  0x0c047fff{row}: {redzone}"));
+        }
+        lines.extend(
+            [
+                "Shadow byte legend (one shadow byte represents 8 application bytes):",
+                "  Addressable:           00",
+                "  Heap left redzone:       fa",
+                "==5183==ABORTING",
+            ]
+            .map(String::from),
+        );
+        let report = lines.join("\n");
+        let out = compress(&report).expect("folds").text;
+        for kept in [
+            "==5183==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000020",
+            "READ of size 4 at 0x602000000020 thread T0",
+            "    #0 0x55ffca782223 in sum /tmp/t/heap.c:6",
+            "    #1 0x55ffca7822c4 in main /tmp/t/heap.c:13",
+            "    #4 0x55ffca7820f0 in _start (/tmp/t/heap+0x10f0)",
+            "    … 2 frames in libc_start_call_main.h, libc-start.c",
+            "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/t/heap.c:6 in sum",
+            "  0x0c047fff7fe0: 00 00",
+            "  [… 1 row of the same bytes]",
+            "=>0x0c047fff8000: fa fa 00 00[fa]fa",
+            "  0x0c047fff8010: fa fa",
+            "  [… 2 rows of the same bytes]",
+            "  Heap left redzone:       fa",
+            "==5183==ABORTING",
+        ] {
+            assert!(out.contains(kept), "lost {kept:?} in\n{out}");
+        }
+        assert!(!out.contains("__libc_start_main_impl"), "{out}");
+        assert!(out.contains("3 repeated memory rows folded"), "{out}");
+    }
 
     #[test]
     fn java_library_frames_fold_and_chain_links_stay() {
