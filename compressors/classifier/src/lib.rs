@@ -118,7 +118,26 @@ fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
         || ends_with_uncaught_exception(body)
         || mostly_a_trace(output)
         || dies_with_a_trace(output)
+        || halted_by_an_error(output)
 }
+
+/// Whether the output ends with R's word that the script stopped on an
+/// error (`Execution halted`), the error (`Error in f(x) : …` or `Error:
+/// …`) within the [`HALTED_AFTER_LINES`] before it. Warnings R prints
+/// after the error (`In addition: Warning message:`) are part of it.
+fn halted_by_an_error(output: &ShellOutput<'_>) -> bool {
+    let lines = &output.lines;
+    lines.last().is_some_and(|l| l.trim() == "Execution halted")
+        && lines
+            .iter()
+            .rev()
+            .take(HALTED_AFTER_LINES + 1)
+            .any(|l| l.starts_with("Error in ") || l.starts_with("Error: "))
+}
+
+/// Most nonblank lines between an R error's first line and R's
+/// `Execution halted` (its message, its calls, its warnings).
+const HALTED_AFTER_LINES: usize = 12;
 
 /// The class from the content alone: asked what a shell's output is asked
 /// (a crash, a document, a test run or diagnostics, a diff, search
@@ -848,6 +867,19 @@ Shadow byte legend (one shadow byte represents 8 application bytes):\n{legend}==
             "ERROR: Could not find a version: none"
         ));
         assert!(!is_sanitizer_header("==12==ERROR: something failed: badly"));
+    }
+
+    /// Rscript stopping on an error (real output, `r-error` in the local
+    /// corpus): the error, its calls, a warning R adds, then `Execution
+    /// halted`.
+    #[test]
+    fn an_r_script_halted_by_an_error_is_an_error() {
+        let r = "preparing\nError in `$<-.data.frame`(`*tmp*`, z, value = numeric(0)) : \n  replacement has 0 rows, data has 2\nCalls: print -> prep -> $<- -> $<-.data.frame\nIn addition: Warning message:\nIn mean.default(d[[col]]) :\n  argument is not numeric or logical: returning NA\nExecution halted\n";
+        assert_eq!(through_bash(r), ContentClass::Error);
+        // A log that mentions an error long before R halts stays a log.
+        let steps: String = (0..20).map(|i| format!("step {i} done\n")).collect();
+        let log = format!("fetching data\nError: retrying download\n{steps}Execution halted\n");
+        assert_eq!(through_bash(&log), ContentClass::Log);
     }
 
     #[test]
