@@ -2150,6 +2150,111 @@ def ci_job_cases():
              "panic's line with its assertion and left/right, every failing `test result:` and every `error:` line")
 
 
+def native_crash_cases():
+    """Round 24, written before ghost's output was looked at: native
+    programs dying in ways round 21 did not show, and the runtimes that
+    report them. Each rule keeps the line naming the error, every frame in
+    the program's own file (the sanitizers', gdb's and valgrind's frames
+    alike) and the tool's summary: AddressSanitizer on a use after free and
+    on a stack buffer overflow in C++, ThreadSanitizer on a data race,
+    C++'s uncaught exception, gdb on a C++ abort, glibc's double free and
+    stack protector, valgrind's leak check, Python's faulthandler on a
+    segfault, and Node running out of heap (Debian packages gcc g++ gdb
+    valgrind; Node)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "uaf.c"), "#include <stdlib.h>\n#include <string.h>\n#include <stdio.h>\n\n"
+              "struct order { char id[16]; int qty; };\n\n"
+              "static struct order *make(const char *id) {\n  struct order *o = malloc(sizeof *o);\n"
+              "  strcpy(o->id, id);\n  o->qty = 1;\n  return o;\n}\n\n"
+              "static void drop(struct order *o) { free(o); }\n\n"
+              "int main(void) {\n  struct order *o = make(\"A-17\");\n  drop(o);\n"
+              "  printf(\"%d\\n\", o->qty);\n  return 0;\n}\n")
+        t = run("gcc -g -O0 -fsanitize=address uaf.c -o uaf && ./uaf", cwd=tmp)
+        case("asan-use-after-free", "error", "./uaf", t,
+             lambda l: "ERROR: AddressSanitizer:" in l or re.match(r"^(READ|WRITE) of size", l)
+             or re.search(r"uaf\.c:\d+", l) or re.match(r"^(freed|previously allocated) by thread", l)
+             or l.startswith("SUMMARY: AddressSanitizer"),
+             "the `ERROR: AddressSanitizer` line, the READ/WRITE line, the `freed by`/`previously allocated by` "
+             "lines, every frame in uaf.c and the SUMMARY line")
+        write(os.path.join(tmp, "stack.cpp"), "#include <cstdio>\n#include <cstring>\n#include <string>\n\n"
+              "static void label(const std::string &name) {\n  char buf[8];\n  std::strcpy(buf, name.c_str());\n"
+              "  std::printf(\"%s\\n\", buf);\n}\n\n"
+              "int main() {\n  label(\"short\");\n  label(\"a name far too long for it\");\n  return 0;\n}\n")
+        t = run("g++ -g -O0 -fsanitize=address stack.cpp -o stack && ./stack", cwd=tmp)
+        case("asan-stack-buffer-overflow-cpp", "error", "./stack", t,
+             lambda l: "ERROR: AddressSanitizer:" in l or re.match(r"^(READ|WRITE) of size", l)
+             or re.search(r"stack\.cpp:\d+", l) or "is located in stack of thread" in l
+             or "<== Memory access at offset" in l or l.startswith("SUMMARY: AddressSanitizer"),
+             "the `ERROR: AddressSanitizer` line, the READ/WRITE line, where the address is (`located in stack`, the "
+             "variable's `<== Memory access` line), every frame in stack.cpp and the SUMMARY line")
+        write(os.path.join(tmp, "race.c"), "#include <pthread.h>\n#include <stdio.h>\n\n"
+              "static long hits;\n\n"
+              "static void *count(void *arg) {\n  (void)arg;\n  for (int i = 0; i < 100000; i++) hits++;\n  return NULL;\n}\n\n"
+              "int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, NULL, count, NULL);\n"
+              "  pthread_create(&b, NULL, count, NULL);\n  pthread_join(a, NULL);\n  pthread_join(b, NULL);\n"
+              "  printf(\"%ld\\n\", hits);\n  return 0;\n}\n")
+        t = run("gcc -g -O0 -fsanitize=thread race.c -o race && setarch -R ./race", cwd=tmp)
+        case("tsan-data-race", "error", "./race", t,
+             lambda l: "WARNING: ThreadSanitizer:" in l or re.match(r"^\s*(Previous )?(read|write|Read|Write) of size", l)
+             or re.search(r"race\.c:\d+", l) or l.startswith("SUMMARY: ThreadSanitizer")
+             or l.startswith("ThreadSanitizer: reported"),
+             "the `WARNING: ThreadSanitizer` line, each access's `Write of size`/`Previous write of size` line, every "
+             "frame in race.c, the SUMMARY line and the `reported N warnings` line")
+        write(os.path.join(tmp, "stock.cpp"), "#include <iostream>\n#include <vector>\n\n"
+              "static int pick(const std::vector<int> &shelf, std::size_t slot) { return shelf.at(slot); }\n\n"
+              "int main() {\n  std::vector<int> shelf{4, 8, 15};\n  std::cout << pick(shelf, 1) << std::endl;\n"
+              "  std::cout << pick(shelf, 7) << std::endl;\n  return 0;\n}\n")
+        t = run("g++ -g -O0 stock.cpp -o stock && bash -c ./stock 2>&1", cwd=tmp)
+        case("cpp-uncaught-exception", "error", "./stock", t,
+             lambda l: l.startswith("terminate called") or l.strip().startswith("what():"),
+             "the `terminate called after throwing` line and the exception's `what():` line")
+        t = run("gdb -q -batch -ex run -ex bt ./stock", cwd=tmp)
+        case("gdb-backtrace-cpp-abort", "error", "gdb -batch -ex run -ex bt ./stock", t,
+             lambda l: l.startswith("Program received signal") or l.startswith("terminate called")
+             or l.strip().startswith("what():") or re.match(r"^#\d+ .* at stock\.cpp:\d+", l),
+             "the `Program received signal` line, the exception's two lines and every frame `#N … at stock.cpp:L`")
+        write(os.path.join(tmp, "twice.c"), "#include <stdlib.h>\n#include <string.h>\n\n"
+              "static void release(char *p) { free(p); }\n\n"
+              "int main(void) {\n  char *p = malloc(32);\n  strcpy(p, \"receipt\");\n  release(p);\n  release(p);\n  return 0;\n}\n")
+        t = run("gcc -g -O0 twice.c -o twice && bash -c ./twice 2>&1", cwd=tmp)
+        case("glibc-double-free", "error", "./twice", t,
+             lambda l: "double free" in l or "Aborted" in l,
+             "glibc's `double free detected` line and the shell's `Aborted` line")
+        write(os.path.join(tmp, "smash.c"), "#include <string.h>\n#include <stdio.h>\n\n"
+              "static void greet(const char *who) {\n  char line[8];\n  strcpy(line, who);\n  puts(line);\n}\n\n"
+              "int main(int argc, char **argv) {\n  greet(argc > 1 ? argv[1] : \"world\");\n  return 0;\n}\n")
+        t = run("gcc -g -O0 -fstack-protector-all smash.c -o smash && bash -c './smash a-visitor-with-a-long-name' 2>&1", cwd=tmp)
+        case("glibc-stack-smashing", "error", "./smash a-visitor-with-a-long-name", t,
+             lambda l: "stack smashing detected" in l or "Aborted" in l,
+             "the `stack smashing detected` line and the shell's `Aborted` line")
+        write(os.path.join(tmp, "cache.c"), "#include <stdlib.h>\n#include <string.h>\n\n"
+              "struct entry { char *key; struct entry *next; };\n\n"
+              "static struct entry *push(struct entry *head, const char *key) {\n  struct entry *e = malloc(sizeof *e);\n"
+              "  e->key = strdup(key);\n  e->next = head;\n  return e;\n}\n\n"
+              "int main(void) {\n  struct entry *head = NULL;\n  const char *keys[] = {\"a\", \"b\", \"c\", \"d\"};\n"
+              "  for (int i = 0; i < 4; i++) head = push(head, keys[i]);\n  free(head);\n  return 0;\n}\n")
+        t = run("gcc -g -O0 cache.c -o cache && valgrind --leak-check=full ./cache", cwd=tmp)
+        case("valgrind-leak-check-full", "log", "valgrind --leak-check=full ./cache", t,
+             lambda l: re.search(r"==\d+== .* (definitely|indirectly) lost in loss record", l)
+             or re.search(r"\(cache\.c:\d+\)", l) or re.search(r"==\d+== +definitely lost:", l)
+             or re.search(r"==\d+== ERROR SUMMARY:", l),
+             "every `lost in loss record` line, every frame in cache.c, the `definitely lost:` total and the ERROR SUMMARY line")
+        write(os.path.join(tmp, "peek.py"), "import ctypes\nimport faulthandler\n\nfaulthandler.enable()\n\n\n"
+              "def read_header(address):\n    return ctypes.string_at(address, 16)\n\n\n"
+              "def main():\n    print('reading')\n    read_header(8)\n\n\nmain()\n")
+        t = run("python3 peek.py", cwd=tmp)
+        case("python-faulthandler-segfault", "error", "python3 peek.py", t,
+             lambda l: l.startswith("Fatal Python error") or re.search(r'File "[^"]*peek\.py", line \d+', l),
+             "the `Fatal Python error` line and every frame in peek.py")
+        write(os.path.join(tmp, "grow.js"), "const rows = [];\nfunction load(n) {\n"
+              "  for (let i = 0; i < n; i++) rows.push({ id: i, name: 'row ' + i, tags: ['a', 'b', 'c'] });\n}\n"
+              "load(1e9);\n")
+        t = run("node --max-old-space-size=16 grow.js", cwd=tmp)
+        case("node-heap-out-of-memory", "error", "node --max-old-space-size=16 grow.js", t,
+             lambda l: l.startswith("FATAL ERROR:"),
+             "the `FATAL ERROR:` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -2217,6 +2322,9 @@ def main():
         return
     if "--round23" in sys.argv:
         ci_job_cases()
+        return
+    if "--round24" in sys.argv:
+        native_crash_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
