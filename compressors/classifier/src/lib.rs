@@ -119,6 +119,58 @@ fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
         || mostly_a_trace(output)
         || dies_with_a_trace(output)
         || halted_by_an_error(output)
+        || sanitizer_reports(output)
+        || killed_by_a_signal(output)
+}
+
+/// Whether a sanitizer reports on the program within the first
+/// [`TRACE_PREAMBLE_LINES`] of its output (what the program printed before
+/// it went wrong comes first): see [`is_sanitizer_header`].
+fn sanitizer_reports(output: &ShellOutput<'_>) -> bool {
+    output
+        .lines
+        .iter()
+        .take(TRACE_PREAMBLE_LINES + 1)
+        .any(|l| is_sanitizer_header(l.trim()))
+}
+
+/// Whether a short output (at most [`TRACE_PREAMBLE_LINES`] lines before
+/// it) ends with the shell's word that the program died of a signal:
+/// `Aborted` under glibc's `free(): double free detected in tcache 2`,
+/// `bash: line 1: 4711 Segmentation fault (core dumped)  ./run`.
+fn killed_by_a_signal(output: &ShellOutput<'_>) -> bool {
+    output.lines.len() <= TRACE_PREAMBLE_LINES + 1
+        && output.lines.last().is_some_and(|l| is_signal_report(l))
+}
+
+/// How a shell names the signals that kill a program (`strsignal`'s words).
+const FATAL_SIGNALS: &[&str] = &[
+    "Aborted",
+    "Segmentation fault",
+    "Bus error",
+    "Floating point exception",
+    "Illegal instruction",
+    "Killed",
+];
+
+/// A shell's report of a program killed by a signal: the signal's name
+/// alone, or after the script's place and the process id (`bash: line 1:
+/// 4711 Aborted`), then `(core dumped)` and the command, if any.
+fn is_signal_report(line: &str) -> bool {
+    let t = line.trim();
+    FATAL_SIGNALS.iter().any(|name| {
+        t.match_indices(name).any(|(at, _)| {
+            let before = t[..at].trim_end();
+            let after = &t[at + name.len()..];
+            let after = after.strip_prefix(" (core dumped)").unwrap_or(after);
+            let after_a_pid = before.is_empty()
+                || before.rsplit_once(": ").is_some_and(|(_, pid)| {
+                    !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+                })
+                || before.bytes().all(|b| b.is_ascii_digit());
+            after_a_pid && (after.is_empty() || after.starts_with("  "))
+        })
+    })
 }
 
 /// Whether the output ends with R's word that the script stopped on an
@@ -297,12 +349,11 @@ fn markdown_headings(lines: &[&str]) -> usize {
 /// Whether the text's first line is an exception header (a shell's output is
 /// an error report only then; a log with a trace inside stays a log).
 fn opens_with_exception(sample: &str) -> bool {
-    let Some(first) = sample.lines().find(|l| !l.trim().is_empty() && !is_rule(l)) else {
+    let Some(first) = sample.lines().find(|l| !l.trim().is_empty()) else {
         return false;
     };
     let first = first.trim_start_matches("Exit code 1").trim();
     first.starts_with("Traceback (most recent call last)")
-        || is_sanitizer_header(first)
         || first.starts_with("thread '") && first.contains("panicked at")
         || first.starts_with("Exception in thread")
         || first.starts_with("goroutine ") && first.ends_with(':')
@@ -310,16 +361,6 @@ fn opens_with_exception(sample: &str) -> bool {
         || first.starts_with("** (")
         || first.starts_with("Uncaught ")
         || is_exception_line(first)
-}
-
-/// A line of one character repeated, `=====…`, as sanitizers print above
-/// their report.
-fn is_rule(line: &str) -> bool {
-    let t = line.trim();
-    let Some(c) = t.chars().next() else {
-        return false;
-    };
-    t.len() >= 3 && c.is_ascii_punctuation() && t.chars().all(|x| x == c)
 }
 
 /// The first line of a sanitizer's report on the process it stopped:
@@ -433,7 +474,7 @@ fn dies_with_a_trace(output: &ShellOutput<'_>) -> bool {
     };
     frames.len() >= 2
         && first <= TRACE_PREAMBLE_LINES + 1
-        && end + AFTER_TRACE_LINES >= lines.len()
+        && lines.len() - 1 - end <= AFTER_TRACE_LINES
         && frames.len() * 2 >= region.len()
         && output.diagnostics() < frames.len()
         && !lines[last..]
@@ -484,13 +525,39 @@ fn is_numbered_frame(t: &str) -> bool {
     let Some(frame) = rest[digits..].strip_prefix(' ').filter(|_| digits > 0) else {
         return false;
     };
-    frame == "{main}"
+    is_native_frame(frame.trim_start())
+        || frame == "{main}"
         || frame.starts_with("[internal function]: ")
         || frame.split_once("): ").is_some_and(|(place, _)| {
             place.rsplit_once('(').is_some_and(|(path, line)| {
                 !path.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
             })
         })
+}
+
+/// A native frame after its number, as gdb and the sanitizers print it:
+/// an address and the function it is in (`0x55ffca782223 in sum
+/// /tmp/heap.c:6`, or only its module: `0x7f3b29e29d90
+/// (/lib/libc.so.6+0x29d90)`); gdb's frame stopped at a line's start (`main
+/// () at seg.c:14`); ThreadSanitizer's, its module and offset last (`count
+/// /tmp/race.c:8 (race+0x11d9)`).
+fn is_native_frame(frame: &str) -> bool {
+    if let Some(address) = frame.strip_prefix("0x") {
+        let hex = address.bytes().take_while(u8::is_ascii_hexdigit).count();
+        let after = &address[hex..];
+        return hex > 0 && (after.starts_with(" in ") || after.starts_with(" ("));
+    }
+    let at_a_line = frame
+        .rsplit_once(") at ")
+        .is_some_and(|(_, place)| is_location(place));
+    let in_a_module = frame
+        .strip_suffix(')')
+        .and_then(|f| f.rsplit_once(" ("))
+        .and_then(|(_, module)| module.rsplit_once("+0x"))
+        .is_some_and(|(_, offset)| {
+            !offset.is_empty() && offset.bytes().all(|b| b.is_ascii_hexdigit())
+        });
+    at_a_line || in_a_module
 }
 
 /// A frame's bare location, `node:internal/main/run_main_module:28:49` or
@@ -880,6 +947,76 @@ Shadow byte legend (one shadow byte represents 8 application bytes):\n{legend}==
         let steps: String = (0..20).map(|i| format!("step {i} done\n")).collect();
         let log = format!("fetching data\nError: retrying download\n{steps}Execution halted\n");
         assert_eq!(through_bash(&log), ContentClass::Log);
+    }
+
+    /// gdb's backtrace of a C++ program aborted by an uncaught exception
+    /// (gdb 13, real): the C library's and libstdc++'s frames, then the
+    /// program's, and the exception's lines after them.
+    #[test]
+    fn a_native_backtrace_is_an_error() {
+        let gdb = "[Thread debugging using libthread_db enabled]\n8\n\nProgram received signal SIGABRT, Aborted.\n\
+__pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44\n\
+#0  __pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44\n\
+#1  0x00007ffff7aa8f4f in __pthread_kill_internal (signo=6, threadid=<optimized out>) at ./nptl/pthread_kill.c:78\n\
+#2  0x00007ffff7a59fb2 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26\n\
+#3  0x00007ffff7a44472 in __GI_abort () at ./stdlib/abort.c:79\n\
+#4  0x00007ffff7c9d919 in ?? () from /lib/x86_64-linux-gnu/libstdc++.so.6\n\
+#5  0x00007ffff7ca8e85 in std::terminate() () from /lib/x86_64-linux-gnu/libstdc++.so.6\n\
+#6  0x000055555555520c in pick (shelf=std::vector of length 3, capacity 3 = {...}, slot=7) at stock.cpp:4\n\
+#7  0x00005555555552c1 in main () at stock.cpp:9\n\
+terminate called after throwing an instance of 'std::out_of_range'\n\
+  what():  vector::_M_range_check: __n (which is 7) >= this->size() (which is 3)\n\
+44\t./nptl/pthread_kill.c: No such file or directory.\n";
+        assert_eq!(through_bash(gdb), ContentClass::Error);
+        for frame in [
+            "#0  main () at seg.c:14",
+            "#4 0x55ffca7820f0 in _start (/tmp/heap+0x10f0)",
+            "#3 0x7f3b29e29d90 (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)",
+            "#0 count /tmp/race.c:8 (race+0x11d9)",
+        ] {
+            assert!(is_numbered_frame(frame), "{frame}");
+        }
+        assert!(!is_numbered_frame("#2 see the notes (below) at the end"));
+    }
+
+    /// ThreadSanitizer's report after what the program printed (gcc 12,
+    /// real): the header is not the output's first line.
+    #[test]
+    fn a_sanitizer_report_after_the_programs_output_is_an_error() {
+        let tsan = "200000\n==================\nWARNING: ThreadSanitizer: data race (pid=17446)\n\
+  Read of size 8 at 0x555555558058 by thread T2:\n    #0 count /tmp/race.c:8 (race+0x11d9)\n\n\
+  Previous write of size 8 at 0x555555558058 by thread T1:\n    #0 count /tmp/race.c:8 (race+0x11f3)\n\n\
+  Location is global 'hits' of size 8 at 0x555555558058 (race+0x4058)\n\n\
+  Thread T2 (tid=17449, running) created by main thread at:\n\
+    #0 pthread_create ../../../../src/libsanitizer/tsan/tsan_interceptors_posix.cpp:1001 (libtsan.so.2+0x5e686)\n\
+    #1 main /tmp/race.c:15 (race+0x1269)\n\n\
+SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\nThreadSanitizer: reported 1 warnings\n";
+        assert_eq!(through_bash(tsan), ContentClass::Error);
+    }
+
+    /// A short output the shell ends with the signal that killed the
+    /// program (glibc's and the C++ runtime's last words, real) is a
+    /// crash; a long log that ends so stays a log.
+    #[test]
+    fn a_program_killed_by_a_signal_is_an_error() {
+        for crash in [
+            "*** stack smashing detected ***: terminated\nAborted\n",
+            "8\nterminate called after throwing an instance of 'std::out_of_range'\n  what():  vector::_M_range_check: __n (which is 7) >= this->size() (which is 3)\nAborted\n",
+            "reading\nbash: line 1: 17326 Segmentation fault (core dumped)  python3 peek.py\n",
+        ] {
+            assert_eq!(through_bash(crash), ContentClass::Error, "{crash}");
+        }
+        let steps: String = (0..20)
+            .map(|i| format!("[{i}/20] Compiling unit{i}.c\n"))
+            .collect();
+        assert_eq!(
+            through_bash(&format!("{steps}Segmentation fault (core dumped)\n")),
+            ContentClass::Log
+        );
+        assert!(!is_signal_report(
+            "Program received signal SIGSEGV, Segmentation fault."
+        ));
+        assert!(!is_signal_report("Killed 3 stale workers"));
     }
 
     #[test]
