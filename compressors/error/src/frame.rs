@@ -133,7 +133,8 @@ fn ruby(t: &str) -> Option<Frame> {
 
 /// A native frame, innermost first: the sanitizers' `#0 0x55ffca782223 in
 /// sum /tmp/t/heap.c:6`, `#4 0x55ffca7820f0 in _start (/tmp/t/heap+0x10f0)`
-/// and `#3 0x7f3b29e29d90 (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)`, and
+/// and `#3 0x7f3b29e29d90 (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)`,
+/// ThreadSanitizer's `#0 count /tmp/race.c:8 (race+0x11d9)`, and
 /// gdb's `#0  0x0000555555555161 in total (n=0x0) at seg.c:8`, `#1  main ()
 /// at seg.c:14` and `#2  0x00007ffff7c29d90 in __libc_start_call_main ()
 /// from /lib/x86_64-linux-gnu/libc.so.6`.
@@ -160,9 +161,13 @@ fn native(t: &str) -> Option<Frame> {
                 None => return None,
             }
         }
-        // gdb prints no address for a frame stopped at a line's start; its
-        // arguments in parentheses tell it from PHP's `#1 /app/x.php(6): f()`.
-        None => split_native_call(frame, false).filter(|(func, _)| func.ends_with(')'))?,
+        None => match module_offset(frame) {
+            // ThreadSanitizer prints no address but the module and offset last.
+            Some(call) => split_native_call(call, true)?,
+            // gdb prints no address for a frame stopped at a line's start; its
+            // arguments in parentheses tell it from PHP's `#1 /app/x.php(6): f()`.
+            None => split_native_call(frame, false).filter(|(func, _)| func.ends_with(')'))?,
+        },
     };
     let source = place
         .strip_prefix('(')
@@ -192,6 +197,14 @@ fn native(t: &str) -> Option<Frame> {
         library,
         format!("{name} {}", source.unwrap_or(module)),
     ))
+}
+
+/// ThreadSanitizer's frame without its module and offset: `count
+/// /tmp/race.c:8` of `count /tmp/race.c:8 (race+0x11d9)`.
+fn module_offset(frame: &str) -> Option<&str> {
+    let (call, module) = frame.strip_suffix(')')?.rsplit_once(" (")?;
+    let (_, offset) = module.rsplit_once("+0x")?;
+    (!offset.is_empty() && offset.bytes().all(|b| b.is_ascii_hexdigit())).then_some(call)
 }
 
 /// A native frame's call and place: gdb's `total (n=0x0) at seg.c:8` or
@@ -495,6 +508,9 @@ mod tests {
             frame("#5  0x1 in walk (n=0x2) at tree.c:9").key,
             frame("#6  0x3 in walk (n=0x4) at tree.c:9").key
         );
+        let tsan = frame("    #0 count /tmp/race.c:8 (race+0x11d9)");
+        assert_eq!((tsan.package.as_str(), tsan.library), ("race.c", false));
+        assert!(frame("    #0 pthread_create ../../../../src/libsanitizer/tsan/tsan_interceptors_posix.cpp:1001 (libtsan.so.2+0x5e686)").library);
         // PHP's frames are not native ones.
         assert_eq!(
             frame("#1 /app/src/Order.php(6): array_map()").package,
