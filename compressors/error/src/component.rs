@@ -12,7 +12,7 @@ impl Guest for ErrorCompressor {
                 notes: out.notes,
             }),
             None => Err(PluginError::Unsupported(
-                "no stack frames or repeated memory rows to fold".into(),
+                "no stack frames or memory dump to fold".into(),
             )),
         }
     }

@@ -10,7 +10,8 @@
 //! Java/Kotlin, JavaScript/Node, Rust (panic + backtrace), Go (goroutine
 //! dumps), Elixir, PHP, Ruby and native code (gdb, the sanitizers). Every
 //! line that is not a frame is kept verbatim, but for the rows of a memory
-//! dump (a sanitizer's shadow bytes) that repeat the row above them.
+//! dump (a sanitizer's shadow bytes) that repeat the row above them and the
+//! rows of its legend that explain bytes it does not show.
 
 pub mod frame;
 
@@ -41,13 +42,17 @@ const MAX_PERIOD: usize = 8;
 use ghost_log_folding::trace::{INNERMOST_KEPT, LONG_TRACE};
 
 /// Compresses `text`; `None` when there is nothing to fold (no frames or
-/// every frame worth keeping, and no memory dump with repeated rows).
+/// every frame worth keeping, and no memory dump to fold).
 pub fn compress(text: &str) -> Option<CompressedError> {
     let clean = ghost_terminal_text::strip_ansi(text);
     let lines: Vec<&str> = clean.lines().collect();
     let mut out: Vec<String> = Vec::new();
     let (mut frames_in, mut frames_out) = (0usize, 0usize);
     let mut rows_folded = 0usize;
+    // The bytes a memory dump showed, and the rows of its legend folded
+    // because they explain bytes it did not show.
+    let mut dumped: HashSet<&str> = HashSet::new();
+    let mut legend_folded = 0usize;
     let mut printed: HashSet<String> = HashSet::new();
     let mut i = 0;
     while i < lines.len() {
@@ -65,7 +70,23 @@ pub fn compress(text: &str) -> Option<CompressedError> {
             let rows = dump_rows(&lines[i..]);
             if rows > 0 {
                 rows_folded += fold_dump(&lines[i..i + rows], &mut out);
+                dumped.extend(
+                    lines[i..i + rows]
+                        .iter()
+                        .filter_map(|row| dump_bytes(row))
+                        .flat_map(byte_words),
+                );
                 i += rows;
+                continue;
+            }
+            if !dumped.is_empty() && is_legend_header(lines[i]) {
+                out.push(lines[i].trim_end().to_string());
+                let rows = lines[i + 1..]
+                    .iter()
+                    .take_while(|l| legend_bytes(l).is_some())
+                    .count();
+                legend_folded += fold_legend(&lines[i + 1..i + 1 + rows], &dumped, &mut out);
+                i += 1 + rows;
                 continue;
             }
             out.push(lines[i].trim_end().to_string());
@@ -75,7 +96,7 @@ pub fn compress(text: &str) -> Option<CompressedError> {
         frames_in += trace.len();
         frames_out += fold_trace(&lines, &trace, &mut printed, &mut out);
     }
-    if frames_out == frames_in && rows_folded == 0 {
+    if frames_out == frames_in && rows_folded == 0 && legend_folded == 0 {
         return None;
     }
     let mut summary = format!(
@@ -86,6 +107,12 @@ pub fn compress(text: &str) -> Option<CompressedError> {
         summary.push_str(&format!(
             "; {rows_folded} repeated memory row{} folded",
             if rows_folded == 1 { "" } else { "s" }
+        ));
+    }
+    if legend_folded > 0 {
+        summary.push_str(&format!(
+            "; {legend_folded} legend row{} of bytes not shown folded",
+            if legend_folded == 1 { "" } else { "s" }
         ));
     }
     out.push(format!("[ghost error: {summary}]"));
@@ -112,15 +139,58 @@ fn dump_bytes(line: &str) -> Option<&str> {
     let t = t.strip_prefix("=>").unwrap_or(t);
     let (address, bytes) = t.strip_prefix("0x")?.split_once(": ")?;
     let is_byte = |w: &str| w.len() == 2 && w.bytes().all(|b| b.is_ascii_hexdigit());
-    let words: Vec<&str> = bytes
-        .split([' ', '[', ']'])
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = byte_words(bytes).collect();
     (!address.is_empty()
         && address.bytes().all(|b| b.is_ascii_hexdigit())
         && words.len() >= 4
         && words.iter().all(|w| is_byte(w)))
     .then_some(bytes)
+}
+
+/// The bytes of a dump's row, one word each (`00`, and `fa` of `[fa]`).
+fn byte_words(bytes: &str) -> impl Iterator<Item = &str> {
+    bytes.split([' ', '[', ']']).filter(|w| !w.is_empty())
+}
+
+/// The line opening a memory dump's legend: `Shadow byte legend (one
+/// shadow byte represents 8 application bytes):`.
+fn is_legend_header(line: &str) -> bool {
+    let t = line.trim_end();
+    t.ends_with(':') && t.to_ascii_lowercase().contains("legend")
+}
+
+/// The bytes a legend's row explains: `01 02 03` of `  Partially
+/// addressable: 01 02 03`, `fa` of `  Heap left redzone:       fa`.
+fn legend_bytes(line: &str) -> Option<&str> {
+    if !line.starts_with([' ', '\t']) {
+        return None;
+    }
+    let (label, bytes) = line.split_once(':')?;
+    let is_byte = |w: &str| w.len() == 2 && w.bytes().all(|b| b.is_ascii_hexdigit());
+    let mut words = byte_words(bytes).peekable();
+    (!label.trim().is_empty() && words.peek().is_some() && words.all(is_byte)).then_some(bytes)
+}
+
+/// Writes a legend's rows to `out`, those explaining none of the bytes the
+/// dump above showed folded into a count, and returns how many it folded.
+fn fold_legend(rows: &[&str], shown: &HashSet<&str>, out: &mut Vec<String>) -> usize {
+    let mut folded = 0;
+    for row in rows {
+        let explains_a_shown_byte =
+            legend_bytes(row).is_some_and(|bytes| byte_words(bytes).any(|b| shown.contains(b)));
+        if explains_a_shown_byte {
+            out.push(row.trim_end().to_string());
+        } else {
+            folded += 1;
+        }
+    }
+    if folded > 0 {
+        out.push(format!(
+            "  [… {folded} legend row{} of bytes the dump above does not show]",
+            if folded == 1 { "" } else { "s" }
+        ));
+    }
+    folded
 }
 
 /// Writes a memory dump's rows to `out`, a row holding the same bytes as
@@ -327,7 +397,10 @@ mod tests {
             [
                 "Shadow byte legend (one shadow byte represents 8 application bytes):",
                 "  Addressable:           00",
+                "  Partially addressable: 01 02 03 04 05 06 07 ",
                 "  Heap left redzone:       fa",
+                "  Freed heap region:       fd",
+                "  Stack left redzone:      f1",
                 "==5183==ABORTING",
             ]
             .map(String::from),
@@ -354,6 +427,13 @@ mod tests {
         }
         assert!(!out.contains("__libc_start_main_impl"), "{out}");
         assert!(out.contains("3 repeated memory rows folded"), "{out}");
+        // The legend explains the dump's bytes (00 and fa) and no others.
+        assert!(out.contains("  Addressable:           00"), "{out}");
+        assert!(
+            out.contains("  [… 3 legend rows of bytes the dump above does not show]"),
+            "{out}"
+        );
+        assert!(!out.contains("Freed heap region"), "{out}");
     }
 
     #[test]
