@@ -6,7 +6,11 @@ struct CodeCompressor;
 
 impl Guest for CodeCompressor {
     fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
-        let out = crate::compress(&request.text, request.source_path.as_deref());
+        let out = crate::compress_within(
+            &request.text,
+            request.source_path.as_deref(),
+            request.target_tokens,
+        );
         Ok(Compressed {
             text: out.text,
             notes: out.notes,

@@ -226,26 +226,55 @@ fn parse(
 
 /// Compresses `text`; `source_path`, when known, picks the syntax.
 pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
+    compress_within(text, source_path, None)
+}
+
+/// Compresses `text` to fit `target_tokens` if given (by
+/// [`ghost_types::estimated_tokens`]): when the outline is over it,
+/// comments are left out (and counted), but a declaration or a signature
+/// never is, however small the budget, so a file may stay over it.
+pub fn compress_within(
+    text: &str,
+    source_path: Option<&str>,
+    target_tokens: Option<u32>,
+) -> CompressedCode {
     // A `.txt` or `.log` says nothing of the language: the text decides.
     let source_path = source_path.filter(|p| !ghost_types::hint_of_path(p).is_some_and(|h| h.weak));
     let (lines, numbered) = source::lines(text);
-    let syntax = syntax_of(source_path, &lines);
+    let (keep, comment) = outline(text, source_path, &lines);
+    let out = render(&lines, numbered, &keep, &[]);
+    let Some(target) = target_tokens else {
+        return out;
+    };
+    if ghost_types::estimated_tokens(&out.text) <= target as usize {
+        return out;
+    }
+    let (keep, dropped) = without_comments(&lines, &keep, &comment);
+    let mut out = render(&lines, numbered, &keep, &dropped);
+    out.notes
+        .push(format!("tightened for a budget of {target} tokens"));
+    out
+}
+
+/// The lines the outline keeps, and which lines are comments.
+fn outline(text: &str, source_path: Option<&str>, lines: &[Line<'_>]) -> (Vec<bool>, Vec<bool>) {
+    let syntax = syntax_of(source_path, lines);
     let language = language_of(source_path, syntax);
     let lexer = match syntax {
-        Syntax::Braces => braces::keep_mask(&lines),
-        Syntax::Indentation => indentation::keep_mask(&lines),
-        Syntax::DoEnd => braces::keep_mask(&lines)
+        Syntax::Braces => braces::keep_mask(lines),
+        Syntax::Indentation => indentation::keep_mask(lines),
+        Syntax::DoEnd => braces::keep_mask(lines)
             .into_iter()
-            .zip(doend::keep_mask(&lines))
+            .zip(doend::keep_mask(lines))
             .map(|(a, b)| a && b)
             .collect(),
     };
-    let mut keep = match parse(language, source_path, &lines, text.len()) {
+    let mut keep = match parse(language, source_path, lines, text.len()) {
         Some(folds) => folds.mask(lines.len(), &lexer),
         None => lexer,
     };
     // Doc comments and comment blocks: the first line says what follows.
-    let comment = comment_lines(&lines, syntax);
+    let comment = comment_lines(lines, syntax);
     let mut i = 0;
     while i < lines.len() {
         if keep[i] && comment[i] {
@@ -268,9 +297,27 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
             i += 1;
         }
     }
+    (keep, comment)
+}
 
+/// The outline's lines without its comments (but for those showing a
+/// declaration), and the lines left out without a marker: those comments,
+/// and blank lines (a fold of them alone is no fold).
+fn without_comments(lines: &[Line<'_>], keep: &[bool], comment: &[bool]) -> (Vec<bool>, Vec<bool>) {
+    let dropped: Vec<bool> = (0..lines.len())
+        .map(|i| comment[i] && !declares_item(lines[i].code) || lines[i].code.trim().is_empty())
+        .collect();
+    let keep = (0..lines.len()).map(|i| keep[i] && !dropped[i]).collect();
+    (keep, dropped)
+}
+
+/// Prints the `keep` lines of a file and a marker for each run of the
+/// others, but for runs of `dropped` lines alone, which are left out.
+fn render(lines: &[Line<'_>], numbered: bool, keep: &[bool], dropped: &[bool]) -> CompressedCode {
+    let is_dropped = |i: usize| dropped.get(i).copied().unwrap_or(false);
     let mut out = Outline::default();
     let mut folds = 0;
+    let mut left_out = 0;
     let mut i = 0;
     while i < lines.len() {
         if keep[i] {
@@ -282,9 +329,12 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
         while i < lines.len() && !keep[i] {
             i += 1;
         }
-        // A fold of blank lines only is just dropped; one that would save
-        // little is not a fold (see [`MIN_FOLD_GAIN`]).
-        if lines[start..i].iter().all(|l| l.code.trim().is_empty()) {
+        // A fold of blank lines (or lines left out) only is just dropped;
+        // one that would save little is not a fold (see [`MIN_FOLD_GAIN`]).
+        if (start..i).all(|k| lines[k].code.trim().is_empty() || is_dropped(k)) {
+            left_out += (start..i)
+                .filter(|&k| is_dropped(k) && !lines[k].code.trim().is_empty())
+                .count();
             continue;
         }
         let (first, last) = (lines[start].number, lines[i - 1].number);
@@ -303,18 +353,30 @@ pub fn compress(text: &str, source_path: Option<&str>) -> CompressedCode {
         };
         let folded: usize = lines[start..i].iter().map(|l| l.raw.trim().len()).sum();
         if folded < marker.trim().len() * MIN_FOLD_GAIN {
-            lines[start..i].iter().for_each(|l| out.line(l));
+            for (k, line) in lines.iter().enumerate().take(i).skip(start) {
+                if is_dropped(k) {
+                    left_out += usize::from(!line.code.trim().is_empty());
+                } else {
+                    out.line(line);
+                }
+            }
             continue;
         }
         folds += 1;
         out.marker(marker);
     }
     let mut out = out.printed;
-    let summary = format!(
+    let mut summary = format!(
         "{} lines → {}, {folds} blocks folded",
         lines.len(),
         out.len() + 1
     );
+    if left_out > 0 {
+        summary.push_str(&format!(
+            ", {left_out} comment line{} left out",
+            if left_out == 1 { "" } else { "s" }
+        ));
+    }
     out.push(format!("[ghost code: {summary}]"));
     let mut text = out.join("\n");
     text.push('\n');
@@ -353,6 +415,61 @@ impl Outline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file of one type with many documented methods: under a budget
+    /// its comments go (counted); its signatures stay however small the
+    /// budget.
+    #[test]
+    fn a_budget_leaves_out_comments_but_never_a_signature() {
+        let mut src = String::from(
+            "use std::fmt;\n\n/// A ledger of amounts.\npub struct Ledger {\n    entries: Vec<u64>,\n}\n\nimpl Ledger {\n",
+        );
+        for k in 0..30 {
+            src.push_str(&format!(
+                "    /// Adds entry {k} to the ledger and returns the running total of all entries.\n    pub fn add_{k}(&mut self, amount: u64) -> u64 {{\n        self.entries.push(amount + {k});\n        self.entries.iter().sum()\n    }}\n\n"
+            ));
+        }
+        src.push_str("}\n");
+        let full = compress(&src, Some("src/ledger.rs"));
+        assert!(
+            full.text.contains("/// Adds entry 7 to the ledger"),
+            "{}",
+            full.text
+        );
+        assert!(full.notes.iter().all(|n| !n.contains("budget")));
+        let estimate = |t: &str| ghost_types::estimated_tokens(t);
+        // A budget the outline meets changes nothing.
+        let roomy = compress_within(
+            &src,
+            Some("src/ledger.rs"),
+            Some(estimate(&full.text) as u32),
+        );
+        assert_eq!(roomy, full);
+        for budget in [estimate(&full.text) as u32 - 50, 60] {
+            let tight = compress_within(&src, Some("src/ledger.rs"), Some(budget));
+            assert!(estimate(&tight.text) < estimate(&full.text));
+            for k in 0..30 {
+                let signature = format!("    pub fn add_{k}(&mut self, amount: u64) -> u64 {{");
+                assert!(tight.text.contains(&signature), "{}", tight.text);
+            }
+            assert!(tight.text.contains("pub struct Ledger {"), "{}", tight.text);
+            assert!(!tight.text.contains("/// Adds entry 7"), "{}", tight.text);
+            assert!(
+                tight
+                    .notes
+                    .iter()
+                    .any(|n| n.contains("31 comment lines left out")),
+                "{:?}",
+                tight.notes
+            );
+            assert!(
+                tight
+                    .notes
+                    .iter()
+                    .any(|n| n.contains(&format!("budget of {budget}")))
+            );
+        }
+    }
 
     #[test]
     fn perl_pod_folds_to_its_first_lines() {

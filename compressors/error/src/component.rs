@@ -6,7 +6,7 @@ struct ErrorCompressor;
 
 impl Guest for ErrorCompressor {
     fn compress(request: CompressRequest) -> Result<Compressed, PluginError> {
-        match crate::compress(&request.text) {
+        match crate::compress_within(&request.text, request.target_tokens) {
             Some(out) => Ok(Compressed {
                 text: out.text,
                 notes: out.notes,

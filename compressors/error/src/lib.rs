@@ -44,6 +44,34 @@ use ghost_log_folding::trace::{INNERMOST_KEPT, LONG_TRACE};
 /// Compresses `text`; `None` when there is nothing to fold (no frames or
 /// every frame worth keeping, and no memory dump to fold).
 pub fn compress(text: &str) -> Option<CompressedError> {
+    fold(text, false)
+}
+
+/// Compresses `text` to fit `target_tokens` if given (by
+/// [`ghost_types::estimated_tokens`]): when the usual folding is over it,
+/// a long trace in any language folds its middle as a long Python trace
+/// does (the project's frames beyond the few nearest the raise included),
+/// and a memory dump keeps only its marked row. Every line that is not a
+/// frame still stays, so a report may be over a very small budget.
+pub fn compress_within(text: &str, target_tokens: Option<u32>) -> Option<CompressedError> {
+    let out = fold(text, false);
+    let Some(target) = target_tokens else {
+        return out;
+    };
+    let over = |t: &str| ghost_types::estimated_tokens(t) > target as usize;
+    if !out.as_ref().map_or(over(text), |o| over(&o.text)) {
+        return out;
+    }
+    let mut tight = fold(text, true).or(out)?;
+    tight
+        .notes
+        .push(format!("tightened for a budget of {target} tokens"));
+    Some(tight)
+}
+
+/// Folds `text`'s traces and memory dumps, as tightly as a budget asks
+/// when `tight`.
+fn fold(text: &str, tight: bool) -> Option<CompressedError> {
     let clean = ghost_terminal_text::strip_ansi(text);
     let lines: Vec<&str> = clean.lines().collect();
     let mut out: Vec<String> = Vec::new();
@@ -69,7 +97,7 @@ pub fn compress(text: &str) -> Option<CompressedError> {
         if trace.is_empty() {
             let rows = dump_rows(&lines[i..]);
             if rows > 0 {
-                rows_folded += fold_dump(&lines[i..i + rows], &mut out);
+                rows_folded += fold_dump(&lines[i..i + rows], tight, &mut out);
                 dumped.extend(
                     lines[i..i + rows]
                         .iter()
@@ -85,7 +113,7 @@ pub fn compress(text: &str) -> Option<CompressedError> {
                     .iter()
                     .take_while(|l| legend_bytes(l).is_some())
                     .count();
-                legend_folded += fold_legend(&lines[i + 1..i + 1 + rows], &dumped, &mut out);
+                legend_folded += fold_legend(&lines[i + 1..i + 1 + rows], &dumped, tight, &mut out);
                 i += 1 + rows;
                 continue;
             }
@@ -94,7 +122,7 @@ pub fn compress(text: &str) -> Option<CompressedError> {
             continue;
         }
         frames_in += trace.len();
-        frames_out += fold_trace(&lines, &trace, &mut printed, &mut out);
+        frames_out += fold_trace(&lines, &trace, tight, &mut printed, &mut out);
     }
     if frames_out == frames_in && rows_folded == 0 && legend_folded == 0 {
         return None;
@@ -111,7 +139,7 @@ pub fn compress(text: &str) -> Option<CompressedError> {
     }
     if legend_folded > 0 {
         summary.push_str(&format!(
-            "; {legend_folded} legend row{} of bytes not shown folded",
+            "; {legend_folded} legend row{} folded",
             if legend_folded == 1 { "" } else { "s" }
         ));
     }
@@ -172,44 +200,52 @@ fn legend_bytes(line: &str) -> Option<&str> {
 }
 
 /// Writes a legend's rows to `out`, those explaining none of the bytes the
-/// dump above showed folded into a count, and returns how many it folded.
-fn fold_legend(rows: &[&str], shown: &HashSet<&str>, out: &mut Vec<String>) -> usize {
+/// dump above showed (every row, when `tight`) folded into a count, and
+/// returns how many it folded.
+fn fold_legend(rows: &[&str], shown: &HashSet<&str>, tight: bool, out: &mut Vec<String>) -> usize {
     let mut folded = 0;
     for row in rows {
         let explains_a_shown_byte =
             legend_bytes(row).is_some_and(|bytes| byte_words(bytes).any(|b| shown.contains(b)));
-        if explains_a_shown_byte {
+        if explains_a_shown_byte && !tight {
             out.push(row.trim_end().to_string());
         } else {
             folded += 1;
         }
     }
-    if folded > 0 {
+    let plural = if folded == 1 { "" } else { "s" };
+    if folded > 0 && tight {
+        out.push(format!("  [… {folded} legend row{plural}]"));
+    } else if folded > 0 {
         out.push(format!(
-            "  [… {folded} legend row{} of bytes the dump above does not show]",
-            if folded == 1 { "" } else { "s" }
+            "  [… {folded} legend row{plural} of bytes the dump above does not show]"
         ));
     }
     folded
 }
 
 /// Writes a memory dump's rows to `out`, a row holding the same bytes as
-/// the row above it folded into a count (a marked row always printed), and
-/// returns how many rows it folded.
-fn fold_dump(rows: &[&str], out: &mut Vec<String>) -> usize {
+/// the row above it (every row, when `tight`) folded into a count (a marked
+/// row always printed), and returns how many rows it folded.
+fn fold_dump(rows: &[&str], tight: bool, out: &mut Vec<String>) -> usize {
     let mut folded = 0;
     let mut run = 0;
+    let what = if tight {
+        "of the dump"
+    } else {
+        "of the same bytes"
+    };
     let flush = |run: &mut usize, out: &mut Vec<String>| {
         match *run {
             0 => {}
-            1 => out.push("  [… 1 row of the same bytes]".to_string()),
-            n => out.push(format!("  [… {n} rows of the same bytes]")),
+            1 => out.push(format!("  [… 1 row {what}]")),
+            n => out.push(format!("  [… {n} rows {what}]")),
         }
         *run = 0;
     };
     for (k, row) in rows.iter().enumerate() {
         let marked = row.trim_start().starts_with("=>");
-        let same = k > 0 && !marked && dump_bytes(row) == dump_bytes(rows[k - 1]);
+        let same = !marked && (tight || k > 0 && dump_bytes(row) == dump_bytes(rows[k - 1]));
         if same {
             run += 1;
             folded += 1;
@@ -229,14 +265,17 @@ fn fold_dump(rows: &[&str], out: &mut Vec<String>) -> usize {
 fn fold_trace(
     lines: &[&str],
     trace: &[(Frame, usize)],
+    tight: bool,
     printed_before: &mut HashSet<String>,
     out: &mut Vec<String>,
 ) -> usize {
     let keys: Vec<&str> = trace.iter().map(|(f, _)| f.key.as_str()).collect();
     let last = trace.len() - 1;
     // Python lists the innermost call last: there the middle of a long
-    // trace folds, the project's own frames included.
-    let long = trace.len() > LONG_TRACE && trace[0].0.innermost_last;
+    // trace folds, the project's own frames included; under a budget, any
+    // long trace's middle does.
+    let innermost_last = trace[0].0.innermost_last;
+    let long = trace.len() > LONG_TRACE && (innermost_last || tight);
     // Where the program started: the outermost frame that is not the
     // interpreter's own start-up (`<frozen runpy>` running `python -m`).
     let entry = trace
@@ -251,6 +290,20 @@ fn fold_trace(
     let own =
         |f: &Frame| !f.library || no_own && f.file.is_some() && f.file.as_deref() == entry_file;
     let innermost_own = trace.iter().rposition(|(f, _)| own(f));
+    // The project's frame nearest where it was raised, and whether a
+    // frame is among the few nearest that.
+    let nearest_own = if innermost_last {
+        innermost_own
+    } else {
+        trace.iter().position(|(f, _)| own(f))
+    };
+    let near_the_raise = |k: usize| {
+        if innermost_last {
+            k + INNERMOST_KEPT > last
+        } else {
+            k < INNERMOST_KEPT
+        }
+    };
     let mut printed = 0;
     let mut folded: Vec<&str> = Vec::new();
     let flush = |folded: &mut Vec<&str>, out: &mut Vec<String>| {
@@ -301,7 +354,7 @@ fn fold_trace(
         let (f, start) = &trace[k];
         let kept = k == entry
             || k == last
-            || long && (k + INNERMOST_KEPT > last || Some(k) == innermost_own)
+            || long && (near_the_raise(k) || Some(k) == nearest_own)
             || own(f) && !long;
         if kept {
             flush(&mut folded, out);
@@ -434,6 +487,60 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("Freed heap region"), "{out}");
+    }
+
+    /// A Java trace through the project's code and a framework: under a
+    /// budget it keeps the few frames nearest where it was raised, where
+    /// the program started and every exception line.
+    #[test]
+    fn a_budget_keeps_where_it_was_raised_and_started() {
+        let mut t = String::from(
+            "Exception in thread \"main\" java.lang.IllegalStateException: ledger closed\n",
+        );
+        t.push_str("\tat java.util.Objects.requireNonNull(Objects.java:233)\n");
+        for (class, line) in [
+            ("Ledger.add", 42),
+            ("Ledger.post", 60),
+            ("Billing.charge", 17),
+            ("Billing.run", 9),
+        ] {
+            t.push_str(&format!(
+                "\tat com.acme.{class}({}.java:{line})\n",
+                class.split('.').next().unwrap()
+            ));
+        }
+        for i in 0..6 {
+            t.push_str(&format!(
+                "\tat org.springframework.Step{i}.run(Step{i}.java:{i})\n"
+            ));
+        }
+        t.push_str("\tat com.acme.Main.main(Main.java:7)\nCaused by: java.io.IOException: disk full\n\tat java.io.FileOutputStream.write(FileOutputStream.java:1)\n\t... 11 more\n");
+        let usual = compress_within(&t, None).unwrap();
+        assert!(
+            usual.text.contains("com.acme.Billing.charge"),
+            "{}",
+            usual.text
+        );
+        let tight = compress_within(&t, Some(40)).unwrap();
+        for kept in [
+            "java.lang.IllegalStateException: ledger closed",
+            "\tat java.util.Objects.requireNonNull(Objects.java:233)",
+            "\tat com.acme.Ledger.add(Ledger.java:42)",
+            "\tat com.acme.Main.main(Main.java:7)",
+            "Caused by: java.io.IOException: disk full",
+            "\t... 11 more",
+        ] {
+            assert!(
+                tight.text.contains(kept),
+                "lost {kept:?} in\n{}",
+                tight.text
+            );
+        }
+        assert!(!tight.text.contains("Billing.charge"), "{}", tight.text);
+        assert!(tight.text.len() < usual.text.len());
+        assert!(tight.notes.iter().any(|n| n.contains("budget of 40")));
+        // A budget the usual folding meets changes nothing.
+        assert_eq!(compress_within(&t, Some(10_000)), Some(usual));
     }
 
     #[test]
