@@ -127,22 +127,27 @@ fn fold(text: &str, tight: bool) -> Option<CompressedError> {
     if frames_out == frames_in && rows_folded == 0 && legend_folded == 0 {
         return None;
     }
-    let mut summary = format!(
-        "{frames_in} frames → {frames_out}, {} folded",
-        frames_in - frames_out
-    );
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut parts = Vec::new();
+    if frames_in > 0 {
+        parts.push(format!(
+            "{frames_in} frames → {frames_out}, {} folded",
+            frames_in - frames_out
+        ));
+    }
     if rows_folded > 0 {
-        summary.push_str(&format!(
-            "; {rows_folded} repeated memory row{} folded",
-            if rows_folded == 1 { "" } else { "s" }
+        parts.push(format!(
+            "{rows_folded} memory row{} folded",
+            plural(rows_folded)
         ));
     }
     if legend_folded > 0 {
-        summary.push_str(&format!(
-            "; {legend_folded} legend row{} folded",
-            if legend_folded == 1 { "" } else { "s" }
+        parts.push(format!(
+            "{legend_folded} legend row{} folded",
+            plural(legend_folded)
         ));
     }
+    let summary = parts.join("; ");
     out.push(format!("[ghost error: {summary}]"));
     let mut text = out.join("\n");
     text.push('\n');
@@ -479,7 +484,10 @@ mod tests {
             assert!(out.contains(kept), "lost {kept:?} in\n{out}");
         }
         assert!(!out.contains("__libc_start_main_impl"), "{out}");
-        assert!(out.contains("3 repeated memory rows folded"), "{out}");
+        assert!(
+            out.contains("; 3 memory rows folded; 3 legend rows folded]"),
+            "{out}"
+        );
         // The legend explains the dump's bytes (00 and fa) and no others.
         assert!(out.contains("  Addressable:           00"), "{out}");
         assert!(
