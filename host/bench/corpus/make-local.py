@@ -2255,6 +2255,91 @@ def native_crash_cases():
              "the `FATAL ERROR:` line")
 
 
+def js_tool_cases():
+    """Round 25, written before ghost's output was looked at: JavaScript
+    tools no round had run, each with its own format. Biome's and oxlint's
+    diagnostics (every diagnostic's header with its place, and the count),
+    stylelint (every problem's line and the count), AVA and node-tap with
+    failing tests (every line naming a failing test, and the counts), c8's
+    coverage table over node's test runner (every file's row and the
+    totals) and a vite build that cannot resolve an import (the error's
+    lines). Needs `npm install @biomejs/biome oxlint stylelint
+    stylelint-config-standard ava tap c8 vite` in the folder `--js` names."""
+    js = os.path.abspath(js_dir())
+    bin_ = os.path.join(js, "node_modules", ".bin")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "src")
+        write(os.path.join(src, "cart.js"), "export function total(items, coupon) {\n  var sum = 0\n"
+              "  for (var i = 0; i < items.length; i++) {\n    if (items[i].qty == 0) continue\n"
+              "    sum += items[i].price * items[i].qty\n  }\n  if (coupon != undefined) {\n    debugger\n"
+              "    sum = sum - coupon\n  }\n  return sum\n}\n\nexport function unused(a, b) {\n  const c = a\n  return a\n}\n")
+        write(os.path.join(src, "user.js"), "export async function load(id) {\n  try {\n    return await fetch('/u/' + id)\n"
+              "  } catch (e) {}\n}\n\nexport const names = (list) => list.map((u) => { return u.name })\n"
+              "export const same = (a) => a === a\n")
+        t = run(f"{bin_}/biome lint --max-diagnostics=50 src 2>&1", cwd=tmp)
+        case("biome-lint", "log", "biome lint src", t,
+             lambda l: re.match(r"^src/\S+:\d+:\d+ \S+", l) or re.match(r"^(Found|Checked) ", l),
+             "every diagnostic's header (`src/file.js:L:C lint/group/rule`) and the `Found N errors`/`Checked` lines")
+        t = run(f"{bin_}/oxlint -A all -W correctness -W suspicious -W pedantic src 2>&1", cwd=tmp)
+        case("oxlint-warnings", "log", "oxlint -W correctness -W suspicious -W pedantic src", t,
+             lambda l: re.match(r"^\s*[!x×⚠] ", l) or re.search(r"╭─\[src/\S+:\d+:\d+\]", l)
+             or re.match(r"^Found \d+", l),
+             "every diagnostic's header (`! eslint(rule): message`), its `╭─[src/file.js:L:C]` place and the `Found N warnings` line")
+        write(os.path.join(tmp, "css", "site.css"), "a { colr: red; }\n\n.title {\n  font-size: 12px;\n  font-size: 14px;\n}\n\n"
+                  ".nav {\n  color: #FFF;\n  margin: 0px;\n}\n\n.nav {\n  padding: 1px;\n}\n")
+        write(os.path.join(tmp, "css", "print.css"), "@media print {\n  .ad { display: none }\n  .x { color: #ff00zz; }\n}\n")
+        write(os.path.join(tmp, ".stylelintrc.json"), '{"extends": "stylelint-config-standard"}\n')
+        t = run(f"{bin_}/stylelint --config-basedir {js} 'css/*.css' 2>&1", cwd=tmp)
+        case("stylelint-problems", "log", "stylelint 'css/*.css'", t,
+             lambda l: "✖" in l or "⚠" in l or re.match(r"^\s*\d+:\d+ ", l),
+             "every problem's line (`L:C ✖ message rule`) and the `✖ N problems` count")
+        write(os.path.join(tmp, "package.json"), '{"type": "module"}\n')
+        # The test files import the runners from the project's own modules.
+        os.symlink(os.path.join(js, "node_modules"), os.path.join(tmp, "node_modules"))
+        write(os.path.join(tmp, "test", "money.test.js"), "import test from 'ava';\n\n"
+              "const cents = (s) => Math.round(parseFloat(s) * 100);\n\n"
+              "test('cents of a whole amount', (t) => { t.is(cents('2'), 200); });\n"
+              "test('cents of a fraction', (t) => { t.is(cents('0.29'), 28); });\n"
+              "test('cents of a string with a sign', (t) => { t.deepEqual({ v: cents('-1.5') }, { v: -151 }); });\n"
+              "test('cents of garbage throws', (t) => { t.throws(() => cents('x')); });\n"
+              + "".join(f"test('cents of {k}.{k}0', (t) => {{ t.is(cents('{k}.{k}0'), {k * 110}); }});\n" for k in range(1, 9)))
+        failing_ava = ["cents of a fraction", "cents of a string with a sign", "cents of garbage throws"]
+        t = run(f"{bin_}/ava test/money.test.js 2>&1", cwd=tmp)
+        case("ava-failing", "log", "ava test/money.test.js", t,
+             lambda l: any(name in l for name in failing_ava) or re.search(r"\d+ tests? failed", l),
+             "every line naming a failing test and the `N tests failed` count")
+        write(os.path.join(tmp, "tap", "ports.test.mjs"), "import t from 'tap';\n\n"
+              "const port = (s) => Number(s.split(':')[1]);\n\n"
+              "t.test('reads a port', async (t) => { t.equal(port('h:80'), 80); });\n"
+              "t.test('reads a port after an IPv6 host', async (t) => { t.equal(port('[::1]:8080'), 8080); });\n"
+              "t.test('reads no port', async (t) => { t.equal(port('h'), 0, 'a missing port is 0'); });\n"
+              "t.test('reads ports of a list', async (t) => { t.same(['a:1', 'b:2'].map(port), [1, 2]); });\n")
+        failing_tap = ["reads a port after an IPv6 host", "reads no port", "a missing port is 0"]
+        t = run(f"{bin_}/tap --disable-coverage tap/ports.test.mjs 2>&1", cwd=tmp)
+        case("node-tap-failing", "log", "tap tap/ports.test.mjs", t,
+             lambda l: any(name in l for name in failing_tap) or re.search(r"# fail \d+|\bfail(ed|ing)?:? *\d+", l, re.I),
+             "every line naming a failing test or its message, and the fail counts")
+        write(os.path.join(tmp, "lib", "shipping.js"), "export function fee(kg, zone) {\n  if (kg <= 0) throw new Error('weight');\n"
+              "  if (zone === 'eu') return 5 + kg;\n  if (zone === 'us') return 8 + 2 * kg;\n  return 20 + 3 * kg;\n}\n\n"
+              "export function eta(zone) {\n  switch (zone) {\n    case 'eu': return 3;\n    case 'us': return 6;\n    default: return 14;\n  }\n}\n")
+        write(os.path.join(tmp, "lib", "tax.js"), "export const vat = (net, rate = 0.2) => net * rate;\nexport const gross = (net) => net + vat(net);\n")
+        write(os.path.join(tmp, "cov", "shipping.test.js"), "import { test } from 'node:test';\nimport assert from 'node:assert';\n"
+              "import { fee } from '../lib/shipping.js';\nimport { gross } from '../lib/tax.js';\n\n"
+              "test('eu fee', () => assert.equal(fee(2, 'eu'), 7));\ntest('gross', () => assert.equal(gross(10), 12));\n")
+        t = run(f"{bin_}/c8 node --test cov/ 2>&1", cwd=tmp)
+        case("c8-coverage-table", "log", "c8 node --test cov/", t,
+             lambda l: re.match(r"^\s*(All files|\S+\.js)\s*\|", l),
+             "the `All files` row and every file's row of the coverage table")
+        write(os.path.join(tmp, "web", "index.html"), "<!doctype html><script type=module src=/main.js></script>\n")
+        write(os.path.join(tmp, "web", "main.js"), "import { format } from './format.js';\nimport chart from 'chart-lib';\n\n"
+              "document.body.textContent = format(chart(1));\n")
+        write(os.path.join(tmp, "web", "format.js"), "export const format = (x) => `${x}`;\n")
+        t = run(f"{bin_}/vite build web 2>&1", cwd=tmp)
+        case("vite-build-unresolved", "log", "vite build web", t,
+             lambda l: "chart-lib" in l or re.search(r"\berror\b", l, re.I),
+             "every line naming the unresolved import or saying error")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -2325,6 +2410,9 @@ def main():
         return
     if "--round24" in sys.argv:
         native_crash_cases()
+        return
+    if "--round25" in sys.argv:
+        js_tool_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
