@@ -17,15 +17,19 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         if let Some(rest) = t.strip_prefix("not ok ") {
             // TAP: `not ok 3 - name # comment`
             r.saw("TAP");
-            tap.failed += 1;
+            tap.point(line, Verdict::Failed);
             r.add_failure(i, tap_name(rest), next(8).filter(|m| !m.starts_with("---")));
         } else if t.starts_with("ok ") && t[3..].starts_with(|c: char| c.is_ascii_digit()) {
             r.saw("TAP");
-            if t.has("# SKIP") || t.has("# skip") {
-                tap.skipped += 1;
-            } else {
-                tap.passed += 1;
-            }
+            let skipped = t.has("# SKIP") || t.has("# skip");
+            tap.point(
+                line,
+                if skipped {
+                    Verdict::Skipped
+                } else {
+                    Verdict::Passed
+                },
+            );
         } else if let Some(n) = t.strip_prefix("# pass ").and_then(number) {
             tap.summary_passed = Some(n);
         } else if let Some(n) = t.strip_prefix("# fail ").and_then(number) {
@@ -215,20 +219,64 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         }
     }
     if tap != Tally::default() {
-        r.passed += tap.summary_passed.unwrap_or(tap.passed);
-        r.failed += tap.summary_failed.unwrap_or(tap.failed);
-        r.skipped += tap.skipped;
+        let (passed, failed, skipped) = tap.counts();
+        r.passed += tap.summary_passed.unwrap_or(passed);
+        r.failed += tap.summary_failed.unwrap_or(failed);
+        r.skipped += skipped;
     }
+}
+
+/// What a TAP test point says of its test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Verdict {
+    Passed,
+    Failed,
+    Skipped,
 }
 
 /// TAP's counts: from its `ok`/`not ok` lines, or its own `# pass`/`# fail`.
 #[derive(Debug, Default, PartialEq)]
 struct Tally {
-    passed: u64,
-    failed: u64,
-    skipped: u64,
+    /// Every test point's indentation (a subtest's points are indented
+    /// under the point that sums it up) and verdict.
+    points: Vec<(usize, Verdict)>,
     summary_passed: Option<u64>,
     summary_failed: Option<u64>,
+}
+
+impl Tally {
+    /// Counts a test point printed on `line`.
+    fn point(&mut self, line: &str, verdict: Verdict) {
+        let indent = line.len() - line.trim_start().len();
+        self.points.push((indent, verdict));
+    }
+
+    /// Passed, failed and skipped tests, counted at one level of nesting:
+    /// the outermost that holds more than one point (node-tap's one point
+    /// per file sums up the file's tests, and each test's points are its
+    /// assertions), or the outermost when every level holds one.
+    fn counts(&self) -> (u64, u64, u64) {
+        let mut levels: Vec<usize> = self.points.iter().map(|(indent, _)| *indent).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let at = |level: usize| {
+            self.points
+                .iter()
+                .filter(move |(indent, _)| *indent == level)
+        };
+        let level = levels
+            .iter()
+            .copied()
+            .find(|&level| at(level).count() > 1)
+            .or_else(|| levels.first().copied())
+            .unwrap_or(0);
+        let count = |verdict: Verdict| at(level).filter(|(_, v)| *v == verdict).count() as u64;
+        (
+            count(Verdict::Passed),
+            count(Verdict::Failed),
+            count(Verdict::Skipped),
+        )
+    }
 }
 
 trait StripTests {
@@ -372,6 +420,27 @@ mod tests {
         );
         assert_eq!((r.passed, r.failed, r.skipped), (1, 1, 1));
         assert_eq!(r.failures[0].name, "parses dates");
+    }
+
+    /// node-tap 21 (real, trimmed): one point per file sums up its tests,
+    /// each test's own points are its assertions; the run had 4 tests and
+    /// 2 failing (`# { total: 4, pass: 2, fail: 2 }`), not 5 and 4.
+    #[test]
+    fn nested_tap_counts_its_tests_not_its_assertions() {
+        let r = report(
+            "TAP version 14\n1..1\n# Subtest: tap/ports.test.mjs\n    # Subtest: reads a port\n        ok 1 - should be equal\n        1..1\n    ok 1 - reads a port # time=3.297ms\n\
+    # Subtest: reads a port after an IPv6 host\n        not ok 1 - should be equal\n          ---\n          compare: ===\n          ...\n        1..1\n    not ok 2 - reads a port after an IPv6 host # time=13.841ms\n\
+    # Subtest: reads no port\n        not ok 1 - a missing port is 0\n        1..1\n    not ok 3 - reads no port # time=3.422ms\n\
+    # Subtest: reads ports of a list\n        ok 1 - should be equivalent\n        1..1\n    ok 4 - reads ports of a list # time=1.026ms\n    1..4\n\
+not ok 1 - tap/ports.test.mjs # time=32.918ms\n\n# { total: 4, pass: 2, fail: 2 }\n",
+        );
+        assert_eq!((r.passed, r.failed, r.skipped), (2, 2, 0));
+        let names: Vec<&str> = r.failures.iter().map(|f| f.name.as_str()).collect();
+        assert!(
+            names.contains(&"reads a port after an IPv6 host"),
+            "{names:?}"
+        );
+        assert!(names.contains(&"reads no port"), "{names:?}");
     }
 
     #[test]
