@@ -1,5 +1,5 @@
-//! Node's test runners that print no TAP: mocha's spec reporter and
-//! `node --test`'s spec reporter. Each adds its counts and names its failing
+//! Node's test runners that print no TAP: mocha's spec reporter,
+//! `node --test`'s spec reporter and AVA's default reporter. Each adds its counts and names its failing
 //! tests with their first message line, and only once its own summary shows
 //! the log is its output (a `✖` or a numbered line alone proves nothing).
 
@@ -10,6 +10,51 @@ use crate::testrun::{TestReport, count};
 pub fn read(lines: &[&str], r: &mut TestReport) {
     mocha(lines, r);
     node_test(lines, r);
+    ava(lines, r);
+}
+
+/// AVA: a line per test (`✔ adds`, `✘ [fail]: parses dates`, `-
+/// [skip]: later`), each failure's details, then its summary: `3 tests
+/// failed`, `12 tests passed`, `1 test skipped`, `2 known failures`. Only a
+/// summary makes the log AVA's; without a `passed` count, the passing
+/// tests are its `✔` lines.
+fn ava(lines: &[&str], r: &mut TestReport) {
+    let (mut failed, mut passed, mut skipped) = (None, None, 0);
+    for line in lines {
+        let t = line.trim();
+        // Cheap test first: this reads every line of every log.
+        if !t.ends_with('d') && !t.ends_with('s') {
+            continue;
+        }
+        let Some((n, what)) = t.split_once(' ') else {
+            continue;
+        };
+        let Some(n) = count(n) else {
+            continue;
+        };
+        match what {
+            "tests failed" | "test failed" => failed = Some(n),
+            "tests passed" | "test passed" => passed = Some(n),
+            "tests skipped" | "test skipped" => skipped += n,
+            _ => {}
+        }
+    }
+    if failed.is_none() && passed.is_none() {
+        return;
+    }
+    r.saw("AVA");
+    let mut ticks = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("✘ [fail]: ") {
+            r.add_failure(i, name, None);
+        } else if t.starts_with("✔ ") {
+            ticks += 1;
+        }
+    }
+    r.failed += failed.unwrap_or(0);
+    r.passed += passed.unwrap_or(ticks);
+    r.skipped += skipped;
 }
 
 /// Most lines a mocha failure's title runs over (`1) outer`, `inner`, …,
@@ -228,5 +273,20 @@ mod tests {
         let r = report("✖ 3 problems (3 errors, 0 warnings)\n✖ lint (12ms)\n");
         assert!(r.is_empty());
         assert!(r.failures.is_empty());
+    }
+
+    /// AVA 6's default reporter (real, trimmed): a line per test, each
+    /// failure's details, and only the failed count in its summary.
+    #[test]
+    fn ava_counts_its_ticks_and_names_its_failures() {
+        let r = crate::testrun::parse_log(
+            "\n  ✔ cents of a whole amount\n  ✘ [fail]: cents of a fraction\n  ✘ [fail]: cents of garbage throws\n  ✔ cents of 1.10\n  ✔ cents of 2.20\n  ─\n\n  cents of a fraction\n\n  test/money.test.js:6\n\n   6: test('cents of a fraction', (t) => { t.is(cents('0.29'), 28); });\n\n  Difference (- actual, + expected):\n\n  - 29\n  + 28\n\n  ─\n\n  2 tests failed\n",
+        );
+        assert_eq!((r.passed, r.failed, r.skipped), (3, 2, 0));
+        let names: Vec<&str> = r.failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["cents of a fraction", "cents of garbage throws"]);
+        // Without AVA's summary a tick proves nothing.
+        let ticks = crate::testrun::parse_log("  ✔ built\n  ✔ linted\n  3 files changed\n");
+        assert_eq!((ticks.passed, ticks.failed), (0, 0));
     }
 }
