@@ -172,7 +172,7 @@ fn native(t: &str) -> Option<Frame> {
     let source = place
         .strip_prefix('(')
         .is_none()
-        .then(|| place.rsplit_once(':').map_or(place, |(path, _)| path))
+        .then(|| without_line_and_column(place))
         .filter(|path| !path.ends_with(".so") && !path.contains(".so."));
     let module = place
         .trim_start_matches('(')
@@ -197,6 +197,20 @@ fn native(t: &str) -> Option<Frame> {
         library,
         format!("{name} {}", source.unwrap_or(module)),
     ))
+}
+
+/// A source place's path: `heap.c` of `heap.c:6` and of `heap.c:6:3`.
+fn without_line_and_column(place: &str) -> &str {
+    let mut path = place;
+    for _ in 0..2 {
+        match path.rsplit_once(':') {
+            Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                path = head
+            }
+            _ => break,
+        }
+    }
+    path
 }
 
 /// ThreadSanitizer's frame without its module and offset: `count
@@ -489,6 +503,9 @@ mod tests {
     fn native_frames_tell_the_program_from_the_system() {
         let own = frame("    #0 0x55ffca782223 in sum /tmp/t/heap.c:6");
         assert_eq!((own.package.as_str(), own.library), ("heap.c", false));
+        // clang's sanitizers add the column.
+        let clang = frame("    #1 0x4f5a1c in main /src/app/heap.c:13:5");
+        assert_eq!((clang.package.as_str(), clang.library), ("heap.c", false));
         assert!(
             frame("    #1 0x7f3b29e45304 in __libc_start_main_impl ../csu/libc-start.c:360")
                 .library

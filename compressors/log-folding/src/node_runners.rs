@@ -1,6 +1,7 @@
 //! Node's test runners that print no TAP: mocha's spec reporter,
-//! `node --test`'s spec reporter and AVA's default reporter. Each adds its counts and names its failing
-//! tests with their first message line, and only once its own summary shows
+//! `node --test`'s spec reporter and AVA's default reporter. Each adds its
+//! counts and names its failing tests with their first message line, and
+//! only once its own summary shows
 //! the log is its output (a `✖` or a numbered line alone proves nothing).
 
 use crate::runners::next_message;
@@ -15,9 +16,9 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
 
 /// AVA: a line per test (`✔ adds`, `✘ [fail]: parses dates`, `-
 /// [skip]: later`), each failure's details, then its summary: `3 tests
-/// failed`, `12 tests passed`, `1 test skipped`, `2 known failures`. Only a
-/// summary makes the log AVA's; without a `passed` count, the passing
-/// tests are its `✔` lines.
+/// failed`, `12 tests passed`, `1 test skipped`. Only a failed or passed
+/// count makes the log AVA's; without a `passed` count, the passing tests
+/// are its `✔` lines.
 fn ava(lines: &[&str], r: &mut TestReport) {
     let (mut failed, mut passed, mut skipped) = (None, None, 0);
     for line in lines {
