@@ -10,8 +10,9 @@ use crate::line::{self, Severity};
 use crate::pytest_tb::{self, Role};
 use crate::search::Search;
 use crate::{
-    alike, ci_sections, code_frame, findings, help_text, instantiation, listing, markers, passing,
-    progress, python_traceback, table, template, testrun, tree, warnings_summary,
+    alike, ci_sections, code_frame, enumerated, failure_traces, findings, help_text, instantiation,
+    listing, markers, passing, progress, python_traceback, table, template, testrun, tree,
+    warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -191,6 +192,8 @@ pub struct Analysis {
     failure_exit: Vec<bool>,
     /// The lines where a runner announced a failing test.
     failure_lines: BTreeSet<usize>,
+    /// A failing test's message above its trace (see [`failure_traces`]).
+    failure_messages: Vec<usize>,
     /// Lines defining an option in a help text or manual page.
     options: Vec<bool>,
     /// Errors and warnings repeating an earlier one but for their numbers.
@@ -204,6 +207,8 @@ pub struct Analysis {
     diffs: Vec<std::ops::Range<usize>>,
     /// Lines inside a quiet CI section (see [`ci_sections`]).
     quiet: Vec<bool>,
+    /// Items of a list the tool numbered (see [`enumerated`]).
+    numbered: Vec<bool>,
 }
 
 impl Analysis {
@@ -243,6 +248,8 @@ impl Analysis {
         let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
         let elsewhere = notes_elsewhere(contents);
         let options = help_text::option_definitions(contents);
+        let failure_traces = failure_traces::find(contents, &failure_lines, &passing);
+        let failure_messages = failure_traces.messages;
         let roles: Vec<Role> = pytest_tb::roles(contents)
             .into_iter()
             .zip(code_frame::roles(contents, &diagnostic))
@@ -250,18 +257,28 @@ impl Analysis {
             .zip(python_traceback::roles(contents))
             .zip(help_text::roles(contents, &options))
             .zip(instantiation::roles(contents))
+            .zip(failure_traces.roles)
             .enumerate()
             .map(
-                |(i, (((((tb, frame), warning), traceback), help), chain))| {
+                |(i, ((((((tb, frame), warning), traceback), help), chain), failure))| {
                     let note_or_bar = if elsewhere.contains(&i) || progress::is_bar(contents[i]) {
                         Role::Folded
                     } else {
                         Role::Other
                     };
-                    [tb, frame, warning, traceback, help, chain, note_or_bar]
-                        .into_iter()
-                        .find(|r| *r != Role::Other)
-                        .unwrap_or(Role::Other)
+                    [
+                        tb,
+                        frame,
+                        warning,
+                        traceback,
+                        help,
+                        chain,
+                        failure,
+                        note_or_bar,
+                    ]
+                    .into_iter()
+                    .find(|r| *r != Role::Other)
+                    .unwrap_or(Role::Other)
                 },
             )
             .collect();
@@ -332,12 +349,14 @@ impl Analysis {
             items,
             failure_exit,
             failure_lines,
+            failure_messages,
             options,
             alike,
             listing,
             few_items,
             diffs,
             quiet,
+            numbered: enumerated::items(contents),
             passing,
             roles,
             severity,
@@ -382,12 +401,14 @@ pub fn fold_analysed(
         items,
         failure_exit,
         failure_lines,
+        failure_messages,
         options,
         alike,
         listing: _,
         few_items,
         diffs,
         quiet,
+        numbered,
     } = analysis;
     let mut fate = vec![Fate::Undecided; n];
     let mut stats = FoldStats::default();
@@ -507,6 +528,11 @@ pub fn fold_analysed(
 
     keep_message_bodies(contents, diagnostic, &mut fate);
     keep_failure_bodies(contents, failure_lines, &mut fate);
+    for &i in failure_messages {
+        if matches!(fate[i], Fate::Undecided | Fate::Context) {
+            fate[i] = Fate::Keep;
+        }
+    }
     keep_framed_details(contents, severity, &mut fate);
     keep_exception_messages(contents, severity, opts, &mut fate);
     keep_frame_functions(contents, &mut fate);
@@ -569,11 +595,12 @@ pub fn fold_analysed(
             continue;
         }
         // What leads to a failure exit, or all of a short log, is read as
-        // a short log: its rare lines and those new in their words, from
-        // no budget.
+        // a short log: its rare lines, those new in their words and the
+        // items of a numbered list, from no budget.
         if short_here[start] {
             if templates.is_rare(start)
                 || few_items.contains(&templates.of_line[start])
+                || numbered[start]
                 || shown.is_new(start, templates, masks, contents, true)
             {
                 shown.add(start, templates, masks);
@@ -617,12 +644,13 @@ pub fn fold_analysed(
     chosen.extend(failing_step);
     chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
-        if chosen.contains(&start)
-            && len < VARIED_RUN_FOLDS_FROM
-            && !same_masks(&masks[start..start + len])
-        {
+        let varied = || len < VARIED_RUN_FOLDS_FROM && !same_masks(&masks[start..start + len]);
+        let listed = || short_here[start] && numbered[start..start + len].iter().all(|&x| x);
+        if chosen.contains(&start) && (varied() || listed()) {
             // A short run whose lines differ in words (`definitely lost:`,
             // `indirectly lost:`) says different things: all of it shows.
+            // So does a list the tool numbered where the log reads as a
+            // short one (a link checker's issues above its failure exit).
             fate[start..start + len]
                 .iter_mut()
                 .for_each(|f| *f = Fate::Keep);
@@ -637,6 +665,13 @@ pub fn fold_analysed(
                 .iter_mut()
                 .for_each(|f| *f = Fate::Folded);
             stats.folded += len;
+        }
+    }
+    // A numbered item just above a failure exit (its context) is an item
+    // all the same, not a shape printed already.
+    for i in 0..n {
+        if fate[i] == Fate::Context && numbered[i] && short_here[i] {
+            fate[i] = Fate::Keep;
         }
     }
 

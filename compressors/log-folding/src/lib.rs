@@ -89,6 +89,8 @@ pub mod alike;
 pub mod ci_sections;
 pub mod code_frame;
 pub mod diff;
+pub mod enumerated;
+pub mod failure_traces;
 pub mod findings;
 pub mod fold;
 pub mod grep;

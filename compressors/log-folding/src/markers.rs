@@ -250,6 +250,7 @@ pub fn is_library_path(path: &str) -> bool {
         "/.rustup/",
         "/go/pkg/mod/",
         "/gems/",
+        "/vendor/",
     ];
     const UNDER: &[&str] = &[
         "<",

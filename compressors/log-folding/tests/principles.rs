@@ -1157,3 +1157,105 @@ fn the_command_a_failure_printed_under_is_kept() {
         input.len()
     );
 }
+
+#[test]
+fn a_link_checkers_numbered_issues_above_its_failure_exit_are_each_kept() {
+    // Written in the shape of awesome_bot's report: every link numbered,
+    // then the issues numbered again.
+    let mut log = String::from("$ awesome_bot README.md\nLinks to check: 300\n");
+    for i in 1..=300 {
+        log.push_str(&format!(
+            "  {i}. https://{}.example.org/{}\n",
+            words(i),
+            words(i + 5)
+        ));
+    }
+    log.push_str("Checking URLs: ✓✓✓✓→✓✓\n\nIssues :-(\n> Links\n");
+    let mut issues = Vec::new();
+    for i in 1..=30 {
+        issues.push(format!(
+            "  {i}. 301 http://{}-{}.readthedocs.org/en/latest/ → http://{}-{}.readthedocs.io/en/latest/",
+            words(i),
+            words(i + 40),
+            words(i),
+            words(i + 40)
+        ));
+    }
+    for issue in &issues {
+        log.push_str(issue);
+        log.push('\n');
+    }
+    log.push_str("\nThe command \"awesome_bot README.md\" exited with 1.\n");
+    let out = compress(&log).text;
+    for issue in &issues {
+        assert!(kept(&out, issue), "lost {issue:?}:\n{out}");
+    }
+    let links = out.lines().filter(|l| l.contains(".example.org/")).count();
+    assert!(links <= 3, "{links} links to check kept:\n{out}");
+}
+
+#[test]
+fn phpunits_failures_keep_the_places_of_their_tests() {
+    let mut log = String::from("PHPUnit 5.7.27 by Sebastian Bergmann.\n\n");
+    log.push_str(&"E".repeat(40));
+    log.push_str("\n\nTime: 36 seconds, Memory: 94.50MB\n\nThere were 40 errors:\n\n");
+    let mut places = Vec::new();
+    for t in 0..40 {
+        let class = format!("{}_test", words(t));
+        let place = format!("/build/app/tests/database/{class}.php:{}", 10 + t);
+        log.push_str(&format!(
+            "{}) {class}::test_{}\nRuntimeException: Undefined property: CI_DB_driver::$_is_unbuffered\n\n/build/app/tests/mocks/db.php:136\n{place}\n/build/app/tests/mocks/ci_testcase.php:351\n\n",
+            t + 1,
+            words(t + 3),
+        ));
+        places.push(place);
+    }
+    log.push_str("FAILURES!\nTests: 120, Assertions: 80, Errors: 40.\n");
+    let out = compress(&log).text;
+    for place in &places {
+        assert!(kept(&out, place), "lost {place:?}:\n{out}");
+    }
+    // The mock's frame under every failure is not printed forty times
+    // (once under the first failure, once in the log's last lines).
+    let mock = out.lines().filter(|l| l.ends_with("db.php:136")).count();
+    assert!(mock <= 2, "{mock} times:\n{out}");
+}
+
+#[test]
+fn a_double_spaced_pester_failure_keeps_its_expectation_and_trace() {
+    // Pester 5 as a CI service showed it: a blank line after every line.
+    let mut log = String::from("Running tests.\n\n");
+    let mut failures = Vec::new();
+    for t in 0..160 {
+        if t % 5 == 2 {
+            let failure = [
+                format!(
+                    "[-] {} reads {} -> Expected and actual values differ!",
+                    words(t),
+                    words(t + 1)
+                ),
+                format!("Expected: '/tmp/dir/{}.Tests.ps1'", words(t + 2)),
+                format!("Actual  : '{}.Tests.ps1'", words(t + 3)),
+                "at Verify-Equal, /src/Axiom/Verify-Equal.ps1:16".to_string(),
+                format!("at <ScriptBlock>, /src/Pester.RSpec.ts.ps1:{}", 100 + t),
+            ];
+            for line in &failure {
+                log.push_str(line);
+                log.push_str("\n\n");
+            }
+            log.push('\n');
+            failures.extend(failure);
+        }
+        log.push_str(&format!(
+            "    [+] {} {} {}ms\n\n",
+            words(t),
+            words(t + 9),
+            t % 7 + 1
+        ));
+    }
+    log.push_str("Tests completed in 192ms\n\nTests Passed: 128, Failed: 32, Skipped: 0\n");
+    let out = compress(&log).text;
+    for line in &failures {
+        assert!(kept(&out, line), "lost {line:?}:\n{out}");
+    }
+}

@@ -1,0 +1,193 @@
+//! What a runner prints under a failing test that names no error and
+//! indents nothing: its message and its trace as places. PHPUnit prints
+//! `1) Count_test::test_count_all`, the message, a blank line, then one
+//! place per frame (`/build/tests/count_test.php:12`), its own frames
+//! already left out; Pester 5 prints `[-] name`, `Expected: …`,
+//! `Actual  : …`, then `at Verify-Equal, /src/Verify-Equal.ps1:16`, every
+//! line followed by a blank one. Where the agent goes next is in those
+//! places, and what went wrong in the message.
+//!
+//! The failing test's lines run from its announcement to the next failing
+//! or passing test's, or to two blank lines in a row (a single blank line
+//! parts the message from the trace, and a double-spaced log puts one
+//! after every line). When they hold a trace, the frames any trace keeps
+//! stay (see [`crate::trace`]; the others are left to the usual rules)
+//! and the lines above it, its message, stay too, up to
+//! [`MESSAGE_LINES_AT_MOST`]. Without a trace nothing changes: an indented
+//! body is [`crate::fold`]'s to keep.
+
+use std::collections::BTreeSet;
+
+use crate::markers::{self, is_library_path};
+use crate::pytest_tb::Role;
+use crate::trace;
+
+/// Most lines after a failing test's announcement read for its trace (a
+/// message may be a long diff).
+const SPAN_AT_MOST: usize = 200;
+
+/// Most non-blank lines of a failing test's message kept above its trace.
+pub const MESSAGE_LINES_AT_MOST: usize = 12;
+
+/// What the failing tests' lines hold (see the module's doc).
+#[derive(Debug, Clone, Default)]
+pub struct FailureTraces {
+    /// Every line's role: `Kept` for the frames of a trace that stay,
+    /// `Other` elsewhere (the other frames are left to the usual rules: in
+    /// a failing step's last lines they stay too).
+    pub roles: Vec<Role>,
+    /// The message lines above each trace, to keep (an error among them
+    /// stays an error: it is counted, and a repeat of one above folds).
+    pub messages: Vec<usize>,
+}
+
+/// Reads the lines each failing test printed. `failure_lines` are the
+/// lines announcing a failing test; `passing` says which lines are a
+/// passing test's.
+pub fn find(contents: &[&str], failure_lines: &BTreeSet<usize>, passing: &[bool]) -> FailureTraces {
+    let mut found = FailureTraces {
+        roles: vec![Role::Other; contents.len()],
+        messages: Vec::new(),
+    };
+    for &start in failure_lines {
+        let end = span_end(contents, start, failure_lines, passing);
+        let Some(first) = (start + 1..end).find(|&j| frame_path(contents[j]).is_some()) else {
+            continue;
+        };
+        // The trace: frames, blank lines between them allowed.
+        let mut frames: Vec<(usize, bool)> = Vec::new();
+        for (j, c) in contents.iter().enumerate().take(end).skip(first) {
+            if c.trim().is_empty() {
+                continue;
+            }
+            let Some(path) = frame_path(c) else { break };
+            frames.push((j, is_library_path(path)));
+        }
+        // Printed innermost first: the trace's rule reads outermost first.
+        let library: Vec<bool> = frames.iter().rev().map(|f| f.1).collect();
+        for (&(j, _), kept) in frames.iter().rev().zip(trace::kept_frames(&library)) {
+            if kept {
+                found.roles[j] = Role::Kept;
+            }
+        }
+        found.messages.extend(
+            (start + 1..first)
+                .filter(|&j| !contents[j].trim().is_empty())
+                .take(MESSAGE_LINES_AT_MOST),
+        );
+    }
+    found
+}
+
+/// Where the failing test announced at `start` stops printing.
+fn span_end(
+    contents: &[&str],
+    start: usize,
+    failure_lines: &BTreeSet<usize>,
+    passing: &[bool],
+) -> usize {
+    let limit = (start + 1 + SPAN_AT_MOST).min(contents.len());
+    let mut blank_run = 0;
+    for j in start + 1..limit {
+        if failure_lines.contains(&j) || passing[j] {
+            return j;
+        }
+        if contents[j].trim().is_empty() {
+            blank_run += 1;
+            if blank_run == 2 {
+                return j - 1;
+            }
+        } else {
+            blank_run = 0;
+        }
+    }
+    limit
+}
+
+/// The path of a line that is a frame printed as a place: the place alone
+/// (`/build/tests/count_test.php:12`) or a function and its place (`at
+/// Verify-Equal, /src/Verify-Equal.ps1:16`).
+fn frame_path(content: &str) -> Option<&str> {
+    let t = content.trim();
+    let place = match t.strip_prefix("at ") {
+        Some(rest) => rest.rsplit_once(", ")?.1,
+        None => t,
+    };
+    let path = place.rsplit_once(':')?.0;
+    let line = &place[path.len() + 1..];
+    let is_place = !place.contains(' ')
+        && !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit())
+        && markers::has_source_location(place);
+    is_place.then_some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find_in(text: &str, failing: &[usize]) -> FailureTraces {
+        let contents: Vec<&str> = text.lines().collect();
+        let passing = vec![false; contents.len()];
+        find(&contents, &failing.iter().copied().collect(), &passing)
+    }
+
+    #[test]
+    fn phpunits_places_under_a_failing_test_are_its_trace() {
+        let text = [
+            "1) Count_test::test_count_all",
+            "RuntimeException: Undefined property",
+            "",
+            "/build/tests/mocks/db.php:136",
+            "/build/tests/count_test.php:12",
+            "/build/vendor/phpunit/phpunit/src/TextUI/Command.php:149",
+            "/build/tests/ci_testcase.php:351",
+            "",
+            "2) Delete_test::test_delete",
+        ]
+        .join("\n");
+        let found = find_in(&text, &[0, 8]);
+        assert_eq!(found.messages, vec![1]);
+        let r = found.roles;
+        assert_eq!(&r[3..5], &[Role::Kept, Role::Kept], "own frames");
+        assert_eq!(r[5], Role::Other, "a vendored library's frame");
+        assert_eq!(r[6], Role::Kept, "own, the outermost");
+        assert_eq!(r[8], Role::Other);
+    }
+
+    #[test]
+    fn a_double_spaced_failure_keeps_its_expectation_and_frames() {
+        let text = [
+            "[-] runs all files -> Expected and actual values differ!",
+            "",
+            "Expected: '/tmp/dir/file1.Tests.ps1'",
+            "",
+            "Actual  : 'file1.Tests.ps1'",
+            "",
+            "at Verify-Equal, /src/Axiom/Verify-Equal.ps1:16",
+            "",
+            "at <ScriptBlock>, /src/Pester.RSpec.ts.ps1:184",
+            "",
+            "",
+            "Starting test discovery in 2 files.",
+            "at <ScriptBlock>, /src/other.ps1:3",
+        ]
+        .join("\n");
+        let found = find_in(&text, &[0]);
+        assert_eq!(found.messages, vec![2, 4]);
+        let r = found.roles;
+        for k in [6, 8] {
+            assert_eq!(r[k], Role::Kept, "line {k}");
+        }
+        assert_eq!(r[11], Role::Other, "after two blank lines");
+        assert_eq!(r[12], Role::Other);
+    }
+
+    #[test]
+    fn a_failure_without_a_trace_is_left_to_the_usual_rules() {
+        let text = ["not ok 1 adds", "  ---", "  expected: 3", "  ..."].join("\n");
+        let found = find_in(&text, &[0]);
+        assert!(found.roles.iter().all(|r| *r == Role::Other));
+        assert!(found.messages.is_empty());
+    }
+}
