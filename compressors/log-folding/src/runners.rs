@@ -132,7 +132,19 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             }
         } else if let Some(name) = phpunit_failure(t) {
             r.saw("PHPUnit");
-            r.add_failure(i, name, next(4));
+            // A data provider's other failing cases of a test named already
+            // are its repeats: each prints its data (kilobytes of it), and
+            // they fold with the lines under them.
+            let (test, data_set) = name.split_once(DATA_SET).unwrap_or((name, ""));
+            let repeat = !data_set.is_empty()
+                && r.failures.iter().any(|f| {
+                    f.name
+                        .split_once(DATA_SET)
+                        .is_some_and(|(named, _)| named == test)
+                });
+            if !repeat {
+                r.add_failure(i, name, next(4));
+            }
         } else if t.starts_with("Tests: ") && t.has("Assertions: ") {
             r.saw("PHPUnit");
             let total = count_after(t, "Tests: ").unwrap_or(0);
@@ -339,10 +351,15 @@ fn gradle_failure(t: &str) -> Option<&str> {
         .filter(|name| name.has(" > ") && !name.starts_with(['>', ':']))
 }
 
-/// `1) CalcTest::testAdd` → `CalcTest::testAdd`.
+/// What PHPUnit puts between a test's name and its data provider's case.
+const DATA_SET: &str = " with data set ";
+
+/// `1) CalcTest::testAdd` → `CalcTest::testAdd`; a data provider's case,
+/// `2) CalcTest::testAdd with data set #3 (1, 2, 4)`, whole.
 fn phpunit_failure(t: &str) -> Option<&str> {
     let (n, rest) = t.split_around(") ")?;
-    (count(n).is_some() && rest.has("::") && !rest.contains(' ')).then_some(rest)
+    let test = rest.split(DATA_SET).next().unwrap_or(rest);
+    (count(n).is_some() && test.has("::") && !test.contains(' ')).then_some(rest)
 }
 
 /// `OK (33 tests)` → 33: JUnit 4's verdict on a passing run (PHPUnit's
@@ -471,6 +488,16 @@ not ok 1 - tap/ports.test.mjs # time=32.918ms\n\n# { total: 4, pass: 2, fail: 2 
             php.failures[0].message.as_deref(),
             Some("Failed asserting that 2 matches expected 3.")
         );
+        let data_set = report(
+            "There were 2 failures:\n\n1) CalcTest::testAdd with data set #0 (1, 1, 3)\nFailed asserting that 2 matches expected 3.\n\n2) CalcTest::testAdd with data set \"big\" (9, 9, 17)\nFailed asserting that 18 matches expected 17.\n\nFAILURES!\nTests: 3, Assertions: 3, Failures: 2.\n",
+        );
+        assert_eq!(
+            data_set.failures[0].name,
+            "CalcTest::testAdd with data set #0 (1, 1, 3)"
+        );
+        // The same test's other case is a repeat of it.
+        assert_eq!(data_set.failures.len(), 1);
+        assert_eq!(data_set.failure_lines.len(), 1);
         let pester = report(
             "[+] Get-Config.reads 3ms (2ms|1ms)\n[-] Get-Config.returns the default port 15ms (13ms|2ms)\n Expected 8080, but got 80.\nTests Passed: 1, Failed: 1, Skipped: 0, Inconclusive: 0, NotRun: 0\n",
         );

@@ -97,6 +97,31 @@ pub(crate) fn count(s: &str) -> Option<u64> {
 }
 
 /// [`parse`] of a log given whole (for tests).
+/// Marks a runner puts before a failing test's name, as it puts `✓`
+/// before a passing one's (jest `✕`, xcpretty `✗`, node --test `✖`,
+/// vitest `×`).
+const CROSS_MARKS: [&str; 5] = ["✕ ", "✗ ", "✘ ", "✖ ", "× "];
+
+/// The lines announcing a failing test by a cross mark (`✗ adds, expected
+/// 3, got 4`), in a log where check marks announce passing ones: a mark
+/// alone proves nothing (`✖ 3 problems` is eslint's summary, so a mark
+/// before a number is none).
+fn cross_marked(lines: &[&str]) -> Vec<usize> {
+    let crossed: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            let t = lines[i].trim_start();
+            CROSS_MARKS.iter().any(|m| {
+                t.strip_prefix(m)
+                    .is_some_and(|name| name.starts_with(|c: char| !c.is_ascii_digit() && c != ' '))
+            })
+        })
+        .collect();
+    if crossed.is_empty() || !lines.iter().any(|l| crate::passing::is_passing_test(l)) {
+        return Vec::new();
+    }
+    crossed
+}
+
 #[cfg(test)]
 pub(crate) fn parse_log(log: &str) -> TestReport {
     parse(&log.lines().collect::<Vec<_>>())
@@ -302,6 +327,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
     crate::node_runners::read(lines, &mut r);
     crate::minitest::read(lines, &mut r);
     crate::test_unit::read(lines, &mut r);
+    r.failure_lines.extend(cross_marked(lines));
     r
 }
 
@@ -335,6 +361,19 @@ mod tests {
             r.failures[0].message.as_deref(),
             Some("assertion `left == right` failed")
         );
+    }
+
+    #[test]
+    fn a_cross_marked_test_is_a_failing_one_where_check_marks_pass_others() {
+        let lines = [
+            "MKMapViewSpec",
+            "    ✓ accepts scroll changes (0.012 seconds)",
+            "    ✗ accepts pitch changes, expected to eventually be nil, got <MKMapView>",
+            "✖ 3 problems (3 errors, 0 warnings)",
+        ];
+        assert_eq!(parse(&lines).failure_lines, BTreeSet::from([2]));
+        // No check mark passed a test: the cross proves nothing.
+        assert!(parse(&lines[2..]).failure_lines.is_empty());
     }
 
     #[test]
