@@ -65,7 +65,13 @@
 //!   `Setting up tree`, `Setting up bats`); a long log keeps a template's
 //!   few lines when each names another thing;
 //! - the line where a runner announced a failing test, whatever its words,
-//!   with the lines indented under it (its message);
+//!   with the lines indented under it (its message); a trace printed as
+//!   places under it (PHPUnit's `/build/tests/x_test.php:12`, Pester's `at
+//!   f, /src/x.ps1:16`) keeps the frames any trace keeps and the message
+//!   above them ([`failure_traces`]);
+//! - a list the tool numbered itself (`1. …`, `2. …`: [`enumerated`]), item
+//!   by item where the log reads as a short one (a link checker's issues
+//!   above its failure exit);
 //! - pytest's warnings summary keeps each distinct warning once, with its
 //!   first place ([`warnings_summary`]); a Python traceback in a log folds
 //!   its library frames but the innermost, and a long one its middle
