@@ -138,6 +138,17 @@ clang-tidy).
 on real projects with a bug put in: python-dateutil's suite under pytest -v
 and strsim from cargo's registry (pip needs network).
 
+`--round24` writes only `native_crash_cases()`: native crashes (the
+sanitizers, gdb, glibc's aborts, valgrind, Python's faulthandler, Node out
+of heap).
+
+`--round25 --js DIR` writes only `js_tool_cases()`: Biome, oxlint,
+stylelint, AVA, node-tap, c8 and a vite build (in DIR).
+
+`--round26 --js DIR` writes only `php_and_link_cases()`: PHPUnit 9 with a
+data provider's failing cases and errors thrown through the project's
+classes (Debian's phpunit), markdown-link-check offline (in DIR).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -2255,6 +2266,86 @@ def native_crash_cases():
              "the `FATAL ERROR:` line")
 
 
+def php_and_link_cases():
+    """Round 26, written before ghost's output was looked at: PHPUnit 9
+    with a data provider's failing cases, named and numbered, errors
+    thrown through the project's own classes, and markdown-link-check on
+    a README whose links cannot resolve offline. PHPUnit: the first line
+    of each distinct failure header (`N) Class::test …`, numbers masked:
+    a data provider's cases differing only in numbers are one failure
+    counted, those differing in words each a failure), the first line of
+    each distinct message (`Failed asserting …`, an exception's `Class:
+    message`), every line naming a place in the project's `src/` or
+    `tests/`, and the verdict and counts. markdown-link-check: every dead
+    link's `[✖]` line and the counts. Needs phpunit (Debian's) and `npm
+    install markdown-link-check` in the folder `--js` names."""
+    js = os.path.abspath(js_dir())
+    bin_ = os.path.join(js, "node_modules", ".bin")
+    with tempfile.TemporaryDirectory() as tmp:
+        shop = os.path.join(tmp, "shop")
+        write(os.path.join(shop, "src", "Coupon.php"), "<?php\nnamespace Shop;\n\nfinal class Coupon\n{\n"
+              "    private function __construct(private int $percent) {}\n\n"
+              "    public static function parse(string $code): self\n    {\n"
+              "        if (!preg_match('/^(\\d+)OFF$/', $code, $m)) {\n"
+              "            throw new \\DomainException(\"unknown coupon '$code'\");\n        }\n"
+              "        return new self((int) $m[1]);\n    }\n\n"
+              "    public function apply(int $cents): int\n    {\n        return intdiv($cents * (100 - $this->percent), 100);\n    }\n}\n")
+        write(os.path.join(shop, "src", "Cart.php"), "<?php\nnamespace Shop;\n\nfinal class Cart\n{\n    private array $items = [];\n\n"
+              "    public function add(string $sku, int $cents, int $qty = 1): void\n    {\n"
+              "        if ($qty < 1) {\n            throw new \\InvalidArgumentException(\"quantity must be positive, got $qty\");\n        }\n"
+              "        $this->items[] = [$sku, $cents, $qty];\n    }\n\n"
+              "    public function total(): int\n    {\n        $t = 0;\n"
+              "        foreach ($this->items as [$sku, $cents, $qty]) {\n            $t += $cents * $qty;\n        }\n"
+              "        return $t > 10000 ? $t - 500 : $t;\n    }\n\n"
+              "    public function applyCoupon(string $code): int\n    {\n        return Coupon::parse($code)->apply($this->total());\n    }\n}\n")
+        write(os.path.join(shop, "src", "Slug.php"), "<?php\nnamespace Shop;\n\nfinal class Slug\n{\n"
+              "    public static function of(string $title): string\n    {\n"
+              "        return strtolower(str_replace(' ', '-', $title));\n    }\n}\n")
+        write(os.path.join(shop, "tests", "bootstrap.php"), "<?php\nforeach (['Coupon', 'Cart', 'Slug'] as $c) {\n"
+              "    require_once __DIR__ . \"/../src/$c.php\";\n}\n")
+        adds = "".join(f"    public function testAdd{i}(): void\n    {{\n        $c = new Cart();\n"
+                       f"        $c->add('sku{i}', {i * 7 + 1}, {i % 3 + 1});\n"
+                       f"        $this->assertSame({(i * 7 + 1) * (i % 3 + 1)}, $c->total());\n    }}\n\n" for i in range(15))
+        totals = [([100, 2], 200), ([250, 4], 1000), ([5000, 2], 10000), ([5000, 3], 15000),
+                  ([1, 1], 1), ([9999, 1], 9999), ([6000, 2], 12000), ([30, 3], 90)]
+        provider = "".join(f"            [{a}, {b}, {want}],\n" for (a, b), want in totals)
+        write(os.path.join(shop, "tests", "CartTest.php"), "<?php\nuse PHPUnit\\Framework\\TestCase;\nuse Shop\\Cart;\n\n"
+              "final class CartTest extends TestCase\n{\n" + adds
+              + "    /** @dataProvider totals */\n    public function testTotal(int $cents, int $qty, int $want): void\n    {\n"
+              "        $c = new Cart();\n        $c->add('x', $cents, $qty);\n        $this->assertSame($want, $c->total());\n    }\n\n"
+              "    public function totals(): array\n    {\n        return [\n" + provider + "        ];\n    }\n\n"
+              "    public function testCoupon(): void\n    {\n        $c = new Cart();\n        $c->add('x', 1000);\n"
+              "        $this->assertSame(900, $c->applyCoupon('10PERCENT'));\n    }\n\n"
+              "    public function testAddNothing(): void\n    {\n        $c = new Cart();\n        $c->add('x', 5, 0);\n"
+              "        $this->assertSame(0, $c->total());\n    }\n}\n")
+        write(os.path.join(shop, "tests", "SlugTest.php"), "<?php\nuse PHPUnit\\Framework\\TestCase;\nuse Shop\\Slug;\n\n"
+              "final class SlugTest extends TestCase\n{\n    /** @dataProvider titles */\n"
+              "    public function testSlug(string $title, string $want): void\n    {\n"
+              "        $this->assertSame($want, Slug::of($title));\n    }\n\n"
+              "    public function titles(): array\n    {\n        return [\n"
+              "            'plain' => ['Hello', 'hello'],\n            'spaces' => ['a  b', 'a-b'],\n"
+              "            'accents' => ['Émile Zola', 'emile-zola'],\n            'trim' => [' x ', 'x'],\n"
+              "            'words' => ['Two Words', 'two-words'],\n        ];\n    }\n}\n")
+        t = run("phpunit --colors=never --bootstrap tests/bootstrap.php tests 2>&1", cwd=shop)
+        lines = t.splitlines()
+        keep = first_of_each(lines, lambda l: re.match(r"^\d+\) \S+::\S+", l))
+        keep += first_of_each(lines, lambda l: l.startswith("Failed asserting") or re.match(r"^[A-Z]\w+(\\\w+)*: \S", l))
+        keep += [l for l in lines if re.search(r"/(src|tests)/\w+\.php:\d+$", l)]
+        keep += [l for l in lines if re.match(r"^(FAILURES!|ERRORS!|Tests: \d+)", l)]
+        case("phpunit-data-providers", "log", "phpunit --bootstrap tests/bootstrap.php tests", t, keep,
+             "the first line of each distinct failure header (`N) Class::test …`, numbers masked), the first line of "
+             "each distinct message (`Failed asserting …`, `Class: message`), every place in the project's src/ or "
+             "tests/, the verdict and the counts")
+        links = "".join(f"- [{name}](https://{name}.invalid/docs/{k})\n" for k, name in enumerate(
+            ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]))
+        write(os.path.join(tmp, "docs", "README.md"), "# Shop\n\nSee [the cart](src/Cart.php), [the guide](docs/guide.md) "
+              "and [install](#install).\n\n## Links\n\n" + links + "\n## Install\n\nRun `composer install`.\n")
+        t = run(f"{bin_}/markdown-link-check README.md 2>&1", cwd=os.path.join(tmp, "docs"))
+        case("markdown-link-check-offline", "log", "markdown-link-check README.md", t,
+             lambda l: "[✖]" in l or re.match(r"^\s*(ERROR: )?\d+ (dead )?links? ", l),
+             "every dead link's `[✖]` line and the counts (`N links checked.`, `ERROR: N dead links found!`)")
+
+
 def js_tool_cases():
     """Round 25, written before ghost's output was looked at: JavaScript
     tools no round had run, each with its own format. Biome's and oxlint's
@@ -2413,6 +2504,9 @@ def main():
         return
     if "--round25" in sys.argv:
         js_tool_cases()
+        return
+    if "--round26" in sys.argv:
+        php_and_link_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
