@@ -13,11 +13,13 @@
 //! after every line). When they hold a trace, the frames any trace keeps
 //! stay (see [`crate::trace`]; the others are left to the usual rules)
 //! and the lines above it, its message, stay too, up to
-//! [`MESSAGE_LINES_AT_MOST`]. Without a trace nothing changes: an indented
+//! [`MESSAGE_BODY_AT_MOST`] non-blank lines, as an indented body does.
+//! Without a trace nothing changes: an indented
 //! body is [`crate::fold`]'s to keep.
 
 use std::collections::BTreeSet;
 
+use crate::fold::MESSAGE_BODY_AT_MOST;
 use crate::markers::{self, is_library_path};
 use crate::pytest_tb::Role;
 use crate::trace;
@@ -25,9 +27,6 @@ use crate::trace;
 /// Most lines after a failing test's announcement read for its trace (a
 /// message may be a long diff).
 const SPAN_AT_MOST: usize = 200;
-
-/// Most non-blank lines of a failing test's message kept above its trace.
-pub const MESSAGE_LINES_AT_MOST: usize = 12;
 
 /// What the failing tests' lines hold (see the module's doc).
 #[derive(Debug, Clone, Default)]
@@ -73,7 +72,7 @@ pub fn find(contents: &[&str], failure_lines: &BTreeSet<usize>, passing: &[bool]
         found.messages.extend(
             (start + 1..first)
                 .filter(|&j| !contents[j].trim().is_empty())
-                .take(MESSAGE_LINES_AT_MOST),
+                .take(MESSAGE_BODY_AT_MOST),
         );
     }
     found

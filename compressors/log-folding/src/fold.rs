@@ -803,7 +803,7 @@ fn is_stack_frame(content: &str) -> bool {
 }
 
 /// Most lines of a diagnostic's message printed below its header.
-const MESSAGE_BODY_AT_MOST: usize = 12;
+pub(crate) const MESSAGE_BODY_AT_MOST: usize = 12;
 
 /// A diagnostic whose header ends at its level (GHC's `src/A.hs:94:10:
 /// Warning:`) says its message on the indented lines below: they are kept

@@ -96,7 +96,6 @@ pub(crate) fn count(s: &str) -> Option<u64> {
         .flatten()
 }
 
-/// [`parse`] of a log given whole (for tests).
 /// Marks a runner puts before a failing test's name, as it puts `✓`
 /// before a passing one's (jest `✕`, xcpretty `✗`, node --test `✖`,
 /// vitest `×`).
@@ -110,10 +109,13 @@ fn cross_marked(lines: &[&str]) -> Vec<usize> {
     let crossed: Vec<usize> = (0..lines.len())
         .filter(|&i| {
             let t = lines[i].trim_start();
-            CROSS_MARKS.iter().any(|m| {
-                t.strip_prefix(m)
-                    .is_some_and(|name| name.starts_with(|c: char| !c.is_ascii_digit() && c != ' '))
-            })
+            // Every mark is outside ASCII: most lines end the test here.
+            t.as_bytes().first().is_some_and(|b| !b.is_ascii())
+                && CROSS_MARKS.iter().any(|m| {
+                    t.strip_prefix(m).is_some_and(|name| {
+                        name.starts_with(|c: char| !c.is_ascii_digit() && c != ' ')
+                    })
+                })
         })
         .collect();
     if crossed.is_empty() || !lines.iter().any(|l| crate::passing::is_passing_test(l)) {
@@ -122,6 +124,7 @@ fn cross_marked(lines: &[&str]) -> Vec<usize> {
     crossed
 }
 
+/// [`parse`] of a log given whole (for tests).
 #[cfg(test)]
 pub(crate) fn parse_log(log: &str) -> TestReport {
     parse(&log.lines().collect::<Vec<_>>())
