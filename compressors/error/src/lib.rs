@@ -295,6 +295,18 @@ fn fold_trace(
     let own =
         |f: &Frame| !f.library || no_own && f.file.is_some() && f.file.as_deref() == entry_file;
     let innermost_own = trace.iter().rposition(|(f, _)| own(f));
+    // Where the program's own code starts: its outermost frame of its own.
+    // The frames around that one are the runtime or runner starting the
+    // program (libc's `_start`, node's `run_main_module`, surefire's
+    // booter, pytest's entry point) and fold; with no frame of its own,
+    // the outermost frame stays instead.
+    let outermost = if innermost_last { entry } else { last };
+    let program_start = match (no_own, innermost_last) {
+        (true, _) => outermost,
+        (false, true) => trace.iter().position(|(f, _)| own(f)).unwrap_or(outermost),
+        (false, false) => innermost_own.unwrap_or(outermost),
+    };
+    let raise = if innermost_last { last } else { entry };
     // The project's frame nearest where it was raised, and whether a
     // frame is among the few nearest that.
     let nearest_own = if innermost_last {
@@ -357,14 +369,15 @@ fn fold_trace(
             continue;
         }
         let (f, start) = &trace[k];
-        let kept = k == entry
-            || k == last
+        let kept = k == raise
+            || k == program_start
+            || k == outermost && opens_a_block(lines[*start + f.extra_lines])
             || long && (near_the_raise(k) || Some(k) == nearest_own)
             || own(f) && !long;
         if kept {
             flush(&mut folded, out);
             let text = lines[*start..=*start + f.extra_lines].join("\n");
-            if k != last && printed_before.contains(&text) {
+            if k != raise && printed_before.contains(&text) {
                 repeats += 1;
             } else {
                 flush_repeats(&mut repeats, out);
@@ -389,6 +402,13 @@ fn fold_trace(
     flush(&mut folded, out);
     flush_repeats(&mut repeats, out);
     printed
+}
+
+/// Whether a frame's last line opens a block the text closes further down
+/// (node's `at node:internal/main/run_main_module:28:49 {` above an
+/// error's properties): folding it would leave the block's end unopened.
+fn opens_a_block(line: &str) -> bool {
+    line.trim_end().ends_with(['{', '[', '('])
 }
 
 /// Writes the count of frames printed by an earlier trace, if any.
@@ -426,7 +446,8 @@ mod tests {
     use super::*;
 
     /// AddressSanitizer's report on a heap overflow (gcc 12, real): the C
-    /// runtime's frames fold, the program's stay, and of the shadow memory
+    /// runtime's frames fold (its `_start` outside `main` too), the
+    /// program's stay, and of the shadow memory
     /// the rows repeating the row above fold but for the marked one.
     #[test]
     fn a_sanitizer_report_folds_the_runtime_and_repeated_shadow_rows() {
@@ -470,8 +491,7 @@ mod tests {
             "READ of size 4 at 0x602000000020 thread T0",
             "    #0 0x55ffca782223 in sum /tmp/t/heap.c:6",
             "    #1 0x55ffca7822c4 in main /tmp/t/heap.c:13",
-            "    #4 0x55ffca7820f0 in _start (/tmp/t/heap+0x10f0)",
-            "    … 2 frames in libc_start_call_main.h, libc-start.c",
+            "    … 3 frames in libc_start_call_main.h, libc-start.c, heap",
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/t/heap.c:6 in sum",
             "  0x0c047fff7fe0: 00 00",
             "  [… 1 row of the same bytes]",
@@ -484,6 +504,7 @@ mod tests {
             assert!(out.contains(kept), "lost {kept:?} in\n{out}");
         }
         assert!(!out.contains("__libc_start_main_impl"), "{out}");
+        assert!(!out.contains("_start (/tmp/t/heap"), "{out}");
         assert!(
             out.contains("; 3 memory rows folded; 3 legend rows folded]"),
             "{out}"
@@ -673,6 +694,45 @@ mod tests {
         );
         let out = compress(&again).unwrap().text;
         assert_eq!(out.matches("line 3, in load").count(), 2, "{out}");
+    }
+
+    /// Node's trace (v20, real shape): the loader's frames outside the
+    /// program's outermost own frame start it and fold; the one that
+    /// opens the error's properties (` {`) stays, so the closing `}`
+    /// below it still closes something.
+    #[test]
+    fn the_runtime_starting_a_program_folds_but_a_frame_opening_a_block() {
+        let mut t = String::from(
+            "TypeError: total is not a function\n    at sum (/app/cart.js:4:10)\n    at Object.<anonymous> (/app/cart.js:9:1)\n",
+        );
+        for (f, place) in [
+            (
+                "Module._compile",
+                "node:internal/modules/cjs/loader:1256:14",
+            ),
+            ("Module.load", "node:internal/modules/cjs/loader:1119:32"),
+            ("Module._load", "node:internal/modules/cjs/loader:960:12"),
+        ] {
+            t.push_str(&format!("    at {f} ({place})\n"));
+        }
+        let plain =
+            format!("{t}    at node:internal/main/run_main_module:23:47\n\nNode.js v20.20.2\n");
+        let out = compress(&plain).unwrap().text;
+        assert!(out.contains("    at sum (/app/cart.js:4:10)"), "{out}");
+        assert!(
+            out.contains("    at Object.<anonymous> (/app/cart.js:9:1)"),
+            "{out}"
+        );
+        assert!(out.contains("    … 4 frames in node\n"), "{out}");
+        assert!(!out.contains("run_main_module"), "{out}");
+        let with_properties =
+            format!("{t}    at node:internal/main/run_main_module:23:47 {{\n  code: 'ERR_X'\n}}\n");
+        let out = compress(&with_properties).unwrap().text;
+        assert!(out.contains("    … 3 frames in node\n"), "{out}");
+        assert!(
+            out.contains("    at node:internal/main/run_main_module:23:47 {\n  code: 'ERR_X'\n}"),
+            "{out}"
+        );
     }
 
     #[test]
