@@ -228,6 +228,46 @@ mod tests {
         );
     }
 
+    /// NUnit's result file nests its test cases ten elements deep, under
+    /// suites for the assembly, each namespace and the fixture: below the
+    /// outline's depth, but the cases are what the file holds. Each stays
+    /// a row, under the names of the suites leading to it; what else the
+    /// suites say is counted.
+    #[test]
+    fn records_deeper_than_the_outline_still_show_every_row() {
+        let cases: String = (0..30)
+            .map(|i| {
+                let result = if i == 7 { "Failure" } else { "Success" };
+                format!("<test-case name=\"Shop.Tests.CartTests.Adds{i}\" executed=\"True\" result=\"{result}\" time=\"0.001\" />\n")
+            })
+            .collect();
+        let mut xml = cases;
+        for suite in ["CartTests", "Tests", "Shop", "/src/Shop.Tests.dll"] {
+            xml = format!(
+                "<test-suite name=\"{suite}\" executed=\"True\" result=\"Failure\" time=\"0.08\">\n<results>\n{xml}</results>\n</test-suite>\n"
+            );
+        }
+        let xml = format!(
+            "<?xml version=\"1.0\"?>\n<test-results name=\"/src/Shop.Tests.dll\" total=\"30\" failures=\"1\">\n{xml}</test-results>\n"
+        );
+        let out = compress(&xml, None).text;
+        for i in 0..30 {
+            let name = format!("Shop.Tests.CartTests.Adds{i} ");
+            assert!(out.contains(&name), "lost {name:?}:\n{out}");
+        }
+        assert!(out.contains("Shop.Tests.CartTests.Adds7 Failure"), "{out}");
+        assert!(out.contains("\"@name\": \"CartTests\""), "{out}");
+        assert!(out.contains("… 3 more keys"), "{out}");
+        // Without records below, a deep element is still summarised.
+        let few: String = xml
+            .lines()
+            .filter(|l| !l.starts_with("<test-case") || l.contains("Adds1\""))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let out = compress(&few, None).text;
+        assert!(out.contains("{… ") && !out.contains("Adds1"), "{out}");
+    }
+
     #[test]
     fn a_stream_of_json_documents_is_outlined_one_by_one() {
         let long = "y".repeat(400);

@@ -74,7 +74,7 @@ impl Outline {
             return;
         }
         if depth >= self.max_depth {
-            out.push_str(&format!("{{… {} keys: {}}}", map.len(), key_list(map, 6)));
+            self.deep_object(map, depth, out);
             return;
         }
         let pad = "  ".repeat(depth + 1);
@@ -150,21 +150,17 @@ impl Outline {
             out.push_str(&format!("[{}]", parts.join(", ")));
             return;
         }
-        if depth >= self.max_depth {
-            out.push_str(&format!(
-                "[… {} items of shape {}]",
-                items.len(),
-                shape(&items[0])
-            ));
-            return;
-        }
-        let pad = "  ".repeat(depth + 1);
         if items.len() > self.array_items + 1
             && let Some(records) = records_of(items.iter().map(|v| (None, v)))
         {
             self.table(&records, depth, out);
             return;
         }
+        if depth >= self.max_depth {
+            self.deep_array(items, depth, out);
+            return;
+        }
+        let pad = "  ".repeat(depth + 1);
         out.push_str("[\n");
         let shown = items.len().min(self.array_items);
         for v in &items[..shown] {
@@ -193,6 +189,99 @@ impl Outline {
         }
         out.push_str(&"  ".repeat(depth));
         out.push(']');
+    }
+}
+
+/// Levels below the outline's depth searched for records (see
+/// [`holds_records`]): XML's results nest tests ten deep.
+const RECORDS_SEARCHED_DEEPER: usize = 12;
+
+impl Outline {
+    /// An object past the outline's depth: summarised by its keys, but for
+    /// the records below it (a test report's cases under its suites), which
+    /// are what the document holds; the way to them and the fields naming
+    /// each level (`@name`) stay.
+    fn deep_object(&self, map: &Map<String, Value>, depth: usize, out: &mut String) {
+        let leads: Vec<&String> = map
+            .iter()
+            .filter(|(_, v)| self.holds_records(v, RECORDS_SEARCHED_DEEPER))
+            .map(|(k, _)| k)
+            .collect();
+        if leads.is_empty() {
+            out.push_str(&format!("{{… {} keys: {}}}", map.len(), key_list(map, 6)));
+            return;
+        }
+        let pad = "  ".repeat(depth + 1);
+        out.push_str("{\n");
+        let mut others = 0;
+        for (k, v) in map {
+            let names = is_scalar(v) && names_a_record(k);
+            if !names && !leads.contains(&k) {
+                others += 1;
+                continue;
+            }
+            out.push_str(&pad);
+            out.push_str(&Value::String(k.clone()).to_string());
+            out.push_str(": ");
+            self.value(v, depth + 1, out);
+            out.push('\n');
+        }
+        if others > 0 {
+            out.push_str(&format!(
+                "{pad}… {others} more key{}\n",
+                if others == 1 { "" } else { "s" }
+            ));
+        }
+        out.push_str(&"  ".repeat(depth));
+        out.push('}');
+    }
+
+    /// An array past the outline's depth (not itself records): summarised
+    /// by its shape, but for items holding records, each shown (see
+    /// [`Outline::deep_object`]).
+    fn deep_array(&self, items: &[Value], depth: usize, out: &mut String) {
+        if !items
+            .iter()
+            .any(|v| self.holds_records(v, RECORDS_SEARCHED_DEEPER))
+        {
+            out.push_str(&format!(
+                "[… {} items of shape {}]",
+                items.len(),
+                shape(&items[0])
+            ));
+            return;
+        }
+        let pad = "  ".repeat(depth + 1);
+        out.push_str("[\n");
+        for v in items.iter().take(self.table_rows) {
+            out.push_str(&pad);
+            self.value(v, depth + 1, out);
+            out.push('\n');
+        }
+        if items.len() > self.table_rows {
+            out.push_str(&format!(
+                "{pad}… and {} more items\n",
+                items.len() - self.table_rows
+            ));
+        }
+        out.push_str(&"  ".repeat(depth));
+        out.push(']');
+    }
+
+    /// Whether `v` is or holds, within `levels` levels, records the outline
+    /// shows as a table: an array of more than a few objects of one shape.
+    fn holds_records(&self, v: &Value, levels: usize) -> bool {
+        match v {
+            Value::Array(items) => {
+                items.len() > self.array_items + 1
+                    && records_of(items.iter().map(|v| (None, v))).is_some()
+                    || levels > 0 && items.iter().any(|v| self.holds_records(v, levels - 1))
+            }
+            Value::Object(map) => {
+                levels > 0 && map.values().any(|v| self.holds_records(v, levels - 1))
+            }
+            _ => false,
+        }
     }
 }
 
