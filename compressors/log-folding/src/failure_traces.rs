@@ -19,7 +19,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::fold::MESSAGE_BODY_AT_MOST;
+use crate::fold::{self, MESSAGE_BODY_AT_MOST};
 use crate::markers::{self, is_library_path};
 use crate::pytest_tb::Role;
 use crate::trace;
@@ -50,17 +50,22 @@ pub fn find(contents: &[&str], failure_lines: &BTreeSet<usize>, passing: &[bool]
     };
     for &start in failure_lines {
         let end = span_end(contents, start, failure_lines, passing);
-        let Some(first) = (start + 1..end).find(|&j| frame_path(contents[j]).is_some()) else {
+        // A trace starts at the first frame naming a place.
+        let Some(first) =
+            (start + 1..end).find(|&j| frame_path(contents[j]).is_some_and(|p| p.is_some()))
+        else {
             continue;
         };
-        // The trace: frames, blank lines between them allowed.
+        // The trace: frames, blank lines between them allowed; a frame
+        // naming no place of the project (`in <3cae…>:0`, a runtime's
+        // wrapper) is the runtime's.
         let mut frames: Vec<(usize, bool)> = Vec::new();
         for (j, c) in contents.iter().enumerate().take(end).skip(first) {
             if c.trim().is_empty() {
                 continue;
             }
             let Some(path) = frame_path(c) else { break };
-            frames.push((j, is_library_path(path)));
+            frames.push((j, path.is_none_or(is_library_path)));
         }
         // Printed innermost first: the trace's rule reads outermost first.
         let library: Vec<bool> = frames.iter().rev().map(|f| f.1).collect();
@@ -103,15 +108,45 @@ fn span_end(
     limit
 }
 
-/// The path of a line that is a frame printed as a place: the place alone
-/// (`/build/tests/count_test.php:12`) or a function and its place (`at
-/// Verify-Equal, /src/Verify-Equal.ps1:16`).
-fn frame_path(content: &str) -> Option<&str> {
+/// Whether a line is a frame, and the path of the place it names if any:
+/// a place alone (PHPUnit's `/build/tests/count_test.php:12`), a
+/// function and its place (Pester's `at Verify-Equal,
+/// /src/Verify-Equal.ps1:16`), or a stack frame as .NET, Mono and
+/// JavaScript print them (`at A.B () [0x00031] in /src/B.cs:16`, `at
+/// A.B() in /src/B.cs:line 16`, `at f (/app/x.js:1:2)`), naming its
+/// function, whose place counts only with a folder in it (`in
+/// <3cae…>:0` names none, nor does the JVM's `B.java:12`).
+fn frame_path(content: &str) -> Option<Option<&str>> {
     let t = content.trim();
-    let place = match t.strip_prefix("at ") {
-        Some(rest) => rest.rsplit_once(", ")?.1,
-        None => t,
+    let pester_place = t
+        .strip_prefix("at ")
+        .and_then(|rest| rest.rsplit_once(", "))
+        .and_then(|(_, place)| place_path(place));
+    if let Some(path) = pester_place.or_else(|| place_path(t)) {
+        return Some(Some(path));
+    }
+    // Rust prints a frame's place under its name (`   3: app::main`, then
+    // `at /src/main.rs:4:5`): that line alone is no frame.
+    let named = t
+        .strip_prefix("at ")
+        .is_some_and(|rest| !rest.starts_with(['/', '.']));
+    if !named || !fold::is_stack_frame(content) {
+        return None;
+    }
+    let place = match t.rsplit_once(" in ") {
+        Some((_, place)) => place.trim(),
+        None => t
+            .strip_suffix(')')
+            .and_then(|s| s.rsplit_once('(').map(|(_, p)| p))
+            .unwrap_or_else(|| t.rsplit(' ').next().unwrap_or(t)),
     };
+    let place = place.rsplit_once(":line ").map_or(place, |(path, _)| path);
+    let path = without_numbers(place);
+    Some(path.contains('/').then_some(path))
+}
+
+/// The path of a place with a line number (`/build/tests/count_test.php:12`).
+fn place_path(place: &str) -> Option<&str> {
     let path = place.rsplit_once(':')?.0;
     let line = &place[path.len() + 1..];
     let is_place = !place.contains(' ')
@@ -119,6 +154,20 @@ fn frame_path(content: &str) -> Option<&str> {
         && line.bytes().all(|b| b.is_ascii_digit())
         && markers::has_source_location(place);
     is_place.then_some(path)
+}
+
+/// A place without its line and column (`/app/x.js` of `/app/x.js:1:2`).
+fn without_numbers(place: &str) -> &str {
+    let mut path = place;
+    for _ in 0..2 {
+        match path.rsplit_once(':') {
+            Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                path = head
+            }
+            _ => break,
+        }
+    }
+    path
 }
 
 #[cfg(test)]

@@ -785,8 +785,9 @@ fn keep_exception_messages(
 
 /// A stack frame as JavaScript, Java, C# and Scala print them: `at name
 /// (file.js:1:2)`, `at node:internal/main/run_main_module:28:49`, `at
-/// a.B.c(B.java:12)`, `at A.B() in B.cs:line 12`.
-fn is_stack_frame(content: &str) -> bool {
+/// a.B.c(B.java:12)`, `at A.B() in B.cs:line 12`, and as Mono does, its
+/// IL offset before the place: `at A.B (int x) [0x0001e] in <3cae…>:0`.
+pub(crate) fn is_stack_frame(content: &str) -> bool {
     // (Bytes, not `trim_start`: this reads every line of the log.)
     let indent = content.bytes().take_while(|b| matches!(b, b' ' | b'\t'));
     let Some(rest) = content[indent.count()..].strip_prefix("at ") else {
@@ -800,6 +801,7 @@ fn is_stack_frame(content: &str) -> bool {
         || line_and_column
         || markers::has_source_location(rest)
         || rest.has(":line ")
+        || rest.has(" [0x") && rest.has("] in ")
 }
 
 /// Most lines of a diagnostic's message printed below its header.
@@ -1462,6 +1464,7 @@ mod tests {
             "\tat org.junit.Assert.assertEquals(Assert.java:117)",
             "   at Calc.Tests.AddTest() in /src/Calc.Tests/AddTest.cs:line 12",
             "   at System.Number.ThrowOverflowException()",
+            "  at System.Int32.Parse (System.String s) [0x00019] in <12b418a7818c4ca0893feeaaf67f1e7f>:0 ",
         ] {
             assert!(is_stack_frame(frame), "{frame:?}");
         }

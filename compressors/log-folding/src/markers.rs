@@ -239,7 +239,8 @@ pub fn has_source_location(l: &str) -> bool {
 }
 
 /// Code that is not the project's: installed packages, the standard library
-/// and its headers, an interpreter's frozen modules, vendored dependencies.
+/// and its headers, an interpreter's frozen modules, a runtime's built-in
+/// ones (node's `node:internal/timers`), vendored dependencies.
 pub fn is_library_path(path: &str) -> bool {
     const INSIDE: &[&str] = &[
         "site-packages/",
@@ -254,6 +255,7 @@ pub fn is_library_path(path: &str) -> bool {
     ];
     const UNDER: &[&str] = &[
         "<",
+        "node:",
         "/usr/include/",
         "/usr/lib/",
         "/usr/local/include/",

@@ -1,6 +1,6 @@
 //! More test runners for [`crate::testrun`]: TAP (node --test, prove),
 //! Python's unittest and Django's runner, RSpec, PHPUnit, Pester, dotnet
-//! test, cargo-nextest, doctest, Gradle and JUnit 4's console runner. Each
+//! test, NUnit's console, cargo-nextest, doctest, Gradle and JUnit 4's console runner. Each
 //! adds its counts and names its failing tests with their first message
 //! line; the runner's own summary lines are kept verbatim by
 //! [`crate::markers`] whatever this module reads.
@@ -174,6 +174,23 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 r.saw("junit");
                 r.add_failure(j, name, next_message(&lines[j + 1..], 3));
             }
+        } else if let Some(name) = nunit_failure(t) {
+            // NUnit's console: `1) Test Failure : Ns.Class.Test` (2.x) or
+            // `1) Failed : Ns.Class.Test` (3.x), the message under it.
+            r.saw("NUnit");
+            r.add_failure(i, name, next(3));
+        } else if let Some(rest) = t.strip_prefix("Not run: ").filter(|s| s.has("Ignored: ")) {
+            // NUnit 2's `Not run: 1, Invalid: 0, Ignored: 1, Skipped: 0`
+            // under its `Tests run:` line, which counts only the tests run.
+            r.saw("NUnit");
+            r.skipped += number(rest).unwrap_or(0);
+        } else if let Some(rest) = t.strip_prefix("Test Count: ").filter(|s| s.has("Passed: ")) {
+            // NUnit 3: `Test Count: 35, Passed: 30, Failed: 4, Warnings:
+            // 0, Inconclusive: 0, Skipped: 1`.
+            r.saw("NUnit");
+            r.passed += count_after(rest, "Passed: ").unwrap_or(0);
+            r.failed += count_after(rest, "Failed: ").unwrap_or(0);
+            r.skipped += count_after(rest, "Skipped: ").unwrap_or(0);
         } else if let Some(rest) = t.strip_prefix("[-] ") {
             // Pester: `[-] Describe.It 15ms (13ms|2ms)`, the message next.
             r.saw("Pester");
@@ -391,6 +408,20 @@ fn junit4_failure(t: &str) -> Option<&str> {
     (count(n).is_some() && plain(method) && plain(class)).then_some(name)
 }
 
+/// The test named by NUnit's console as failing: `Ns.Class.Test` of `1)
+/// Test Failure : Ns.Class.Test` and `2) Test Error : …` (NUnit 2), of
+/// `1) Failed : …` and `2) Error : …` (NUnit 3).
+fn nunit_failure(t: &str) -> Option<&str> {
+    let (n, rest) = t.split_once(") ")?;
+    let (verdict, name) = rest.split_once(" : ")?;
+    let verdict = verdict.strip_prefix("Test ").unwrap_or(verdict);
+    (count(n).is_some()
+        && matches!(verdict, "Failure" | "Error" | "Failed")
+        && !name.is_empty()
+        && !name.contains(' '))
+    .then_some(name)
+}
+
 /// `Describe.It 15ms (13ms|2ms)` → `Describe.It`.
 fn strip_timing(rest: &str) -> &str {
     match rest.rsplit_once(' ') {
@@ -471,6 +502,31 @@ not ok 1 - tap/ports.test.mjs # time=32.918ms\n\n# { total: 4, pass: 2, fail: 2 
             r.failures[0].message.as_deref(),
             Some("AssertionError: 'x' not found in 'abc'")
         );
+    }
+
+    /// NUnit's console, 2.x (Mono's, as Debian ships it) and 3.x: the
+    /// counts and every failing test with its message.
+    #[test]
+    fn nunit_consoles() {
+        let two = report(
+            "Tests run: 34, Errors: 1, Failures: 3, Inconclusive: 0, Time: 0.08 seconds\n  Not run: 1, Invalid: 0, Ignored: 1, Skipped: 0\n\nErrors and Failures:\n1) Test Failure : Shop.Tests.CartTests.Totals\n     no discount under 200\n  Expected: 120m\n  But was:  115m\n\n2) Test Error : Shop.Tests.CartTests.Parses\n   System.FormatException : Input string was not in a correct format.\n\nTests Not Run:\n1) Ignored : Shop.Tests.CartTests.Later\n",
+        );
+        assert_eq!(two.runners, vec!["NUnit"]);
+        assert_eq!((two.passed, two.failed, two.skipped), (30, 4, 1));
+        let names: Vec<&str> = two.failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Shop.Tests.CartTests.Totals", "Shop.Tests.CartTests.Parses"]
+        );
+        assert_eq!(
+            two.failures[1].message.as_deref(),
+            Some("System.FormatException : Input string was not in a correct format.")
+        );
+        let three = report(
+            "Errors, Failures and Warnings\n\n1) Failed : Shop.Tests.CartTests.Totals\n  Expected: 120m\n  But was:  115m\n\nTest Run Summary\n  Overall result: Failed\n  Test Count: 35, Passed: 33, Failed: 1, Warnings: 0, Inconclusive: 0, Skipped: 1\n",
+        );
+        assert_eq!((three.passed, three.failed, three.skipped), (33, 1, 1));
+        assert_eq!(three.failures[0].name, "Shop.Tests.CartTests.Totals");
     }
 
     #[test]

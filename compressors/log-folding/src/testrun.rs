@@ -272,7 +272,11 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 count_after(s, "Failures:"),
                 count_after(s, "Errors:"),
             ) {
-                r.saw(if e.is_some() {
+                // NUnit 2's console prints `Inconclusive:` too, and its
+                // skipped tests on the next line (see [`crate::runners`]).
+                r.saw(if s.has("Inconclusive:") {
+                    "NUnit"
+                } else if e.is_some() {
                     "maven surefire"
                 } else {
                     "junit"

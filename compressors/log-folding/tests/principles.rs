@@ -1259,3 +1259,46 @@ fn a_double_spaced_pester_failure_keeps_its_expectation_and_trace() {
         assert!(kept(&out, line), "lost {line:?}:\n{out}");
     }
 }
+
+#[test]
+fn an_nunit_failure_keeps_its_own_frames_among_the_runtimes() {
+    // NUnit 2.6's console under Mono with `-labels` (the shape Debian's
+    // nunit-console prints): every test named as it starts, then each
+    // failure's message and trace. Mono prints a frame's IL offset before
+    // its place, and a frame of code built without symbols names no file.
+    let mut log = String::from("NUnit-Console version 2.6.4.0\n\nExecution Runtime: mono-4.0\n");
+    for t in 0..80 {
+        log.push_str(&format!("***** Shop.Tests.CartTests.Adds{t}\n"));
+    }
+    log.push_str("\nTests run: 80, Errors: 0, Failures: 3, Inconclusive: 0, Time: 0.08 seconds\n  Not run: 0, Invalid: 0, Ignored: 0, Skipped: 0\n\nErrors and Failures:\n");
+    let runtime = "at System.Reflection.RuntimeMethodInfo.Invoke (System.Object obj, System.Reflection.BindingFlags invokeAttr, System.Reflection.Binder binder, System.Object[] parameters, System.Globalization.CultureInfo culture) [0x0007c] in <12b418a7818c4ca0893feeaaf67f1e7f>:0";
+    let mut own = Vec::new();
+    for (k, test) in ["RefusesZero", "RefusesNegative", "RefusesHuge"]
+        .iter()
+        .enumerate()
+    {
+        let frames = [
+            format!("  at Shop.Cart.Add (System.String sku, System.Decimal price, System.Int32 qty) [0x00031] in /src/shop/src/Cart.cs:{}", 16 + k),
+            format!("  at Shop.Tests.CartTests.<{test}>m__0 () [0x00011] in /src/shop/tests/CartTests.cs:{}", 266 + 10 * k),
+            "  at NUnit.Framework.Assert.Throws (NUnit.Framework.Constraints.IResolveConstraint expression, NUnit.Framework.TestDelegate code, System.String message, System.Object[] args) [0x00050] in <3cae647c28684bf8b8b5a713fda2d614>:0".to_string(),
+            String::new(),
+            format!("at Shop.Tests.CartTests.{test} () [0x0001e] in /src/shop/tests/CartTests.cs:{}", 266 + 10 * k),
+            "at (wrapper managed-to-native) System.Reflection.RuntimeMethodInfo.InternalInvoke(System.Reflection.RuntimeMethodInfo,object,object[],System.Exception&)".to_string(),
+            runtime.to_string(),
+        ];
+        log.push_str(&format!(
+            "{}) Test Failure : Shop.Tests.CartTests.{test}\n     Expected: <System.ArgumentException>\n  But was:  <System.ArgumentOutOfRangeException> (quantity must be positive\nParameter name: qty\nActual value was {k}.)\n{}\n\n",
+            k + 1,
+            frames.join("\n")
+        ));
+        own.extend(frames.into_iter().filter(|f| f.contains("/src/shop/")));
+    }
+    let out = compress(&log).text;
+    assert!(
+        out.starts_with("[tests (NUnit): 3 failed, 77 passed"),
+        "{out}"
+    );
+    for frame in &own {
+        assert!(kept(&out, frame), "lost {frame:?}:\n{out}");
+    }
+}
