@@ -318,7 +318,8 @@ fn is_python_stdlib(path: &str) -> bool {
         && path.contains("/lib/")
 }
 
-/// `at org.example.Foo.bar(Foo.java:12)` (JVM) or
+/// `at org.example.Foo.bar(Foo.java:12)` (JVM; .NET and Mono alike, Mono's
+/// `at (wrapper delegate-invoke) System.Func…` glue the runtime's) or
 /// `at fn (/app/node_modules/pkg/index.js:1:2)` / `at /app/src/x.js:3:4` (Node).
 fn jvm_or_js(t: &str) -> Option<Frame> {
     let rest = t.strip_prefix("at ")?;
@@ -345,6 +346,14 @@ fn jvm_or_js(t: &str) -> Option<Frame> {
             "project".to_string()
         };
         return Some(Frame::one_line(package, library, rest.to_string()));
+    }
+    // Mono's own glue between frames: `at (wrapper managed-to-native)
+    // System.Reflection.RuntimeMethodInfo.InternalInvoke(…)`.
+    if let Some(glue) = rest.strip_prefix("(wrapper ") {
+        let call = glue.split_once(") ").map_or("", |(_, call)| call);
+        let name = call.split(['`', '[', '(']).next().unwrap_or(call);
+        let package = name.split('.').take(2).collect::<Vec<_>>().join(".");
+        return Some(Frame::one_line(package, true, rest.to_string()));
     }
     // JVM: qualified.name.method(Source:line) — possibly "at a.b.C.m (C.java:3)".
     let name = rest.split(['(', ' ']).next()?;
@@ -497,6 +506,15 @@ mod tests {
         assert_eq!((rb.package.as_str(), rb.library), ("rack", true));
         assert!(!frame("\tfrom app.rb:6:in `report'").library);
         assert!(frame("   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)").library);
+        // Mono: its IL offset before the place, and its glue between frames.
+        assert!(
+            !frame("  at Shop.Orders.Price (System.Int32 id) [0x00025] in /src/app/Orders.cs:20 ")
+                .library
+        );
+        let glue = frame(
+            "  at (wrapper delegate-invoke) System.Func`2[System.String,System.Decimal].invoke_TResult_T(string)",
+        );
+        assert_eq!((glue.package.as_str(), glue.library), ("System.Func", true));
     }
 
     #[test]
