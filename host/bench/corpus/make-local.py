@@ -149,6 +149,11 @@ stylelint, AVA, node-tap, c8 and a vite build (in DIR).
 data provider's failing cases and errors thrown through the project's
 classes (Debian's phpunit), markdown-link-check offline (in DIR).
 
+`--round27` writes only `dotnet_cases()`: .NET as Debian's Mono runs it
+(mcs errors among warnings, NUnit 2.6's console plain and with -labels,
+its XML result, a program dying of a wrapped exception; Debian packages
+mono-mcs mono-runtime nunit-console libnunit-cil-dev).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -2431,6 +2436,114 @@ def js_tool_cases():
              "every line naming the unresolved import or saying error")
 
 
+def dotnet_cases():
+    """Round 27, written before ghost's output was looked at: .NET as
+    Debian's Mono runs it (no round had a C# compiler, runner or crash).
+    mcs on a project with errors and many warnings: every `file.cs(L,C):
+    error|warning CSNNNN:` line and the `Compilation failed:` count.
+    NUnit 2.6's console over a suite with failures, an error and an
+    ignored test, plain and with `-labels` (every test named as it
+    starts): each `N) Test Failure|Test Error : name` line, the first
+    line of each message (`Expected:`, `But was:`, an exception's `Type :
+    message`), every frame in the project's own .cs files, the ignored
+    test's line and the `Tests run:` and `Not run:` counts. Its XML
+    result file read back: every test case's name. A program dying of an
+    exception wrapping another: the `Unhandled Exception:` and `[ERROR]
+    FATAL UNHANDLED EXCEPTION:` lines, every line naming an exception
+    with its message, the inner trace's end marker and every frame in the
+    project's own .cs files. Needs Debian's mono-mcs, mono-runtime,
+    nunit-console and libnunit-cil-dev."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shop = os.path.join(tmp, "shop")
+        # A compile with errors among many warnings (unused variables and
+        # fields, unreachable code), each warning naming its own variable.
+        body = "".join(f"        public int Step{i}(int x)\n        {{\n            int unused{i};\n"
+                       f"            return x + {i};\n        }}\n\n" for i in range(24))
+        write(os.path.join(shop, "broken", "Ledger.cs"), "using System;\nusing System.Collections.Generic;\n\n"
+              "namespace Shop\n{\n    public class Ledger\n    {\n        private int neverRead;\n\n"
+              + body
+              + "        public int Total(List<int> xs)\n        {\n            int sum = \"0\";\n"
+              "            foreach (var x in xs) sum += x;\n            return sum;\n            Console.WriteLine(sum);\n        }\n\n"
+              "        public string Name() { return Lookup(3); }\n\n"
+              "        public decimal Tax(decimal net) { return net * 0.2; }\n    }\n}\n")
+        t = run("mcs -target:library -warn:4 broken/Ledger.cs -out:broken.dll 2>&1", cwd=shop)
+        case("mcs-errors-and-warnings", "log", "mcs -target:library -warn:4 broken/Ledger.cs", t,
+             lambda l: re.match(r"^\S+\.cs\(\d+,\d+\): (error|warning) CS\d+: ", l) or l.startswith("Compilation failed:"),
+             "every `file.cs(L,C): error|warning CSNNNN:` line and the `Compilation failed:` count")
+        # A library and its NUnit tests, compiled with debug symbols so the
+        # frames name their lines.
+        write(os.path.join(shop, "src", "Cart.cs"), "using System;\nusing System.Collections.Generic;\nusing System.Linq;\n\n"
+              "namespace Shop\n{\n    public class Cart\n    {\n        private readonly List<(string Sku, decimal Price, int Qty)> items =\n"
+              "            new List<(string, decimal, int)>();\n\n"
+              "        public void Add(string sku, decimal price, int qty = 1)\n        {\n"
+              "            if (qty < 1) throw new ArgumentOutOfRangeException(nameof(qty), qty, \"quantity must be positive\");\n"
+              "            items.Add((sku, price, qty));\n        }\n\n"
+              "        public decimal Total()\n        {\n            var t = items.Sum(i => i.Price * i.Qty);\n"
+              "            return t > 100m ? t - 5m : t;\n        }\n\n"
+              "        public static int ParseQty(string s)\n        {\n            return int.Parse(s.Trim());\n        }\n    }\n}\n")
+        adds = "".join(f"        [Test]\n        public void Adds{i}()\n        {{\n            var c = new Cart();\n"
+                       f"            c.Add(\"sku{i}\", {i + 1}m, {i % 3 + 1});\n"
+                       f"            Assert.AreEqual({(i + 1) * (i % 3 + 1)}m, c.Total());\n        }}\n\n" for i in range(30))
+        write(os.path.join(shop, "tests", "CartTests.cs"), "using NUnit.Framework;\nusing Shop;\n\n"
+              "namespace Shop.Tests\n{\n    [TestFixture]\n    public class CartTests\n    {\n" + adds
+              + "        [Test]\n        public void TotalOfALargeCart()\n        {\n            var c = new Cart();\n"
+              "            c.Add(\"tv\", 60m, 2);\n            Assert.AreEqual(120m, c.Total(), \"no discount under 200\");\n        }\n\n"
+              "        [Test]\n        public void ParsesAPaddedQuantity()\n        {\n            Assert.AreEqual(3, Cart.ParseQty(\" 3x \"));\n        }\n\n"
+              "        [Test]\n        public void RefusesZero()\n        {\n"
+              "            Assert.Throws<System.ArgumentException>(() => new Cart().Add(\"x\", 1m, 0));\n        }\n\n"
+              "        [Test]\n        public void NamesEveryItem()\n        {\n"
+              "            CollectionAssert.AreEqual(new[] { \"a\", \"b\" }, new[] { \"a\", \"c\" });\n        }\n\n"
+              "        [Test, Ignore(\"coupons come later\")]\n        public void AppliesACoupon()\n        {\n        }\n    }\n}\n")
+        nunit = "/usr/lib/cli/nunit.framework-2.6/nunit.framework.dll"
+        if not os.path.exists(nunit):
+            nunit = run("find /usr/lib/cli /usr/lib/mono -name nunit.framework.dll 2>/dev/null | head -1").strip()
+        run(f"mcs -debug -target:library src/Cart.cs -out:Shop.dll 2>&1", cwd=shop)
+        run(f"mcs -debug -target:library -r:Shop.dll -r:{nunit} tests/CartTests.cs -out:Shop.Tests.dll 2>&1", cwd=shop)
+        failing = ["TotalOfALargeCart", "ParsesAPaddedQuantity", "RefusesZero", "NamesEveryItem"]
+
+        def nunit_rule(lines):
+            keep = [l for l in lines if re.match(r"^\d+\) Test (Failure|Error) : ", l)]
+            keep += first_of_each(lines, lambda l: re.match(r"^\s*(Expected|But was)[: ]", l)
+                                  or re.match(r"^\s*(\w+\.)+\w*Exception : ", l))
+            keep += [l for l in lines if re.search(r"/shop/(src|tests)/\w+\.cs:\d+", l)]
+            keep += [l for l in lines if "AppliesACoupon" in l]
+            keep += [l for l in lines if re.match(r"^\s*(Tests run: \d+|Not run: \d+)", l)]
+            return keep
+
+        # Mono names a frame's file and line only when run with --debug.
+        for cid, flags in [("nunit-console-failing", ""), ("nunit-console-labels", " -labels")]:
+            command = f"MONO_ENV_OPTIONS=--debug nunit-console{flags} Shop.Tests.dll"
+            t = run(f"{command} 2>&1", cwd=shop)
+            case(cid, "log", command, t, nunit_rule(t.splitlines()),
+                 "each `N) Test Failure|Test Error : name` line, the first line of each message (`Expected:`, "
+                 "`But was:`, `Type : message`), every frame in the project's .cs files, the ignored test's "
+                 "line, the `Tests run:` and `Not run:` counts")
+        xml = open(os.path.join(shop, "TestResult.xml")).read()
+        names = re.findall(r'<test-case name="([^"]+)"', xml)
+        case("nunit-result-xml", "structured", "cat TestResult.xml", xml, names,
+             "every test case's name", tool="Bash")
+        # A program dying of an exception wrapping another, thrown through
+        # LINQ and a dictionary.
+        write(os.path.join(shop, "app", "Orders.cs"), "using System;\nusing System.Collections.Generic;\nusing System.Linq;\n\n"
+              "namespace Shop\n{\n    public static class Prices\n    {\n"
+              "        static readonly Dictionary<string, decimal> table = new Dictionary<string, decimal> { [\"tv\"] = 60m, [\"radio\"] = 15m };\n\n"
+              "        public static decimal Of(string sku) => table[sku];\n    }\n\n"
+              "    public static class Orders\n    {\n        public static decimal Price(int id, string[] skus)\n        {\n"
+              "            try\n            {\n                return skus.Select(Prices.Of).Sum();\n            }\n"
+              "            catch (KeyNotFoundException e)\n            {\n"
+              "                throw new InvalidOperationException($\"cannot price order {id}\", e);\n            }\n        }\n\n"
+              "        public static void Main()\n        {\n            Console.WriteLine(Price(1, new[] { \"tv\" }));\n"
+              "            Console.WriteLine(Price(7, new[] { \"tv\", \"lamp\" }));\n        }\n    }\n}\n")
+        run("mcs -debug app/Orders.cs -out:orders.exe 2>&1", cwd=shop)
+        t = run("mono --debug orders.exe 2>&1", cwd=shop)
+        case("mono-unhandled-exception", "error", "mono --debug orders.exe", t,
+             lambda l: l.startswith("Unhandled Exception:") or l.startswith("[ERROR] FATAL UNHANDLED EXCEPTION")
+             or re.search(r"\b(\w+\.)+\w*Exception: \S", l) or "End of inner exception stack trace" in l
+             or re.search(r"/shop/app/\w+\.cs:\d+", l),
+             "the `Unhandled Exception:` and `[ERROR] FATAL UNHANDLED EXCEPTION:` lines, every line naming an "
+             "exception with its message, the inner trace's end marker and every frame in the project's .cs files")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -2507,6 +2620,9 @@ def main():
         return
     if "--round26" in sys.argv:
         php_and_link_cases()
+        return
+    if "--round27" in sys.argv:
+        dotnet_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
