@@ -172,7 +172,7 @@ fn native(t: &str) -> Option<Frame> {
     let source = place
         .strip_prefix('(')
         .is_none()
-        .then(|| without_line_and_column(place))
+        .then(|| ghost_log_folding::trace::without_line_and_column(place))
         .filter(|path| !path.ends_with(".so") && !path.contains(".so."));
     let module = place
         .trim_start_matches('(')
@@ -197,20 +197,6 @@ fn native(t: &str) -> Option<Frame> {
         library,
         format!("{name} {}", source.unwrap_or(module)),
     ))
-}
-
-/// A source place's path: `heap.c` of `heap.c:6` and of `heap.c:6:3`.
-fn without_line_and_column(place: &str) -> &str {
-    let mut path = place;
-    for _ in 0..2 {
-        match path.rsplit_once(':') {
-            Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-                path = head
-            }
-            _ => break,
-        }
-    }
-    path
 }
 
 /// ThreadSanitizer's frame without its module and offset: `count

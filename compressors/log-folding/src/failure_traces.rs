@@ -50,12 +50,16 @@ pub fn find(contents: &[&str], failure_lines: &BTreeSet<usize>, passing: &[bool]
     };
     for &start in failure_lines {
         let end = span_end(contents, start, failure_lines, passing);
-        // A trace starts at the first frame naming a place.
-        let Some(first) =
+        // A trace holds a frame naming a place; it starts at the frames
+        // right above that one (the runner's own, naming none).
+        let Some(mut first) =
             (start + 1..end).find(|&j| frame_path(contents[j]).is_some_and(|p| p.is_some()))
         else {
             continue;
         };
+        while first > start + 1 && frame_path(contents[first - 1]).is_some() {
+            first -= 1;
+        }
         // The trace: frames, blank lines between them allowed; a frame
         // naming no place of the project (`in <3cae…>:0`, a runtime's
         // wrapper) is the runtime's.
@@ -141,7 +145,7 @@ fn frame_path(content: &str) -> Option<Option<&str>> {
             .unwrap_or_else(|| t.rsplit(' ').next().unwrap_or(t)),
     };
     let place = place.rsplit_once(":line ").map_or(place, |(path, _)| path);
-    let path = without_numbers(place);
+    let path = trace::without_line_and_column(place);
     Some(path.contains('/').then_some(path))
 }
 
@@ -154,20 +158,6 @@ fn place_path(place: &str) -> Option<&str> {
         && line.bytes().all(|b| b.is_ascii_digit())
         && markers::has_source_location(place);
     is_place.then_some(path)
-}
-
-/// A place without its line and column (`/app/x.js` of `/app/x.js:1:2`).
-fn without_numbers(place: &str) -> &str {
-    let mut path = place;
-    for _ in 0..2 {
-        match path.rsplit_once(':') {
-            Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-                path = head
-            }
-            _ => break,
-        }
-    }
-    path
 }
 
 #[cfg(test)]

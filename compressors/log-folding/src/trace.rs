@@ -35,6 +35,22 @@ pub fn kept_frames(library: &[bool]) -> Vec<bool> {
         .collect()
 }
 
+/// A frame's place without its line and column: `heap.c` of `heap.c:6`,
+/// `/app/x.js` of `/app/x.js:1:2` (both compressors read frames' places
+/// by it).
+pub fn without_line_and_column(place: &str) -> &str {
+    let mut path = place;
+    for _ in 0..2 {
+        match path.rsplit_once(':') {
+            Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                path = head
+            }
+            _ => break,
+        }
+    }
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
