@@ -50,16 +50,11 @@ pub fn compress_within(
     source_path: Option<&str>,
     target_tokens: Option<u32>,
 ) -> CompressedData {
-    let outline = match target_tokens {
-        Some(t) => {
-            let base = Outline::default();
-            Outline {
-                table_rows: ((t / TOKENS_PER_ROW) as usize).clamp(MIN_TABLE_ROWS, base.table_rows),
-                ..base
-            }
-        }
-        None => Outline::default(),
-    };
+    let mut outline = Outline::default();
+    if let Some(t) = target_tokens {
+        outline.table_rows =
+            ((t / TOKENS_PER_ROW) as usize).clamp(MIN_TABLE_ROWS, outline.table_rows);
+    }
     let body = strip_line_numbers(text);
     let ext = source_path
         .and_then(|p| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()))
@@ -266,6 +261,35 @@ mod tests {
             .collect();
         let out = compress(&few, None).text;
         assert!(out.contains("{… ") && !out.contains("Adds1"), "{out}");
+    }
+
+    /// A document of thousands of small tables below the outline's depth
+    /// shows the first of them, up to a table's rows in all, and outlines
+    /// the rest as before: never bigger than what it outlines.
+    #[test]
+    fn records_deeper_than_the_outline_show_up_to_a_tables_rows() {
+        fn tree(depth: usize) -> Value {
+            if depth == 0 {
+                let items: Vec<Value> = (0..4)
+                    .map(|i| serde_json::json!({"name": format!("n{i}"), "v": i}))
+                    .collect();
+                return serde_json::json!({ "items": items });
+            }
+            Value::Object((0..3).map(|i| (format!("k{i}"), tree(depth - 1))).collect())
+        }
+        let text = tree(8).to_string();
+        let out = compress(&text, None).text;
+        let rows = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with('n'))
+            .count();
+        assert!(rows > 0 && out.contains("{… "), "{out}");
+        assert!(
+            out.len() < text.len() / 20,
+            "{} of {}",
+            out.len(),
+            text.len()
+        );
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! counts. Other long arrays show their first items plus `… and N more
 //! items of the same shape`.
 
+use std::cell::Cell;
+
 use serde_json::{Map, Value};
 
 /// Knobs of the outline.
@@ -23,6 +25,9 @@ pub struct Outline {
     pub table_rows: usize,
     /// Columns of a table of records.
     pub table_columns: usize,
+    /// Rows of records still to show below `max_depth` in this render
+    /// (see [`Outline::deep_object`]): [`Outline::table_rows`] in all.
+    deep_rows_left: Cell<usize>,
 }
 
 impl Default for Outline {
@@ -34,6 +39,7 @@ impl Default for Outline {
             max_string: 80,
             table_rows: 400,
             table_columns: 6,
+            deep_rows_left: Cell::new(0),
         }
     }
 }
@@ -41,6 +47,7 @@ impl Default for Outline {
 impl Outline {
     /// Renders `value` as indented JSON-like lines.
     pub fn render(&self, value: &Value) -> String {
+        self.deep_rows_left.set(self.table_rows);
         let mut out = String::new();
         self.value(value, 0, &mut out);
         out.push('\n');
@@ -153,8 +160,14 @@ impl Outline {
         if items.len() > self.array_items + 1
             && let Some(records) = records_of(items.iter().map(|v| (None, v)))
         {
-            self.table(&records, depth, out);
-            return;
+            let left = self.deep_rows_left.get();
+            if depth < self.max_depth || records.len() <= left {
+                if depth >= self.max_depth {
+                    self.deep_rows_left.set(left - records.len());
+                }
+                self.table(&records, depth, out);
+                return;
+            }
         }
         if depth >= self.max_depth {
             self.deep_array(items, depth, out);
@@ -200,13 +213,17 @@ impl Outline {
     /// An object past the outline's depth: summarised by its keys, but for
     /// the records below it (a test report's cases under its suites), which
     /// are what the document holds; the way to them and the fields naming
-    /// each level (`@name`) stay.
+    /// each level (`@name`) stay, while the render has rows left for them
+    /// (a document of thousands of small tables is outlined as before).
     fn deep_object(&self, map: &Map<String, Value>, depth: usize, out: &mut String) {
-        let leads: Vec<&String> = map
-            .iter()
-            .filter(|(_, v)| self.holds_records(v, RECORDS_SEARCHED_DEEPER))
-            .map(|(k, _)| k)
-            .collect();
+        let leads: Vec<&String> = if self.deep_rows_left.get() == 0 {
+            Vec::new()
+        } else {
+            map.iter()
+                .filter(|(_, v)| self.holds_records(v, RECORDS_SEARCHED_DEEPER))
+                .map(|(k, _)| k)
+                .collect()
+        };
         if leads.is_empty() {
             out.push_str(&format!("{{… {} keys: {}}}", map.len(), key_list(map, 6)));
             return;
@@ -240,9 +257,10 @@ impl Outline {
     /// by its shape, but for items holding records, each shown (see
     /// [`Outline::deep_object`]).
     fn deep_array(&self, items: &[Value], depth: usize, out: &mut String) {
-        if !items
-            .iter()
-            .any(|v| self.holds_records(v, RECORDS_SEARCHED_DEEPER))
+        if self.deep_rows_left.get() == 0
+            || !items
+                .iter()
+                .any(|v| self.holds_records(v, RECORDS_SEARCHED_DEEPER))
         {
             out.push_str(&format!(
                 "[… {} items of shape {}]",
