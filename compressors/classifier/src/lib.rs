@@ -119,6 +119,7 @@ fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
         || mostly_a_trace(output)
         || dies_with_a_trace(output)
         || halted_by_an_error(output)
+        || clojure_reports_an_error(output)
         || sanitizer_reports(output)
         || killed_by_a_signal(output)
 }
@@ -190,6 +191,34 @@ fn halted_by_an_error(output: &ShellOutput<'_>) -> bool {
 /// Most nonblank lines between an R error's first line and R's
 /// `Execution halted` (its message, its calls, its warnings).
 const HALTED_AFTER_LINES: usize = 12;
+
+/// Whether the output ends with clojure.main's word that the program died
+/// of an exception: `Execution error (ExceptionInfo) at shop.cart/price
+/// (cart.clj:13).` or `Syntax error (…) compiling at (…)`, the class in
+/// parentheses, then its message and, unless the report went to stderr
+/// (`--report stderr`, whose data map comes first), where the full report
+/// went (`Full report at:`, a path), within the [`HALTED_AFTER_LINES`]
+/// before the end.
+fn clojure_reports_an_error(output: &ShellOutput<'_>) -> bool {
+    output
+        .lines
+        .iter()
+        .rev()
+        .take(HALTED_AFTER_LINES + 1)
+        .any(|l| {
+            let Some((phase, rest)) = l.split_once(" error (") else {
+                return false;
+            };
+            matches!(phase, "Execution" | "Syntax" | "Unexpected")
+                && rest.split_once(") ").is_some_and(|(class, at)| {
+                    !class.is_empty()
+                        && !class.contains(' ')
+                        && (at.starts_with("at ")
+                            || at.starts_with("compiling at ")
+                            || at.starts_with("reading source at "))
+                })
+        })
+}
 
 /// The class from the content alone: asked what a shell's output is asked
 /// (a crash, a document, a test run or diagnostics, a diff, search
@@ -946,6 +975,21 @@ Shadow byte legend (one shadow byte represents 8 application bytes):\n{legend}==
         // A log that mentions an error long before R halts stays a log.
         let steps: String = (0..20).map(|i| format!("step {i} done\n")).collect();
         let log = format!("fetching data\nError: retrying download\n{steps}Execution halted\n");
+        assert_eq!(through_bash(&log), ContentClass::Log);
+    }
+
+    /// clojure.main's report of a program dying of an exception (Clojure
+    /// 1.11, real shapes): with the full report written to a file, and
+    /// with it on stderr, its data map and trace first.
+    #[test]
+    fn a_clojure_program_dying_of_an_exception_is_an_error() {
+        let short = "60\nExecution error (ExceptionInfo) at shop.cart/price (cart.clj:13).\nunknown sku\n\nFull report at:\n/tmp/clojure-8734.edn\n";
+        assert_eq!(through_bash(short), ContentClass::Error);
+        let report = "{:clojure.main/message\n \"Execution error (ExceptionInfo) at shop.cart/price (cart.clj:13).\\nunknown sku\\n\",\n :clojure.main/trace\n {:trace\n  [[shop.cart$price invokeStatic \"cart.clj\" 13]\n   [clojure.main main \"main.java\" 40]],\n  :cause \"unknown sku\"}}\n\nExecution error (ExceptionInfo) at shop.cart/price (cart.clj:13).\nunknown sku\n";
+        assert_eq!(through_bash(report), ContentClass::Error);
+        // A log naming such an error long before its end stays a log.
+        let steps: String = (0..20).map(|i| format!("step {i} done\n")).collect();
+        let log = format!("Execution error (ExceptionInfo) at a/b (a.clj:1).\n{steps}");
         assert_eq!(through_bash(&log), ContentClass::Log);
     }
 
