@@ -113,7 +113,8 @@ fn span_end(
 }
 
 /// Whether a line is a frame, and the path of the place it names if any:
-/// a place alone (PHPUnit's `/build/tests/count_test.php:12`), a
+/// Erlang's `in call from m:f/1 (m.erl, line 5)`, a place alone
+/// (PHPUnit's `/build/tests/count_test.php:12`), a
 /// function and its place (Pester's `at Verify-Equal,
 /// /src/Verify-Equal.ps1:16`), or a stack frame as .NET, Mono and
 /// JavaScript print them (`at A.B () [0x00031] in /src/B.cs:16`, `at
@@ -122,6 +123,20 @@ fn span_end(
 /// <3cae…>:0` names none, nor does the JVM's `B.java:12`).
 fn frame_path(content: &str) -> Option<Option<&str>> {
     let t = content.trim();
+    // Erlang: `in function cart:total/1 (cart.erl, line 5)` and `in call
+    // from …`, a runtime's function without a place (`in function
+    // erlang:list_to_integer/1`).
+    if let Some(call) = t
+        .strip_prefix("in function ")
+        .or_else(|| t.strip_prefix("in call from "))
+    {
+        let place = call
+            .strip_suffix(')')
+            .and_then(|c| c.rsplit_once(" ("))
+            .and_then(|(_, place)| place.split_once(", line "))
+            .filter(|(_, line)| !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()));
+        return Some(place.map(|(path, _)| path));
+    }
     let pester_place = t
         .strip_prefix("at ")
         .and_then(|rest| rest.rsplit_once(", "))

@@ -1,6 +1,6 @@
 //! More test runners for [`crate::testrun`]: TAP (node --test, prove),
 //! Python's unittest and Django's runner, RSpec, PHPUnit, Pester, dotnet
-//! test, NUnit's console, cargo-nextest, doctest, Gradle and JUnit 4's console runner. Each
+//! test, NUnit's console, EUnit, cargo-nextest, doctest, Gradle and JUnit 4's console runner. Each
 //! adds its counts and names its failing tests with their first message
 //! line; the runner's own summary lines are kept verbatim by
 //! [`crate::markers`] whatever this module reads.
@@ -174,6 +174,23 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 r.saw("junit");
                 r.add_failure(j, name, next_message(&lines[j + 1..], 3));
             }
+        } else if let Some(name) = t.strip_suffix("...*failed*") {
+            // EUnit: `cart_tests: large_cart_test...*failed*`, then the
+            // places (`in function …`) and the reason (`**error:…`).
+            r.saw("EUnit");
+            let reason = lines[i + 1..]
+                .iter()
+                .take(40)
+                .map(|l| l.trim())
+                .find(|l| l.starts_with("**"))
+                .map(str::to_string);
+            r.add_failure(i, name, reason);
+        } else if let Some(rest) = t.strip_prefix("Failed: ").filter(|s| s.has("Passed: ")) {
+            // EUnit's summary: `Failed: 4.  Skipped: 0.  Passed: 30.`
+            r.saw("EUnit");
+            r.failed += number(rest).unwrap_or(0);
+            r.skipped += count_after(rest, "Skipped: ").unwrap_or(0);
+            r.passed += count_after(rest, "Passed: ").unwrap_or(0);
         } else if let Some(name) = nunit_failure(t) {
             // NUnit's console: `1) Test Failure : Ns.Class.Test` (2.x) or
             // `1) Failed : Ns.Class.Test` (3.x), the message under it.
@@ -501,6 +518,22 @@ not ok 1 - tap/ports.test.mjs # time=32.918ms\n\n# { total: 4, pass: 2, fail: 2 
         assert_eq!(
             r.failures[0].message.as_deref(),
             Some("AssertionError: 'x' not found in 'abc'")
+        );
+    }
+
+    /// EUnit (Erlang/OTP 25): the counts, and every failing test with the
+    /// first line of its reason, below the places it failed at.
+    #[test]
+    fn eunit() {
+        let r = report(
+            "======================== EUnit ========================\nmodule 'cart_tests'\n  cart_tests: adds_0_test...ok\n  cart_tests: large_cart_test...*failed*\nin function cart_tests:large_cart_test/0 (cart_tests.erl, line 95)\n**error:{assertEqual,[{module,cart_tests},\n              {expected,120},\n              {value,115}]}\n  output:<<\"\">>\n\n  [done in 0.118 s]\n=======================================================\n  Failed: 1.  Skipped: 0.  Passed: 30.\n",
+        );
+        assert_eq!(r.runners, vec!["EUnit"]);
+        assert_eq!((r.passed, r.failed, r.skipped), (30, 1, 0));
+        assert_eq!(r.failures[0].name, "cart_tests: large_cart_test");
+        assert_eq!(
+            r.failures[0].message.as_deref(),
+            Some("**error:{assertEqual,[{module,cart_tests},")
         );
     }
 
