@@ -47,6 +47,7 @@ const JVM_LIBRARY: &[&str] = &[
     "kotlin.",
     "kotlinx.",
     "scala.",
+    "clojure.",
     "org.junit.",
     "junit.",
     "org.apache.",
@@ -104,6 +105,37 @@ pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
         .or_else(|| native(t))
         .or_else(|| php(t))
         .or_else(|| ruby(t))
+        .or_else(|| clojure_data(t))
+}
+
+/// A frame of Clojure's report as data (`--report stderr`, its `:trace`):
+/// `[shop.cart$price invokeStatic "cart.clj" 13]`, the vector's brackets
+/// and commas around it (`[[…]`, `…]],`), innermost first.
+fn clojure_data(t: &str) -> Option<Frame> {
+    let inner = t.strip_prefix('[')?.trim_start_matches('[');
+    let inner = inner.trim_end_matches([']', ',', '}']);
+    if !t.trim_end_matches([',', '}']).ends_with(']') {
+        return None;
+    }
+    let parts: Vec<&str> = inner.split(' ').collect();
+    let [class, method, file, line] = parts[..] else {
+        return None;
+    };
+    let quoted = file.len() > 2 && file.starts_with('"') && file.ends_with('"');
+    if !quoted || line.parse::<i64>().is_err() || !class.contains('.') || method.is_empty() {
+        return None;
+    }
+    let library = JVM_LIBRARY.iter().any(|p| class.starts_with(p));
+    let package = class
+        .split(['.', '$'])
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(".");
+    Some(Frame::one_line(
+        package,
+        library,
+        format!("{class} {method} {file}"),
+    ))
 }
 
 /// `from /usr/lib/ruby/gems/3.1.0/gems/rack-3.0.8/lib/rack/builder.rb:12:in
@@ -492,6 +524,10 @@ mod tests {
         assert_eq!((rb.package.as_str(), rb.library), ("rack", true));
         assert!(!frame("\tfrom app.rb:6:in `report'").library);
         assert!(frame("   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)").library);
+        // Clojure's report as data.
+        let clj = frame("  [[shop.cart$price invokeStatic \"cart.clj\" 13]");
+        assert_eq!((clj.package.as_str(), clj.library), ("shop.cart", false));
+        assert!(frame("   [clojure.main main \"main.java\" 40]],").library);
         // Mono: its IL offset before the place, and its glue between frames.
         assert!(
             !frame("  at Shop.Orders.Price (System.Int32 id) [0x00025] in /src/app/Orders.cs:20 ")

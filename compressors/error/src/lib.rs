@@ -371,7 +371,7 @@ fn fold_trace(
         let (f, start) = &trace[k];
         let kept = k == raise
             || k == program_start
-            || k == outermost && opens_a_block(lines[*start + f.extra_lines])
+            || unbalanced(lines[*start])
             || long && (near_the_raise(k) || Some(k) == nearest_own)
             || own(f) && !long;
         if kept {
@@ -404,11 +404,21 @@ fn fold_trace(
     printed
 }
 
-/// Whether a frame's last line opens a block the text closes further down
-/// (node's `at node:internal/main/run_main_module:28:49 {` above an
-/// error's properties): folding it would leave the block's end unopened.
-fn opens_a_block(line: &str) -> bool {
-    line.trim_end().ends_with(['{', '[', '('])
+/// Whether a frame's line opens or closes more brackets than it closes or
+/// opens: node's `at node:internal/main/run_main_module:28:49 {` opens the
+/// error's properties, Clojure's last frame of its report as data closes
+/// the vector (`[clojure.main main "main.java" 40]],`). Folding it would
+/// leave the text's brackets unpaired.
+fn unbalanced(line: &str) -> bool {
+    let mut depth = 0i32;
+    for c in line.chars() {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    depth != 0
 }
 
 /// Writes the count of frames printed by an earlier trace, if any.
