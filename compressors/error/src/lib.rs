@@ -745,6 +745,37 @@ mod tests {
         );
     }
 
+    /// Clojure's report as data (`clojure --report stderr`, 1.11, real
+    /// shape): the runtime's frames of its `:trace` fold, the program's
+    /// stay, and so does the last one, which closes the vector.
+    #[test]
+    fn clojures_report_as_data_folds_the_runtimes_frames() {
+        let mut t = String::from(
+            "{:clojure.main/message\n \"Execution error (ExceptionInfo) at shop.cart/price (cart.clj:13).\\nunknown sku\\n\",\n :clojure.main/trace\n {:trace\n  [[shop.cart$price invokeStatic \"cart.clj\" 13]\n   [shop.cart$price invoke \"cart.clj\" 11]\n",
+        );
+        for (class, line) in [
+            ("clojure.core$map$fn__5935", 2770),
+            ("clojure.lang.LazySeq", 42),
+            ("clojure.lang.RT", 535),
+            ("clojure.core$reduce", 6882),
+        ] {
+            t.push_str(&format!("   [{class} invoke \"core.clj\" {line}]\n"));
+        }
+        t.push_str("   [shop.main$_main invoke \"main.clj\" 4]\n   [clojure.lang.Compiler eval \"Compiler.java\" 7194]\n   [clojure.main main \"main.java\" 40]],\n  :cause \"unknown sku\"}}\n\nExecution error (ExceptionInfo) at shop.cart/price (cart.clj:13).\nunknown sku\n");
+        let out = compress(&t).unwrap().text;
+        for kept in [
+            "  [[shop.cart$price invokeStatic \"cart.clj\" 13]",
+            "   [shop.cart$price invoke \"cart.clj\" 11]",
+            "   [shop.main$_main invoke \"main.clj\" 4]",
+            "   [clojure.main main \"main.java\" 40]],",
+            "    … 4 frames in clojure.core, clojure.lang",
+            "unknown sku",
+        ] {
+            assert!(out.contains(kept), "lost {kept:?} in\n{out}");
+        }
+        assert!(!out.contains("Compiler.java"), "{out}");
+    }
+
     #[test]
     fn nothing_to_fold_is_none() {
         assert!(compress("KeyError: 'b'\n").is_none());

@@ -1302,3 +1302,45 @@ fn an_nunit_failure_keeps_its_own_frames_among_the_runtimes() {
         assert!(kept(&out, frame), "lost {frame:?}:\n{out}");
     }
 }
+
+#[test]
+fn an_eunit_failure_keeps_the_places_it_failed_at() {
+    // EUnit under `verbose` (OTP 25's shape): every test's line, then each
+    // failure's places (`in function`, `in call from`) and its reason.
+    let mut log = String::from(
+        "======================== EUnit ========================\nmodule 'cart_tests'\n",
+    );
+    for t in 0..80 {
+        log.push_str(&format!("  cart_tests: adds_{t}_test...ok\n"));
+    }
+    let runner = [
+        "in call from eunit_test:'-mf_wrapper/2-fun-0-'/2 (eunit_test.erl, line 273)",
+        "in call from eunit_test:run_testfun/1 (eunit_test.erl, line 71)",
+        "in call from eunit_proc:run_test/1 (eunit_proc.erl, line 531)",
+        "in call from eunit_proc:with_timeout/3 (eunit_proc.erl, line 356)",
+        "in call from eunit_proc:handle_test/2 (eunit_proc.erl, line 514)",
+    ]
+    .join("\n");
+    let mut own = Vec::new();
+    for k in 0..12 {
+        let test = format!("{}_test", words(k));
+        let place = format!(
+            "in function cart_tests:{test}/0 (cart_tests.erl, line {})",
+            101 + 3 * k
+        );
+        log.push_str(&format!(
+            "  cart_tests: {test}...*failed*\n{place}\n{runner}\n**error:{{assertEqual,[{{module,cart_tests}},\n              {{expected,{k}}},\n              {{value,{}}}]}}\n  output:<<\"\">>\n\n",
+            k + 1
+        ));
+        own.push(place);
+    }
+    log.push_str("  [done in 0.118 s]\n=======================================================\n  Failed: 12.  Skipped: 0.  Passed: 80.\n");
+    let out = compress(&log).text;
+    assert!(
+        out.starts_with("[tests (EUnit): 12 failed, 80 passed"),
+        "{out}"
+    );
+    for place in &own {
+        assert!(kept(&out, place), "lost {place:?}:\n{out}");
+    }
+}
