@@ -154,6 +154,11 @@ classes (Debian's phpunit), markdown-link-check offline (in DIR).
 its XML result, a program dying of a wrapped exception; Debian packages
 mono-mcs mono-runtime nunit-console libnunit-cil-dev).
 
+`--round28` writes only `beam_and_clojure_cases()`: Erlang (erlc, EUnit
+plain and verbose, an escript crash) and Clojure (clojure.test, a crash
+reported on stderr); Debian packages erlang-base erlang-eunit erlang-dev
+clojure.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -2544,6 +2549,103 @@ def dotnet_cases():
              "exception with its message, the inner trace's end marker and every frame in the project's .cs files")
 
 
+def beam_and_clojure_cases():
+    """Round 28, written before ghost's output was looked at: Erlang and
+    Clojure, which no round had run (Debian's erlang-base, erlang-eunit,
+    erlang-dev and clojure). erlc on a module with errors among many
+    warnings: every `file.erl:L:C:` diagnostic line. EUnit over a suite
+    with failures, plain and verbose: every line saying `*failed*`, every
+    line naming a place in the project's .erl files, the first line of
+    each distinct failure reason (`**error:`, `**exit:`, `**throw:`) and
+    the `Failed: N.` summary. An escript dying of a bad argument deep in
+    the project's calls: the `exception error:` line, the `called as`
+    line and every line naming the script's .erl file. clojure.test with a
+    failure and an error: every `FAIL in`/`ERROR in` line, the first of
+    each distinct `expected:`/`actual:` line and the `Ran N tests` and
+    `N failures, N errors.` lines. A Clojure program dying of an ex-info
+    through the project's functions, its report on stderr: the `Execution
+    error` line, every line naming an exception's class or message, and
+    every frame in the project's .clj files."""
+    with tempfile.TemporaryDirectory() as tmp:
+        erl = os.path.join(tmp, "erl")
+        fns = "".join(f"step{i}(X) ->\n    Unused{i} = X * {i},\n    X + {i}.\n\n" for i in range(24))
+        write(os.path.join(erl, "ledger.erl"), "-module(ledger).\n-export([total/1, name/0"
+              + "".join(f", step{i}/1" for i in range(24)) + "]).\n\n" + fns
+              + "total(Xs) ->\n    lists:foldl(fun(X, Acc) -> X + Acc end, \"0\", Xs) + Missing.\n\n"
+              "name() -> lookup(3).\n\nhelper(_) -> ok.\n")
+        t = run("erlc ledger.erl 2>&1", cwd=erl)
+        case("erlc-errors-and-warnings", "log", "erlc ledger.erl", t,
+             lambda l: re.match(r"^\S+\.erl:\d+(:\d+)?: ", l),
+             "every `file.erl:L:C:` diagnostic line (errors and warnings)")
+        write(os.path.join(erl, "cart.erl"), "-module(cart).\n-export([total/1, parse_qty/1, add/3]).\n\n"
+              "total(Items) ->\n    T = lists:sum([P * Q || {_, P, Q} <- Items]),\n"
+              "    case T > 100 of true -> T - 5; false -> T end.\n\n"
+              "parse_qty(S) -> list_to_integer(string:trim(S)).\n\n"
+              "add(Items, Sku, Qty) when Qty > 0 -> [{Sku, 1, Qty} | Items].\n")
+        tests = "".join(f"adds_{i}_test() ->\n    ?assertEqual({(i + 1) * (i % 3 + 1)}, cart:total([{{sku{i}, {i + 1}, {i % 3 + 1}}}])).\n\n"
+                        for i in range(30))
+        write(os.path.join(erl, "cart_tests.erl"), "-module(cart_tests).\n-include_lib(\"eunit/include/eunit.hrl\").\n\n" + tests
+              + "large_cart_test() ->\n    ?assertEqual(120, cart:total([{tv, 60, 2}])).\n\n"
+              "padded_qty_test() ->\n    ?assertEqual(3, cart:parse_qty(\" 3x \")).\n\n"
+              "zero_qty_test() ->\n    ?assertError(badarg, cart:add([], x, 0)).\n\n"
+              "names_test() ->\n    ?assertMatch([a, b], [a, c]).\n")
+        run("erlc cart.erl cart_tests.erl 2>&1", cwd=erl)
+        failing = ["large_cart_test", "padded_qty_test", "zero_qty_test", "names_test"]
+
+        def eunit_rule(lines):
+            keep = [l for l in lines if "*failed*" in l]
+            keep += [l for l in lines if re.search(r"\b(cart|cart_tests)\.erl, line \d+", l)]
+            keep += first_of_each(lines, lambda l: re.match(r"^\s*\*\*(error|exit|throw):", l))
+            keep += [l for l in lines if re.search(r"\bFailed: \d+\.", l)]
+            return keep
+
+        for cid, opts in [("eunit-failing", "[]"), ("eunit-verbose", "[verbose]")]:
+            command = f"erl -noshell -eval 'eunit:test(cart_tests, {opts}), init:stop().'"
+            t = run(f"{command} 2>&1", cwd=erl)
+            case(cid, "log", command, t, eunit_rule(t.splitlines()),
+                 "every `*failed*` line, every line naming a place in cart.erl or cart_tests.erl, the first line "
+                 "of each distinct failure reason (`**error:` …) and the `Failed: N.` summary")
+        write(os.path.join(erl, "prices.erl"), "#!/usr/bin/env escript\n-mode(compile).\n\n"
+              "main(_) ->\n    Orders = [{1, [\"tv\"]}, {7, [\"tv\", \"lamp\"]}],\n"
+              "    [io:format(\"~p~n\", [price(Id, Skus)]) || {Id, Skus} <- Orders].\n\n"
+              "price(_Id, Skus) ->\n    lists:sum(lists:map(fun unit/1, Skus)).\n\n"
+              "unit(Sku) ->\n    Table = #{\"tv\" => 60, \"radio\" => 15},\n    maps:get(Sku, Table) div length(Sku -- Sku).\n")
+        t = run("escript prices.erl 2>&1", cwd=erl)
+        case("escript-crash", "error", "escript prices.erl", t,
+             lambda l: "exception error" in l or "called as" in l or "prices.erl" in l,
+             "the `exception error:` line, the `called as` line and every line naming prices.erl")
+        clj = os.path.join(tmp, "clj")
+        write(os.path.join(clj, "src", "shop", "cart.clj"), "(ns shop.cart\n  (:require [clojure.string :as str]))\n\n"
+              "(defn total [items]\n  (let [t (reduce + (map (fn [[_ p q]] (* p q)) items))]\n    (if (> t 100) (- t 5) t)))\n\n"
+              "(defn parse-qty [s]\n  (Long/parseLong (str/trim s)))\n\n"
+              "(defn price [table sku]\n  (or (get table sku)\n      (throw (ex-info \"unknown sku\" {:sku sku}))))\n\n"
+              "(defn order-total [table skus]\n  (reduce + (map #(price table %) skus)))\n")
+        adds = "".join(f"(deftest adds-{i}\n  (is (= {(i + 1) * (i % 3 + 1)} (total [[:sku{i} {i + 1} {i % 3 + 1}]]))))\n\n" for i in range(30))
+        write(os.path.join(clj, "test", "shop", "cart_test.clj"), "(ns shop.cart-test\n  (:require [clojure.test :refer [deftest is]]\n"
+              "            [shop.cart :refer [total parse-qty]]))\n\n" + adds
+              + "(deftest large-cart\n  (is (= 120 (total [[:tv 60 2]])) \"no discount under 200\"))\n\n"
+              "(deftest padded-qty\n  (is (= 3 (parse-qty \" 3x \"))))\n")
+        t = run("clojure -cp src:test -e \"(require 'clojure.test 'shop.cart-test) "
+                "(clojure.test/run-tests 'shop.cart-test)\" 2>&1", cwd=clj)
+        lines = t.splitlines()
+        keep = [l for l in lines if re.match(r"^(FAIL|ERROR) in ", l)]
+        keep += first_of_each(lines, lambda l: re.match(r"^\s*(expected|actual): ", l))
+        keep += [l for l in lines if re.match(r"^Ran \d+ tests", l) or re.match(r"^\d+ failures, \d+ errors\.", l)]
+        case("clojure-test-failing", "log", "clojure -cp src:test -e \"(clojure.test/run-tests 'shop.cart-test)\"", t, keep,
+             "every `FAIL in`/`ERROR in` line, the first of each distinct `expected:`/`actual:` line, the `Ran N "
+             "tests` and `N failures, N errors.` lines")
+        write(os.path.join(clj, "src", "shop", "main.clj"), "(ns shop.main\n  (:require [shop.cart :as cart]))\n\n"
+              "(defn -main []\n  (let [table {\"tv\" 60 \"radio\" 15}]\n"
+              "    (println (cart/order-total table [\"tv\"]))\n    (println (cart/order-total table [\"tv\" \"lamp\"]))))\n\n(-main)\n")
+        # (Debian's wrapper reads -cp only as the first argument.)
+        t = run("clojure -cp src --report stderr src/shop/main.clj 2>&1", cwd=clj)
+        case("clojure-crash-report", "error", "clojure -cp src --report stderr src/shop/main.clj", t,
+             lambda l: l.startswith("Execution error") or re.search(r"\bclojure\.lang\.ExceptionInfo\b|unknown sku", l)
+             or re.search(r"\b(cart|main)\.clj:\d+", l) or re.search(r"\[shop\.\S+ \S+ \"\w+\.clj\" \d+\]", l),
+             "the `Execution error` line, every line naming the exception's class or message, and every frame "
+             "in the project's .clj files (`[shop.cart$price invokeStatic \"cart.clj\" 13]`)")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -2623,6 +2725,9 @@ def main():
         return
     if "--round27" in sys.argv:
         dotnet_cases()
+        return
+    if "--round28" in sys.argv:
+        beam_and_clojure_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
