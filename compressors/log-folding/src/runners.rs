@@ -1,9 +1,9 @@
 //! More test runners for [`crate::testrun`]: TAP (node --test, prove),
 //! Python's unittest and Django's runner, RSpec, PHPUnit, Pester, dotnet
-//! test, NUnit's console, EUnit, cargo-nextest, doctest, Gradle and JUnit 4's console runner. Each
-//! adds its counts and names its failing tests with their first message
-//! line; the runner's own summary lines are kept verbatim by
-//! [`crate::markers`] whatever this module reads.
+//! test, NUnit's console, EUnit, cargo-nextest, doctest, Gradle and JUnit
+//! 4's console runner. Each adds its counts and names its failing tests
+//! with their first message line; the runner's own summary lines are kept
+//! verbatim by [`crate::markers`] whatever this module reads.
 
 use crate::search::Search;
 use crate::testrun::{TestReport, count, count_after, count_before, number};
