@@ -304,6 +304,7 @@ fn fold_trace(
     let program_start = match (no_own, innermost_last) {
         (true, _) => outermost,
         (false, true) => trace.iter().position(|(f, _)| own(f)).unwrap_or(outermost),
+        // Listed innermost first, its last own frame is the outermost.
         (false, false) => innermost_own.unwrap_or(outermost),
     };
     let raise = if innermost_last { last } else { entry };

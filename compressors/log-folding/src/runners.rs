@@ -429,6 +429,10 @@ fn junit4_failure(t: &str) -> Option<&str> {
 /// Test Failure : Ns.Class.Test` and `2) Test Error : …` (NUnit 2), of
 /// `1) Failed : …` and `2) Error : …` (NUnit 3).
 fn nunit_failure(t: &str) -> Option<&str> {
+    // (Every line of a log is asked: a number first, before any search.)
+    if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
     let (n, rest) = t.split_once(") ")?;
     let (verdict, name) = rest.split_once(" : ")?;
     let verdict = verdict.strip_prefix("Test ").unwrap_or(verdict);

@@ -2502,9 +2502,8 @@ def dotnet_cases():
         nunit = "/usr/lib/cli/nunit.framework-2.6/nunit.framework.dll"
         if not os.path.exists(nunit):
             nunit = run("find /usr/lib/cli /usr/lib/mono -name nunit.framework.dll 2>/dev/null | head -1").strip()
-        run(f"mcs -debug -target:library src/Cart.cs -out:Shop.dll 2>&1", cwd=shop)
+        run("mcs -debug -target:library src/Cart.cs -out:Shop.dll 2>&1", cwd=shop)
         run(f"mcs -debug -target:library -r:Shop.dll -r:{nunit} tests/CartTests.cs -out:Shop.Tests.dll 2>&1", cwd=shop)
-        failing = ["TotalOfALargeCart", "ParsesAPaddedQuantity", "RefusesZero", "NamesEveryItem"]
 
         def nunit_rule(lines):
             keep = [l for l in lines if re.match(r"^\d+\) Test (Failure|Error) : ", l)]
@@ -2590,7 +2589,6 @@ def beam_and_clojure_cases():
               "zero_qty_test() ->\n    ?assertError(badarg, cart:add([], x, 0)).\n\n"
               "names_test() ->\n    ?assertMatch([a, b], [a, c]).\n")
         run("erlc cart.erl cart_tests.erl 2>&1", cwd=erl)
-        failing = ["large_cart_test", "padded_qty_test", "zero_qty_test", "names_test"]
 
         def eunit_rule(lines):
             keep = [l for l in lines if "*failed*" in l]
