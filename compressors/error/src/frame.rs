@@ -164,88 +164,19 @@ fn ruby(t: &str) -> Option<Frame> {
 }
 
 /// A native frame, innermost first: the sanitizers' `#0 0x55ffca782223 in
-/// sum /tmp/t/heap.c:6`, `#4 0x55ffca7820f0 in _start (/tmp/t/heap+0x10f0)`
-/// and `#3 0x7f3b29e29d90 (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)`,
-/// ThreadSanitizer's `#0 count /tmp/race.c:8 (race+0x11d9)`, and
-/// gdb's `#0  0x0000555555555161 in total (n=0x0) at seg.c:8`, `#1  main ()
-/// at seg.c:14` and `#2  0x00007ffff7c29d90 in __libc_start_call_main ()
-/// from /lib/x86_64-linux-gnu/libc.so.6`.
-///
-/// A frame is the system's, not the program's, when it has no source (only
-/// a module and an offset), when its source was built elsewhere (a path
-/// climbing out with `../`, or under `/usr/` or `/lib`), or when its
-/// function's name is one C reserves for the implementation (`__` or `_`
-/// and a capital: `__libc_start_main_impl`, `__interceptor_malloc`).
+/// sum /tmp/t/heap.c:6`, ThreadSanitizer's `#0 count /tmp/race.c:8
+/// (race+0x11d9)`, gdb's `#1  main () at seg.c:14`, valgrind's `by
+/// 0x1092DC: main (t07.c:13)`, read as the log compressor reads them (see
+/// [`ghost_log_folding::native_trace`]: which frames are the system's, the
+/// C library's or a sanitizer's).
 fn native(t: &str) -> Option<Frame> {
-    let rest = t.strip_prefix('#')?;
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || !rest[digits..].starts_with(' ') {
-        return None;
-    }
-    let frame = rest[digits..].trim_start();
-    let (func, place) = match frame.strip_prefix("0x") {
-        Some(address) => {
-            let hex = address.bytes().take_while(u8::is_ascii_hexdigit).count();
-            let after = address[hex..].strip_prefix(' ').filter(|_| hex > 0)?;
-            match after.strip_prefix("in ") {
-                Some(call) => split_native_call(call, true)?,
-                None if after.starts_with('(') => ("", after),
-                None => return None,
-            }
-        }
-        None => match module_offset(frame) {
-            // ThreadSanitizer prints no address but the module and offset last.
-            Some(call) => split_native_call(call, true)?,
-            // gdb prints no address for a frame stopped at a line's start; its
-            // arguments in parentheses tell it from PHP's `#1 /app/x.php(6): f()`.
-            None => split_native_call(frame, false).filter(|(func, _)| func.ends_with(')'))?,
-        },
-    };
-    let source = place
-        .strip_prefix('(')
-        .is_none()
-        .then(|| ghost_log_folding::trace::without_line_and_column(place))
-        .filter(|path| !path.ends_with(".so") && !path.contains(".so."));
-    let module = place
-        .trim_start_matches('(')
-        .split('+')
-        .next()
-        .unwrap_or(place);
-    let name = func.split([' ', '(']).next().unwrap_or(func);
-    let reserved = name.starts_with("__")
-        || name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase());
-    let library = reserved
-        || source.is_none_or(|path| {
-            path.starts_with("../") || path.starts_with("/usr/") || path.starts_with("/lib")
-        });
-    let package = source
-        .unwrap_or(module)
-        .rsplit('/')
-        .next()
-        .unwrap_or(module)
-        .to_string();
+    let frame = ghost_log_folding::native_trace::parse(t)?;
+    let package = frame.place.rsplit('/').next().unwrap_or(frame.place);
     Some(Frame::one_line(
-        package,
-        library,
-        format!("{name} {}", source.unwrap_or(module)),
+        package.to_string(),
+        frame.library,
+        format!("{} {}", frame.function, frame.place),
     ))
-}
-
-/// ThreadSanitizer's frame without its module and offset: `count
-/// /tmp/race.c:8` of `count /tmp/race.c:8 (race+0x11d9)`.
-fn module_offset(frame: &str) -> Option<&str> {
-    let (call, module) = frame.strip_suffix(')')?.rsplit_once(" (")?;
-    let (_, offset) = module.rsplit_once("+0x")?;
-    (!offset.is_empty() && offset.bytes().all(|b| b.is_ascii_hexdigit())).then_some(call)
-}
-
-/// A native frame's call and place: gdb's `total (n=0x0) at seg.c:8` or
-/// `f () from /lib/libc.so.6`, or (`last_word`, as the sanitizers print
-/// them) `sum /tmp/t/heap.c:6`, the place being the last word.
-fn split_native_call(call: &str, last_word: bool) -> Option<(&str, &str)> {
-    call.rsplit_once(" at ")
-        .or_else(|| call.rsplit_once(" from "))
-        .or_else(|| call.rsplit_once(' ').filter(|_| last_word))
 }
 
 /// `#1 /app/vendor/laravel/framework/src/Router.php(693): run()`,

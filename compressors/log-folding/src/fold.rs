@@ -11,8 +11,8 @@ use crate::pytest_tb::{self, Role};
 use crate::search::Search;
 use crate::{
     alike, ci_sections, code_frame, enumerated, failure_traces, findings, help_text, instantiation,
-    listing, markers, passing, progress, python_traceback, table, template, testrun, tree,
-    warnings_summary,
+    listing, markers, native_trace, passing, progress, python_traceback, table, template, testrun,
+    tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -258,9 +258,10 @@ impl Analysis {
             .zip(help_text::roles(contents, &options))
             .zip(instantiation::roles(contents))
             .zip(failure_traces.roles)
+            .zip(native_trace::roles(contents))
             .enumerate()
             .map(
-                |(i, ((((((tb, frame), warning), traceback), help), chain), failure))| {
+                |(i, (((((((tb, frame), warning), traceback), help), chain), failure), native))| {
                     let note_or_bar = if elsewhere.contains(&i) || progress::is_bar(contents[i]) {
                         Role::Folded
                     } else {
@@ -274,6 +275,7 @@ impl Analysis {
                         help,
                         chain,
                         failure,
+                        native,
                         note_or_bar,
                     ]
                     .into_iter()
@@ -338,7 +340,7 @@ impl Analysis {
                 || pytest_tb::is_exception_line(contents[i])
                 || contents
                     .get(i + 1)
-                    .is_some_and(|c| line::is_continuation(c))
+                    .is_some_and(|c| line::is_continuation(c) || native_trace::parse(c).is_some())
                 || failing.iter().any(|f| contents[i].contains(f))
         };
         let alike = alike::find(contents, |i| severity[i] != Severity::Normal, protected);

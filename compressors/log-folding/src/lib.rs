@@ -106,6 +106,7 @@ pub mod line;
 pub mod listing;
 pub mod markers;
 mod minitest;
+pub mod native_trace;
 mod node_runners;
 pub mod passing;
 pub mod progress;

@@ -203,7 +203,10 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str], by_letter: &[u64; 26]) -> bool
             while end < b.len() && b[end].is_ascii_alphabetic() {
                 end += 1;
             }
-            if !is_zero_count(b, i, end) && !is_versioned_name(b, end) && !is_camel_case(&b[i..end])
+            if !is_zero_count(b, i, end)
+                && !is_versioned_name(b, end)
+                && !is_camel_case(&b[i..end])
+                && !heads_a_summary(b, end)
             {
                 return true;
             }
@@ -219,6 +222,17 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str], by_letter: &[u64; 26]) -> bool
 fn is_camel_case(word: &[u8]) -> bool {
     word.windows(2)
         .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+}
+
+/// Whether the word ending at `b[end]` is followed by `summary`: it
+/// titles a tally (valgrind's `ERROR SUMMARY: 0 errors from 0 contexts`),
+/// whose counts say whether anything failed.
+fn heads_a_summary(b: &[u8], end: usize) -> bool {
+    const SUMMARY: &[u8] = b" summary";
+    b.len() >= end + SUMMARY.len()
+        && b[end..end + SUMMARY.len()].eq_ignore_ascii_case(SUMMARY)
+        && b.get(end + SUMMARY.len())
+            .is_none_or(|c| !c.is_ascii_alphabetic())
 }
 
 /// Whether the word ending at `b[end]` goes on with a version, `-0.10.0`:
@@ -518,6 +532,15 @@ mod tests {
         assert_eq!(
             severity("test result: ok. 3 passed; 0 failed; 0 ignored"),
             Severity::Normal
+        );
+        // A tally's title is no error; its counts say.
+        assert_eq!(
+            severity("==41== ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 0 from 0)"),
+            Severity::Normal
+        );
+        assert_eq!(
+            severity("==41== ERROR SUMMARY: 2 errors from 1 contexts (suppressed: 0 from 0)"),
+            Severity::Error
         );
         assert_eq!(
             severity("[ERROR] Foo.java:[27,122] incompatible types"),

@@ -1344,3 +1344,47 @@ fn an_eunit_failure_keeps_the_places_it_failed_at() {
         assert!(kept(&out, place), "lost {place:?}:\n{out}");
     }
 }
+
+#[test]
+fn a_native_trace_keeps_where_the_project_failed_in_every_test_it_broke() {
+    // valgrind over a test loop (3.19's shape): each run prints its banner
+    // and heap summary; two tests read past the same buffer, called from
+    // different places of the project.
+    let mut log = String::new();
+    let mut own = Vec::new();
+    for t in 0..20 {
+        let pid = 27000 + 9 * t;
+        log.push_str(&format!(
+            "== build/t{t:02}\n=={pid}== Memcheck, a memory error detector\n=={pid}== Copyright (C) 2002-2022, and GNU GPL'd, by Julian Seward et al.\n=={pid}== Using Valgrind-3.19.0 and LibVEX; rerun with -h for copyright info\n=={pid}== Command: ./build/t{t:02}\n=={pid}==\n"
+        ));
+        let errors = if t == 7 || t == 15 {
+            let caller = format!(
+                "=={pid}==    by 0x1092DC: {}_{t} (t{t:02}.c:{})",
+                words(t),
+                10 + t
+            );
+            let innermost = format!("=={pid}==    at 0x1091FE: slot (ring.c:15)");
+            log.push_str(&format!(
+                "=={pid}== Invalid read of size 4\n{innermost}\n=={pid}==    by 0x109221: ring_peek (ring.c:17)\n{caller}\n=={pid}==    by 0x109300: main (t{t:02}.c:30)\n=={pid}==  Address 0x4a420a4 is 4 bytes after a block of size 16 alloc'd\n=={pid}==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n=={pid}==    by 0x109172: ring_new (ring.c:7)\n=={pid}==    by 0x1092A3: main (t{t:02}.c:11)\n=={pid}==\n"
+            ));
+            own.extend([
+                format!("=={pid}== Invalid read of size 4"),
+                innermost,
+                caller,
+            ]);
+            1
+        } else {
+            0
+        };
+        log.push_str(&format!(
+            "=={pid}== HEAP SUMMARY:\n=={pid}==     in use at exit: 0 bytes in 0 blocks\n=={pid}==   total heap usage: 2 allocs, 2 frees, 40 bytes allocated\n=={pid}==\n=={pid}== All heap blocks were freed -- no leaks are possible\n=={pid}==\n=={pid}== ERROR SUMMARY: {errors} errors from {errors} contexts (suppressed: 0 from 0)\n{}: build/t{t:02}\n",
+            if errors > 0 { "FAIL" } else { "PASS" }
+        ));
+    }
+    let out = compress(&log).text;
+    for line in &own {
+        assert!(kept(&out, line), "lost {line:?}:\n{out}");
+    }
+    // Twenty banners and heap summaries fold.
+    assert!(out.len() * 2 < log.len(), "{out}");
+}
