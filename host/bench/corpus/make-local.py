@@ -159,6 +159,12 @@ plain and verbose, an escript crash) and Clojure (clojure.test, a crash
 reported on stderr); Debian packages erlang-base erlang-eunit erlang-dev
 clojure.
 
+`--round29 VENV_BIN` writes only `native_trace_in_log_cases()`: a crash's
+trace inside a longer log (AddressSanitizer and LeakSanitizer under `make
+check`, valgrind over a test loop, gdb in a CI script under `bash -x`, a
+Rust backtrace under `cargo test`, a Go test's panic, a pytest run dying in
+faulthandler; pytest in VENV_BIN).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -2644,6 +2650,254 @@ def beam_and_clojure_cases():
              "in the project's .clj files (`[shop.cart$price invokeStatic \"cart.clj\" 13]`)")
 
 
+def stack_ends(lines, is_frame, is_own):
+    """The innermost and the outermost of the project's own frames of each
+    stack, a stack being a run of lines `is_frame` accepts, printed
+    innermost first (as sanitizers, valgrind, gdb, Go and faulthandler do):
+    where the program failed and where its own code was entered."""
+    keep, stack = [], []
+    for l in lines + [""]:
+        if is_frame(l):
+            stack.append(l)
+            continue
+        own = [f for f in stack if is_own(f)]
+        keep += own[:1] + own[-1:]
+        stack = []
+    return keep
+
+
+def native_trace_in_log_cases():
+    """Round 29, written before ghost's output was looked at: a crash's
+    trace inside a longer log, as CI prints it, in the ecosystems that
+    print native or runtime traces. For every case, of each stack the
+    innermost and the outermost of the project's own frames (where it
+    failed and where its code was entered; a two-line frame keeps both
+    lines), and the tool's own report lines, named per case."""
+    with tempfile.TemporaryDirectory() as tmp:
+        expr = os.path.join(tmp, "expr")
+        write(os.path.join(expr, "expr.h"), "long expr_value(const char *text);\n")
+        write(os.path.join(expr, "expr.c"), "#include <ctype.h>\n#include <stdlib.h>\n#include \"expr.h\"\n\n"
+              "struct node { char op; long value; struct node *left, *right; };\n\n"
+              "static struct node *parse_sum(const char **s);\n\n"
+              "static struct node *leaf(long v) {\n  struct node *n = calloc(1, sizeof *n);\n  n->value = v;\n  return n;\n}\n\n"
+              "static struct node *pair(char op, struct node *l, struct node *r) {\n  struct node *n = calloc(1, sizeof *n);\n"
+              "  n->op = op;\n  n->left = l;\n  n->right = r;\n  return n;\n}\n\n"
+              "static struct node *parse_atom(const char **s) {\n  if (**s == '(') {\n    (*s)++;\n"
+              "    struct node *n = parse_sum(s);\n    if (**s == ')') (*s)++;\n    return n;\n  }\n"
+              "  long v = 0;\n  while (isdigit((unsigned char)**s)) v = v * 10 + (*(*s)++ - '0');\n  return leaf(v);\n}\n\n"
+              "static struct node *parse_unary(const char **s) {\n  if (**s == '-') {\n    (*s)++;\n"
+              "    return pair('-', leaf(0), parse_unary(s));\n  }\n  return parse_atom(s);\n}\n\n"
+              "static struct node *parse_product(const char **s) {\n  struct node *l = parse_unary(s);\n"
+              "  while (**s == '*') {\n    (*s)++;\n    l = pair('*', l, parse_unary(s));\n  }\n  return l;\n}\n\n"
+              "static struct node *parse_sum(const char **s) {\n  struct node *l = parse_product(s);\n"
+              "  while (**s == '+') {\n    (*s)++;\n    l = pair('+', l, parse_product(s));\n  }\n  return l;\n}\n\n"
+              "static void release(struct node *n) {\n  if (!n) return;\n  release(n->left);\n  release(n->right);\n  free(n);\n}\n\n"
+              "static long eval(struct node *n) {\n  switch (n->op) {\n  case '+': return eval(n->left) + eval(n->right);\n"
+              "  case '-': return eval(n->left) - eval(n->right);\n  case '*': {\n    long l = eval(n->left);\n"
+              "    if (l == 0) release(n->right); /* nothing to multiply */\n    return l * eval(n->right);\n  }\n"
+              "  default: return n->value;\n  }\n}\n\n"
+              "long expr_value(const char *text) {\n  const char *s = text;\n  struct node *n = parse_sum(&s);\n"
+              "  long v = eval(n);\n  release(n);\n  return v;\n}\n")
+        sums = [(f"{i}+{i + 1}*{i % 4}", i + (i + 1) * (i % 4)) for i in range(36)]
+        checks = "".join(f"  check(\"sum_{i}\", \"{e}\", {v});\n" for i, (e, v) in enumerate(sums))
+        write(os.path.join(expr, "tests.c"), "#include <stdio.h>\n#include \"expr.h\"\n\n"
+              "static int failed;\n\n"
+              "static void check(const char *name, const char *text, long want) {\n  long got = expr_value(text);\n"
+              "  if (got == want) printf(\"PASS: %s\\n\", name);\n"
+              "  else { printf(\"FAIL: %s (%s gave %ld, want %ld)\\n\", name, text, got, want); failed++; }\n"
+              "  fflush(stdout);\n}\n\n"
+              "int main(void) {\n" + checks
+              + "  check(\"negated_product\", \"-2*3\", -6);\n  check(\"double_negation\", \"--4\", 4);\n"
+              "  check(\"nested_zero\", \"((1+(2*(0*((3+4)*5))))+6)\", 7);\n  return failed != 0;\n}\n")
+        write(os.path.join(expr, "Makefile"), "CFLAGS = -g -O0 -fsanitize=address -fno-omit-frame-pointer -Wall\n\n"
+              "check: tests\n\t./tests\n\ntests: expr.c tests.c expr.h\n\t$(CC) $(CFLAGS) -o $@ expr.c tests.c\n")
+        t = run("make check 2>&1", cwd=expr)
+        lines = t.splitlines()
+        keep = [l for l in lines if "ERROR: AddressSanitizer" in l or re.match(r"^(READ|WRITE) of size", l)
+                or re.match(r"^(freed|previously allocated) by thread", l) or l.startswith("SUMMARY: AddressSanitizer")
+                or l.startswith("FAIL: ") or l.startswith("make: ***")]
+        keep += stack_ends(lines, lambda l: re.match(r"^\s*#\d+ 0x", l), lambda l: re.search(r"\b(expr|tests)\.c:\d+", l))
+        case("make-check-asan-recursion", "log", "make check", t, keep,
+             "the `ERROR: AddressSanitizer` line, the READ/WRITE line, the `freed by`/`previously allocated by` lines, "
+             "the SUMMARY line, every `FAIL:` line, make's `***` line, and of each stack the innermost and the outermost "
+             "frame in expr.c or tests.c")
+
+        inv = os.path.join(tmp, "inventory")
+        write(os.path.join(inv, "inventory.c"), "#include <stdlib.h>\n#include <string.h>\n\n"
+              "struct item { char *sku; char *label; int count; struct item *next; };\n"
+              "struct shelf { struct item *items; char *name; };\n\n"
+              "static char *copy(const char *s) { return strdup(s); }\n\n"
+              "struct shelf *shelf_new(const char *name) {\n  struct shelf *s = calloc(1, sizeof *s);\n"
+              "  s->name = copy(name);\n  return s;\n}\n\n"
+              "static struct item *item_new(const char *sku, const char *label) {\n  struct item *i = calloc(1, sizeof *i);\n"
+              "  i->sku = copy(sku);\n  i->label = copy(label);\n  return i;\n}\n\n"
+              "void shelf_add(struct shelf *s, const char *sku, const char *label, int count) {\n"
+              "  struct item *i = item_new(sku, label);\n  i->count = count;\n  i->next = s->items;\n  s->items = i;\n}\n\n"
+              "int shelf_total(const struct shelf *s) {\n  int n = 0;\n  for (struct item *i = s->items; i; i = i->next) n += i->count;\n  return n;\n}\n\n"
+              "char *shelf_report(const struct shelf *s) {\n  char *out = malloc(256);\n  strcpy(out, s->name);\n  return out;\n}\n\n"
+              "void shelf_free(struct shelf *s) {\n  for (struct item *i = s->items, *next; i; i = next) {\n"
+              "    next = i->next;\n    free(i->sku);\n    free(i);\n  }\n  free(s);\n}\n")
+        tests = "".join(f"  {{\n    struct shelf *s = shelf_new(\"aisle-{i}\");\n    shelf_add(s, \"sku-{i}\", \"box {i}\", {i + 1});\n"
+                        f"    report(\"total_{i}\", shelf_total(s) == {i + 1});\n"
+                        + (f"    char *r = shelf_report(s);\n    report(\"report_{i}\", r[0] == 'a');\n" if i % 10 == 3 else "")
+                        + "    shelf_free(s);\n  }\n" for i in range(30))
+        write(os.path.join(inv, "check.c"), "#include <stdio.h>\n\n"
+              "struct shelf;\nstruct shelf *shelf_new(const char *name);\n"
+              "void shelf_add(struct shelf *s, const char *sku, const char *label, int count);\n"
+              "int shelf_total(const struct shelf *s);\nchar *shelf_report(const struct shelf *s);\nvoid shelf_free(struct shelf *s);\n\n"
+              "static void report(const char *name, int ok) { printf(\"%s: %s\\n\", ok ? \"PASS\" : \"FAIL\", name); }\n\n"
+              "int main(void) {\n" + tests + "  return 0;\n}\n")
+        write(os.path.join(inv, "Makefile"), "CFLAGS = -g -O0 -fsanitize=address -fno-omit-frame-pointer\n\n"
+              "check: check-inventory\n\t./check-inventory\n\ncheck-inventory: inventory.c check.c\n"
+              "\t$(CC) $(CFLAGS) -o $@ inventory.c check.c\n")
+        t = run("make check 2>&1", cwd=inv)
+        lines = t.splitlines()
+        keep = [l for l in lines if re.match(r"^(Direct|Indirect) leak of", l) or l.startswith("SUMMARY: AddressSanitizer")
+                or "ERROR: LeakSanitizer" in l or l.startswith("make: ***")]
+        keep += stack_ends(lines, lambda l: re.match(r"^\s*#\d+ 0x", l), lambda l: re.search(r"\b(inventory|check)\.c:\d+", l))
+        case("make-check-lsan-leaks", "log", "make check", t, keep,
+             "the `ERROR: LeakSanitizer` line, every `Direct leak of`/`Indirect leak of` line, the SUMMARY line, make's "
+             "`***` line, and of each leak's stack the innermost and the outermost frame in inventory.c or check.c")
+
+        ring = os.path.join(tmp, "ring")
+        write(os.path.join(ring, "ring.c"), "#include <stdlib.h>\n\n"
+              "struct ring { int *slots; int size, head; };\n\n"
+              "struct ring *ring_new(int size) {\n  struct ring *r = malloc(sizeof *r);\n"
+              "  r->slots = malloc(size * sizeof *r->slots);\n  r->size = size;\n  r->head = 0;\n  return r;\n}\n\n"
+              "void ring_push(struct ring *r, int v) { r->slots[r->head++ % r->size] = v; }\n\n"
+              "static int slot(const struct ring *r, int back) { return r->slots[r->head - back]; }\n\n"
+              "int ring_peek(const struct ring *r, int back) { return slot(r, back); }\n\n"
+              "int ring_sum(const struct ring *r, int n) {\n  int s = 0;\n  for (int k = 1; k <= n; k++) s += ring_peek(r, k);\n  return s;\n}\n\n"
+              "void ring_free(struct ring *r) { free(r->slots); free(r); }\n")
+        for i in range(12):
+            n = 3 + i % 4
+            body = (f"  struct ring *r = ring_new({n});\n  for (int i = 0; i < {n}; i++) ring_push(r, i);\n"
+                    f"  int ok = ring_sum(r, {n}) == {n * (n - 1) // 2};\n")
+            if i == 7:
+                body = "  struct ring *r = ring_new(4);\n  for (int i = 0; i < 6; i++) ring_push(r, i);\n  int ok = ring_sum(r, 3) == 12;\n"
+            if i == 10:
+                body = "  struct ring *r = ring_new(4);\n  int ok = ring_peek(r, 1) == 0;\n"
+            write(os.path.join(ring, "tests", f"t{i:02d}.c"), "#include <stdio.h>\n\nstruct ring;\n"
+                  "struct ring *ring_new(int size);\nvoid ring_push(struct ring *r, int v);\n"
+                  "int ring_peek(const struct ring *r, int back);\nint ring_sum(const struct ring *r, int n);\n"
+                  "void ring_free(struct ring *r);\n\nint main(void) {\n" + body
+                  + "  ring_free(r);\n  return ok ? 0 : 1;\n}\n")
+        write(os.path.join(ring, "run-tests.sh"), "set -u\nstatus=0\nfor src in tests/t*.c; do\n"
+              "  t=build/$(basename $src .c)\n  gcc -g -O0 -Wall -o $t ring.c $src\n  echo \"== $t\"\n"
+              "  if valgrind --error-exitcode=2 --leak-check=full ./$t; then echo \"PASS: $t\"; else echo \"FAIL: $t\"; status=1; fi\n"
+              "done\nexit $status\n")
+        os.makedirs(os.path.join(ring, "build"))
+        t = run("bash run-tests.sh 2>&1", cwd=ring)
+        lines = t.splitlines()
+        keep = [l for l in lines if re.search(r"==\d+== (Invalid (read|write) of size|Conditional jump or move|Use of uninitialised)", l)
+                or re.search(r"==\d+== ERROR SUMMARY: [1-9]", l) or l.startswith("FAIL: ")]
+        keep += stack_ends(lines, lambda l: re.match(r"^==\d+== +(at|by) 0x", l), lambda l: re.search(r"\((ring|t\d+)\.c:\d+\)", l))
+        case("valgrind-test-loop", "log", "bash run-tests.sh", t, keep,
+             "every valgrind error header (`Invalid read of size`, `Conditional jump or move …`), every `ERROR SUMMARY` "
+             "line counting errors, every `FAIL:` line, and of each stack the innermost and the outermost frame in "
+             "ring.c or a test's .c")
+
+        app = os.path.join(tmp, "app")
+        write(os.path.join(app, "src", "conf.c"), "#include <stddef.h>\n#include <string.h>\n\n"
+              "struct section { const char *name; struct section *child; const char *value; };\n\n"
+              "static size_t value_len(const struct section *s) { return strlen(s->value); }\n\n"
+              "size_t conf_width(const struct section *s) {\n  if (s->child) return 1 + conf_width(s->child);\n"
+              "  return value_len(s);\n}\n")
+        write(os.path.join(app, "src", "main.c"), "#include <stdio.h>\n#include <string.h>\n\n"
+              "struct section { const char *name; struct section *child; const char *value; };\n"
+              "size_t conf_width(const struct section *s);\n\n"
+              "static int self_test(void) {\n  struct section leafs[6];\n  memset(leafs, 0, sizeof leafs);\n"
+              "  for (int i = 0; i < 5; i++) { leafs[i].name = \"s\"; leafs[i].child = &leafs[i + 1]; }\n"
+              "  leafs[5].name = \"port\";\n  printf(\"width %zu\\n\", conf_width(&leafs[0]));\n  return 0;\n}\n\n"
+              "int main(int argc, char **argv) {\n  if (argc > 1 && strcmp(argv[1], \"--self-test\") == 0) return self_test();\n"
+              "  return 0;\n}\n")
+        for k in range(8):
+            write(os.path.join(app, "src", f"util{k}.c"), f"int util{k}(int x) {{ return x * {k + 2}; }}\n")
+        write(os.path.join(app, "ci.sh"), "set -eu\nmkdir -p build\nfor f in src/*.c; do\n"
+              "  gcc -g -O0 -Wall -c \"$f\" -o \"build/$(basename \"$f\" .c).o\"\ndone\ngcc build/*.o -o build/app\n"
+              "if ! ./build/app --self-test; then\n  gdb -q -batch -ex run -ex bt --args ./build/app --self-test\n  exit 1\nfi\n")
+        t = run("bash -x ci.sh 2>&1", cwd=app)
+        lines = t.splitlines()
+        keep = [l for l in lines if l.startswith("Program received signal") or "Segmentation fault" in l or l == "+ exit 1"]
+        keep += stack_ends(lines, lambda l: re.match(r"^#\d+ ", l), lambda l: re.search(r" at src/\w+\.c:\d+", l))
+        case("ci-script-gdb-backtrace", "log", "bash -x ci.sh", t, keep,
+             "the `Program received signal` line, the shell's `Segmentation fault` line, the `+ exit 1` line, and "
+             "the innermost and the outermost frame `#N … at src/….c:L` of gdb's backtrace")
+
+        crate = os.path.join(tmp, "tally")
+        write(os.path.join(crate, "Cargo.toml"), '[package]\nname = "tally"\nversion = "0.1.0"\nedition = "2021"\n')
+        write(os.path.join(crate, "src", "lib.rs"), "/// Depth of the deepest bracket in `text`.\n"
+              "pub fn depth(text: &str) -> usize {\n    nest(text.as_bytes(), 0).0\n}\n\n"
+              "fn nest(bytes: &[u8], at: usize) -> (usize, usize) {\n    let mut deepest = 0;\n    let mut i = at;\n"
+              "    while i < bytes.len() && bytes[i] != b']' {\n        if bytes[i] == b'[' {\n"
+              "            let (d, end) = nest(bytes, i + 1);\n            deepest = deepest.max(d + 1);\n"
+              "            i = closing(bytes, end);\n        }\n        i += 1;\n    }\n    (deepest, i)\n}\n\n"
+              "fn closing(bytes: &[u8], end: usize) -> usize {\n    assert_eq!(bytes[end], b']', \"bracket at {end} not closed\");\n    end\n}\n\n"
+              "#[cfg(test)]\nmod tests {\n    use super::*;\n"
+              + "".join(f"    #[test]\n    fn depth_{i}() {{\n        assert_eq!(depth(\"{'[' * (i % 5)}x{']' * (i % 5)}\"), {i % 5});\n    }}\n" for i in range(30))
+              + "    #[test]\n    fn unclosed_inner() {\n        assert_eq!(depth(\"[[[x]]\"), 3);\n    }\n}\n")
+        t = run("RUST_BACKTRACE=1 cargo test --offline --color never 2>&1", cwd=crate)
+        lines = t.splitlines()
+        keep = [l for l in lines if re.match(r"^---- \S+ stdout ----", l) or " panicked at " in l
+                or l.startswith("test result:") or re.match(r"^    tests::\w+$", l)]
+        keep += [lines[k + 1] for k, l in enumerate(lines[:-1]) if re.search(r" panicked at \S+:$", l)]
+        frames = [k for k, l in enumerate(lines) if re.match(r"^ +\d+: ", l)]
+        own = [k for k in frames if re.match(r"^ +\d+: tally::", lines[k])]
+        for k in own[:1] + own[-1:]:
+            keep.append(lines[k])
+            if k + 1 < len(lines) and lines[k + 1].strip().startswith("at "):
+                keep.append(lines[k + 1])
+        case("cargo-test-backtrace", "log", "RUST_BACKTRACE=1 cargo test", t, keep,
+             "every `---- name stdout ----` line, the `panicked at` line and the message below it, each failing "
+             "test's name under `failures:`, the `test result:` line, and of the backtrace the innermost and the "
+             "outermost frame in the crate (`N: tally::…` and its `at` line)")
+
+        shop = os.path.join(tmp, "shop")
+        write(os.path.join(shop, "go.mod"), "module example.com/shop\n\ngo 1.19\n")
+        write(os.path.join(shop, "tree.go"), "package shop\n\n"
+              "type Category struct {\n\tName     string\n\tChildren []*Category\n\tcounts   map[string]int\n}\n\n"
+              "func (c *Category) tally(sku string) {\n\tc.counts[sku]++\n}\n\n"
+              "func (c *Category) Add(path []string, sku string) {\n\tif len(path) == 0 {\n\t\tc.tally(sku)\n\t\treturn\n\t}\n"
+              "\tfor _, child := range c.Children {\n\t\tif child.Name == path[0] {\n\t\t\tchild.Add(path[1:], sku)\n\t\t\treturn\n\t\t}\n\t}\n"
+              "\tchild := &Category{Name: path[0]}\n\tc.Children = append(c.Children, child)\n\tchild.Add(path[1:], sku)\n}\n\n"
+              "func New(name string) *Category { return &Category{Name: name, counts: map[string]int{}} }\n")
+        subs = "".join(f"\t\t{{\"depth_{i}\", {i % 3}}},\n" for i in range(30))
+        write(os.path.join(shop, "tree_test.go"), "package shop\n\nimport \"testing\"\n\n"
+              "func TestAdd(t *testing.T) {\n\tfor _, tc := range []struct {\n\t\tname  string\n\t\tdepth int\n\t}{\n" + subs
+              + "\t} {\n\t\tt.Run(tc.name, func(t *testing.T) {\n\t\t\tc := New(\"root\")\n\t\t\tif tc.depth == 0 {\n"
+              "\t\t\t\tc.Add(nil, \"sku\")\n\t\t\t}\n\t\t\tif len(c.Children) != 0 {\n\t\t\t\tt.Fatalf(\"children %d\", len(c.Children))\n\t\t\t}\n\t\t})\n\t}\n}\n\n"
+              "func TestAddNested(t *testing.T) {\n\tc := New(\"root\")\n\tc.Add([]string{\"garden\", \"tools\", \"spades\"}, \"sku-9\")\n}\n")
+        t = run("GOFLAGS=-mod=mod GOPROXY=off go test -v ./... 2>&1", cwd=shop)
+        lines = t.splitlines()
+        keep = [l for l in lines if l.startswith("--- FAIL") or re.match(r"^\s*panic: ", l) or re.match(r"^FAIL\b", l)]
+        places = [k for k, l in enumerate(lines) if k > 0 and l.startswith("\t/") and re.search(r"\.go:\d+", l)]
+        own = [k for k in places if "/shop/" in lines[k]]
+        for k in own[:1] + own[-1:]:
+            keep += [lines[k - 1], lines[k]]
+        case("go-test-panic-trace", "log", "go test -v ./...", t, keep,
+             "every `--- FAIL` line, the `panic:` lines, the `FAIL` lines, and of the panicking goroutine's trace "
+             "the innermost and the outermost frame in the module's files (the call and its place)")
+
+        py = os.path.join(tmp, "blobs")
+        write(os.path.join(py, "blobs.py"), "import ctypes\n\n\ndef _address(buf, offset):\n"
+              "    return ctypes.addressof(buf) + offset if buf is not None else offset\n\n\n"
+              "HEADER_AT = 16\n\n\ndef read_header(buf, size=4):\n    return ctypes.string_at(_address(buf, HEADER_AT), size)\n\n\n"
+              "def magic(buf):\n    return read_header(buf)[:2]\n")
+        tests = "".join(f"def test_magic_{i}():\n    buf = ctypes.create_string_buffer(b\"{'.' * 16}MZ{i:02d}\")\n"
+                        f"    assert magic(buf) == b\"MZ\"\n\n\n" for i in range(30))
+        write(os.path.join(py, "test_blobs.py"), "import ctypes\n\nfrom blobs import magic\n\n\n" + tests
+              + "def test_magic_of_nothing():\n    assert magic(None) == b\"\"\n")
+        venv = os.path.abspath(VENV)
+        t = run(f"bash -c '{venv}/pytest -v -p no:cacheprovider test_blobs.py' 2>&1", cwd=py)
+        lines = t.splitlines()
+        keep = [l for l in lines if l.startswith("Fatal Python error") or "Segmentation fault" in l]
+        keep += stack_ends(lines, lambda l: re.match(r'^  File ".*", line \d+ in ', l),
+                           lambda l: re.search(r'/blobs/\w+\.py"', l))
+        case("pytest-faulthandler-crash", "log", "pytest -v test_blobs.py", t, keep,
+             "the `Fatal Python error` line, the shell's `Segmentation fault` line, and of the current thread's "
+             "trace the innermost and the outermost frame in the project's .py files")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -2726,6 +2980,9 @@ def main():
         return
     if "--round28" in sys.argv:
         beam_and_clojure_cases()
+        return
+    if "--round29" in sys.argv:
+        native_trace_in_log_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
