@@ -4,8 +4,10 @@
 //! to a depth, the first items of long arrays plus `… and N more items of the
 //! same shape` with the shape, long strings cut with their length. Lockfiles
 //! (npm's `package-lock.json`, `Cargo.lock`, `uv.lock`, `pnpm-lock.yaml`,
-//! `yarn.lock`) become names and versions, never hashes (see [`lockfiles`]). JSON Lines stay a line per record, each shrunk, with their
-//! line numbers (see [`jsonl`]). Anything it cannot parse falls back to the
+//! `yarn.lock`) become names and versions, never hashes (see [`lockfiles`]). JSON Lines carrying a tool's printed text
+//! (`go test -json`) are read as that text (see [`text_stream`]); others
+//! stay a line per record, each shrunk, with their line numbers (see
+//! [`jsonl`]). Anything it cannot parse falls back to the
 //! log compressor's line folding: never an error. For outlines, Claude
 //! Code's `N→` line-number prefixes are removed first.
 
@@ -14,6 +16,7 @@ mod jsonl;
 mod lockfiles;
 pub mod render;
 mod tabular;
+mod text_stream;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
@@ -67,6 +70,9 @@ pub fn compress_within(
             return done(text, "npm lockfile: names and versions");
         }
         return done(outline.render(&value), "JSON outline");
+    }
+    if let Some(text) = text_stream::unwrap(text, target_tokens) {
+        return done(text, "JSON Lines carrying text: the text folded as a log");
     }
     if let Some(text) = jsonl::records(text) {
         return done(text, "JSON Lines: a line per record, long values cut");
