@@ -165,6 +165,12 @@ check`, valgrind over a test loop, gdb in a CI script under `bash -x`, a
 Rust backtrace under `cargo test`, a Go test's panic, a pytest run dying in
 faulthandler; pytest in VENV_BIN).
 
+`--round30 VENV_BIN --js DIR` writes only `event_stream_cases()`: reports
+tools print for machines (go test -json, go vet -json, cargo build
+--message-format=json, gcc -fdiagnostics-format=json, pip install
+--dry-run --report with network, oxlint's and Biome's JSON reports in
+DIR).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -2898,6 +2904,165 @@ def native_trace_in_log_cases():
              "trace the innermost and the outermost frame in the project's .py files")
 
 
+def json_values(text):
+    """Every JSON document in `text`: one per line (JSON Lines), else the
+    whole text, else the objects between lines that are not JSON (go vet's
+    `# package` lines)."""
+    docs = []
+    for l in text.splitlines():
+        l = l.strip()
+        if l.startswith("{") and l.endswith("}"):
+            try:
+                docs.append(json.loads(l))
+            except ValueError:
+                pass
+    if docs:
+        return docs
+    try:
+        return [json.loads(text)]
+    except ValueError:
+        pass
+    chunk, docs = [], []
+    for l in text.splitlines() + ["#"]:
+        if l.startswith("#"):
+            if chunk:
+                docs.append(json.loads("\n".join(chunk)))
+            chunk = []
+        else:
+            chunk.append(l)
+    return docs
+
+
+def event_stream_cases():
+    """Round 30, written before ghost's output was looked at: reports tools
+    print for machines, which agents ask for to parse them (JSON Lines
+    event streams and JSON diagnostics). For each, the facts a reader
+    needs, as values, whatever the rendering: go test -json with failing
+    tests (each failing test's name, each failure's message after its
+    `file:line:`, each failing package); go vet -json (each diagnostic's
+    message and its file:line); cargo build --message-format=json (each
+    compiler message's text and code); gcc -fdiagnostics-format=json (each
+    diagnostic's message); pip install --dry-run --report (each package's
+    name and version); oxlint and Biome's JSON reports (each diagnostic's
+    message and rule)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        mod = os.path.join(tmp, "calc")
+        write(os.path.join(mod, "go.mod"), "module example.com/calc\n\ngo 1.19\n")
+        write(os.path.join(mod, "calc.go"), "package calc\n\nimport \"fmt\"\n\n"
+              "// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n"
+              "// Div divides, rounding down.\nfunc Div(a, b int) int { return a / b }\n\n"
+              "// Label names a total.\nfunc Label(n int) string { return fmt.Sprintf(\"%d items\", n) }\n")
+        cases_ = "".join(f"\t\t{{{i}, {i + 1}, {2 * i + 1}}},\n" for i in range(24))
+        write(os.path.join(mod, "calc_test.go"), "package calc\n\nimport \"testing\"\n\n"
+              "func TestAdd(t *testing.T) {\n\tfor _, c := range []struct{ a, b, want int }{\n" + cases_
+              + "\t} {\n\t\tif got := Add(c.a, c.b); got != c.want {\n\t\t\tt.Errorf(\"Add(%d, %d) = %d, want %d\", c.a, c.b, got, c.want)\n\t\t}\n\t}\n}\n\n"
+              "func TestDivRoundsDown(t *testing.T) {\n\tif got := Div(-7, 2); got != -4 {\n\t\tt.Errorf(\"Div(-7, 2) = %d, want -4\", got)\n\t}\n}\n\n"
+              "func TestLabelSingular(t *testing.T) {\n\tif got := Label(1); got != \"1 item\" {\n\t\tt.Fatalf(\"Label(1) = %q, want %q\", got, \"1 item\")\n\t}\n}\n\n"
+              + "".join(f"func TestLabel{i}(t *testing.T) {{\n\tif Label({i + 2}) == \"\" {{\n\t\tt.Fail()\n\t}}\n}}\n\n" for i in range(12)))
+        write(os.path.join(mod, "parse", "parse.go"), "package parse\n\nimport \"strconv\"\n\n"
+              "// Qty reads a quantity.\nfunc Qty(s string) (int, error) { return strconv.Atoi(s) }\n")
+        write(os.path.join(mod, "parse", "parse_test.go"), "package parse\n\nimport \"testing\"\n\n"
+              + "".join(f"func TestQty{i}(t *testing.T) {{\n\tif n, err := Qty(\"{i}\"); err != nil || n != {i} {{\n\t\tt.Fatal(err)\n\t}}\n}}\n\n" for i in range(10))
+              + "func TestQtyPadded(t *testing.T) {\n\tn, err := Qty(\" 3\")\n\tif err != nil {\n\t\tt.Fatalf(\"Qty(%q): %v\", \" 3\", err)\n\t}\n\tif n != 3 {\n\t\tt.Errorf(\"n = %d\", n)\n\t}\n}\n")
+        t = run("GOFLAGS=-mod=mod GOPROXY=off go test -json ./... 2>&1", cwd=mod)
+        events = json_values(t)
+        keep = [e["Test"] for e in events if e.get("Action") == "fail" and e.get("Test")]
+        keep += [e["Package"] for e in events if e.get("Action") == "fail" and not e.get("Test")]
+        keep += [re.sub(r"^\s*\w+_test\.go:\d+: ", "", e["Output"]).strip() for e in events
+                 if e.get("Action") == "output" and re.match(r"^\s+\w+_test\.go:\d+: ", e.get("Output", ""))]
+        case("go-test-json-failing", "structured", "go test -json ./...", t, keep,
+             "each failing test's name (a `fail` event's Test), each failing package, and each failure's message "
+             "(an `output` event's text after its `x_test.go:N:`)")
+        write(os.path.join(mod, "report.go"), "package calc\n\nimport \"fmt\"\n\n"
+              "// Report prints totals.\nfunc Report(n int, name string) {\n\tfmt.Printf(\"%s has %d\\n\", n, name)\n"
+              "\tfmt.Printf(\"total %d\\n\")\n\tfmt.Println(\"done\\n\")\n}\n\n"
+              "// Same compares.\nfunc Same(a int) bool { return a == a }\n")
+        write(os.path.join(mod, "parse", "copy.go"), "package parse\n\nimport \"sync\"\n\n"
+              "// Guard holds a lock.\ntype Guard struct{ mu sync.Mutex }\n\n"
+              "// Snapshot copies the guard.\nfunc Snapshot(g Guard) Guard { return g }\n")
+        t = run("GOFLAGS=-mod=mod GOPROXY=off go vet -json ./... 2>&1", cwd=mod)
+        keep = []
+        for doc in json_values(t):
+            for analyzers in doc.values():
+                for found in analyzers.values():
+                    for d in found:
+                        place = re.search(r"(\w+\.go:\d+)", d["posn"]).group(1)
+                        keep += [d["message"], place]
+        case("go-vet-json", "structured", "go vet -json ./...", t, keep,
+             "each diagnostic's message and its place as file.go:line")
+        crate = os.path.join(tmp, "ledger")
+        write(os.path.join(crate, "Cargo.toml"), '[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n')
+        write(os.path.join(crate, "src", "lib.rs"), "use std::collections::HashMap;\nuse std::fmt::Write;\n\n"
+              "pub struct Entry {\n    pub amount: i64,\n    pub memo: String,\n}\n\n"
+              "pub fn total(entries: &[Entry]) -> i64 {\n    let mut sum = 0;\n    let unused = entries.len();\n"
+              "    for e in entries {\n        sum += e.amount;\n    }\n    sum as i32\n}\n\n"
+              "pub fn memo_of(entries: &[Entry], i: usize) -> &str {\n    entries.get(i).map(|e| e.memo)\n}\n\n"
+              "fn helper(x: i64) -> i64 {\n    let y = x;\n    x\n}\n\n"
+              "pub fn by_memo(entries: &[Entry]) -> HashMap<&str, i64> {\n    let mut m = HashMap::new();\n"
+              "    for e in entries {\n        *m.entry(e.memo.as_str()).or_insert(0) += e.amount;\n    }\n    m\n}\n")
+        t = run("cargo build --offline --message-format=json 2>/dev/null", cwd=crate)
+        keep = []
+        for e in json_values(t):
+            if e.get("reason") == "compiler-message":
+                m = e["message"]
+                keep.append(m["message"])
+                if m.get("code"):
+                    keep.append(m["code"]["code"])
+        case("cargo-build-json", "structured", "cargo build --message-format=json", t, keep,
+             "each compiler message's text (`message.message`) and its code (`E0308`)")
+        c = os.path.join(tmp, "cjson")
+        write(os.path.join(c, "stock.c"), "#include <stdio.h>\n#include <string.h>\n\n"
+              "struct item { char sku[8]; int qty; };\n\n"
+              "static int count(const struct item *items, int n) {\n  int total;\n  for (int i = 0; i < n; i++) total += items[i].qty;\n  return total;\n}\n\n"
+              "int label(struct item *it, const char *sku) {\n  strcpy(it->sku, sku);\n  printf(\"%d\\n\", it->sku);\n}\n\n"
+              "int main(void) {\n  struct item items[2] = {{\"a\", 1}, {\"b\", 2}};\n  unsigned u = -1;\n"
+              "  if (u < 0) return 1;\n  printf(\"%d\\n\", count(items, 2), 3);\n  return missing(items);\n}\n")
+        t = run("gcc -Wall -Wextra -fdiagnostics-format=json -c stock.c -o /dev/null 2>&1", cwd=c)
+        keep = []
+        for doc in json_values(t):
+            for d in doc if isinstance(doc, list) else [doc]:
+                keep.append(d["message"])
+        case("gcc-json-diagnostics", "structured", "gcc -Wall -Wextra -fdiagnostics-format=json -c stock.c", t, keep,
+             "each diagnostic's message")
+        venv = os.path.abspath(VENV)
+        t = run(f"{venv}/pip install --dry-run --quiet --ignore-installed --report - flask==3.0.3 2>/dev/null")
+        keep = []
+        for doc in json_values(t):
+            for p in doc.get("install", []):
+                keep += [p["metadata"]["name"], p["metadata"]["version"]]
+        case("pip-install-report-json", "structured", "pip install --dry-run --report - flask==3.0.3", t, keep,
+             "each package to install: its name and its version")
+        js = os.path.abspath(js_dir())
+        web = os.path.join(tmp, "web")
+        write(os.path.join(web, "cart.js"), "var total = 0;\n\nfunction add(items, item) {\n  if (item.qty == 0) {\n"
+              "    debugger;\n  }\n  for (var i = 0; i < items.length; i++) {\n    total += items[i].price;\n  }\n"
+              "  return items.concat([item]);\n}\n\nfunction unused(a, b) {\n  return a;\n}\n\n"
+              "const label = (n) => { if (n = 1) return 'one'; return n + ' items'; };\n\nmodule.exports = { add, label };\n")
+        write(os.path.join(web, "util.js"), "const fs = require('fs');\n\nexport function read(path) {\n"
+              "  try {\n    return JSON.parse(fs.readFileSync(path));\n  } catch (e) {}\n}\n\n"
+              "export function same(a) {\n  return a === a;\n}\n\nexport async function wait() {\n  new Promise(() => {});\n}\n")
+        t = run(f"{js}/node_modules/.bin/oxlint --format json . 2>&1", cwd=web)
+        keep = []
+        for doc in json_values(t):
+            for d in doc.get("diagnostics", []) if isinstance(doc, dict) else doc:
+                keep.append(d["message"])
+                if d.get("code"):
+                    keep.append(d["code"])
+        case("oxlint-json-report", "structured", "oxlint --format json .", t, keep,
+             "each diagnostic's message and its rule (`eslint(no-debugger)`)")
+        t = run(f"{js}/node_modules/.bin/biome lint --reporter=json . 2>&1", cwd=web)
+        keep = []
+        for doc in json_values(t):
+            if isinstance(doc, dict):
+                for d in doc.get("diagnostics", []):
+                    keep.append(d.get("category", ""))
+                    desc = d.get("description") or d.get("message")
+                    if isinstance(desc, str):
+                        keep.append(desc)
+        case("biome-json-report", "structured", "biome lint --reporter=json .", t, [k for k in keep if k],
+             "each diagnostic's category (its rule) and description")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -2983,6 +3148,9 @@ def main():
         return
     if "--round29" in sys.argv:
         native_trace_in_log_cases()
+        return
+    if "--round30" in sys.argv:
+        event_stream_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
