@@ -11,8 +11,11 @@
 //! Brace languages fold by a brace-depth lexer ([`braces`]), Python by
 //! indentation ([`indentation`]), Elixir and Ruby by `do … end` blocks
 //! ([`doend`]); any other language falls back to whichever fits its text.
+//! A unified diff is not folded as code: its changed lines all stay, and
+//! only unchanged context away from a change folds ([`diff`]).
 
 pub mod braces;
+pub mod diff;
 pub mod doend;
 pub mod indentation;
 pub mod parsed;
@@ -258,6 +261,9 @@ pub fn compress_within(
 
 /// The lines the outline keeps, and which lines are comments.
 fn outline(text: &str, source_path: Option<&str>, lines: &[Line<'_>]) -> (Vec<bool>, Vec<bool>) {
+    if diff::is_unified_diff(lines) {
+        return (diff::keep_mask(lines), vec![false; lines.len()]);
+    }
     let syntax = syntax_of(source_path, lines);
     let language = language_of(source_path, syntax);
     let lexer = match syntax {
