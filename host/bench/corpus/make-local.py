@@ -171,11 +171,15 @@ tools print for machines (go test -json, go vet -json, cargo build
 --dry-run --report with network, oxlint's and Biome's JSON reports in
 DIR).
 
+`--round31` writes only `diff_cases()`: diffs an agent reads (git diff of
+edits to standard-library modules, git show, git log -p, diff -u of two
+configuration files, a rename across many files, a Cargo.lock updated).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
 """
-import json, os, re, shutil, subprocess, sys, tempfile
+import glob, hashlib, json, os, re, shutil, subprocess, sys, tempfile
 
 OUT = os.path.join("host", "bench", "corpus", "local")
 VENV = next((a for a in sys.argv[1:] if not a.startswith("--")), "venv/bin")
@@ -3063,6 +3067,186 @@ def event_stream_cases():
              "each diagnostic's category (its rule) and description")
 
 
+def changed_lines(text):
+    """A unified diff's added and removed lines (not its `---`/`+++` file
+    lines), those with more than their sign."""
+    return [l for l in text.splitlines()
+            if l[:1] in "+-" and not l.startswith(("+++ ", "--- ")) and l[1:].strip()]
+
+
+def diff_cases():
+    """Round 31, written before ghost's output on them was looked at: diffs
+    an agent reads to see what changed (its own edits, a commit, a
+    dependency update). The changed lines are what a diff says: for
+    every case, every added and removed line, every file's `diff --git`
+    (or `---`) line and every hunk's `@@` header; for a commit, its
+    message's lines too. git diff over edits to three files of the
+    standard library (a renamed function, a new parameter, a removed
+    block, an added file), two modules added whole (added after the
+    first six cases kept every line: their hunks were too short for the
+    code compressor to fold), edits to Rust, Go and JavaScript sources
+    with a Rust file added (added for the same reason: no case was in a
+    language with braces), git show and git log -p of commits with
+    messages, diff -u of two configuration files, a rename across many
+    files (sed over a module's uses), and a Cargo.lock updated."""
+    def git(cmd, cwd):
+        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = os.path.join(tmp, "repo")
+        os.makedirs(repo)
+        git("init -q -b main", repo)
+        for name in ["textwrap.py", "shlex.py", "fnmatch.py", "glob.py"]:
+            shutil.copy(os.path.join(STDLIB, name), os.path.join(repo, name))
+        git("add -A", repo)
+        git("commit -q -m 'Vendor four modules of the standard library'", repo)
+
+        def edit(name, pairs, where=repo):
+            p = os.path.join(where, name)
+            s = open(p).read()
+            for old, new in pairs:
+                assert old in s, (name, old)
+                s = s.replace(old, new)
+            open(p, "w").write(s)
+
+        edit("textwrap.py", [("def _split_chunks(self, text):", "def split_into_chunks(self, text):"),
+                             ("self._split_chunks(text)", "self.split_into_chunks(text)"),
+                             ("                 max_lines=None,\n", "                 max_lines=None,\n                 ellipsis='...',\n"),
+                             ("        self.max_lines = max_lines\n", "        self.max_lines = max_lines\n        self.ellipsis = ellipsis\n")])
+        edit("shlex.py", [("            if self.debug >= 3:\n                print(\"shlex: in state %r I see character: %r\" % (self.state,\n                                                                  nextchar))\n", ""),
+                          ("def quote(s):\n    \"\"\"Return a shell-escaped version of the string *s*.\"\"\"\n",
+                           "def quote(s, *, force=False):\n    \"\"\"Return a shell-escaped version of the string *s*; with *force*, always quoted.\"\"\"\n"),
+                          ("    if _find_unsafe(s) is None:\n", "    if not force and _find_unsafe(s) is None:\n")])
+        edit("fnmatch.py", [("    if os.path is posixpath:\n", "    if os.path is posixpath or name.isascii():\n")])
+        write(os.path.join(repo, "paths.py"), "\"\"\"Helpers over glob and fnmatch.\"\"\"\n\nimport fnmatch\nimport glob\n\n\n"
+              "def matching(pattern, names):\n    return [n for n in names if fnmatch.fnmatch(n, pattern)]\n\n\n"
+              "def tree(root):\n    return sorted(glob.glob(f\"{root}/**\", recursive=True))\n")
+        git("add -A", repo)
+        t = git("diff --cached", repo)
+        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        case("git-diff-three-modules", "code", "git diff --cached", t, keep,
+             "every added and removed line, every `diff --git` line and every hunk's `@@` header")
+        git("commit -q -m 'Name the chunk splitter, let quote() force quoting' "
+            "-m 'textwrap: split_into_chunks is public now, and a TextWrapper takes an ellipsis.' "
+            "-m 'shlex: quote(force=True) quotes a safe string too; the debug prints are gone.'", repo)
+        t = git("show", repo)
+        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep += [l for l in t.splitlines() if l.startswith("    ") and l.strip() and not l.startswith("     ")][:3]
+        case("git-show-commit", "code", "git show", t, keep,
+             "the commit message's lines, every added and removed line, every `diff --git` line and every `@@` header")
+        edit("glob.py", [("def glob(pathname, *, root_dir=None, dir_fd=None, recursive=False,",
+                          "def glob(pathname, *, root_dir=None, dir_fd=None, recursive=True,")])
+        git("commit -q -am 'glob: recursive by default'", repo)
+        edit("paths.py", [("def tree(root):", "def tree(root, pattern=\"**\"):"), ("{root}/**", "{root}/{pattern}")])
+        git("commit -q -am 'paths: tree takes a pattern'", repo)
+        t = git("log -p -3", repo)
+        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep += [l for l in t.splitlines() if re.match(r"^    \S", l)]
+        case("git-log-patch", "code", "git log -p -3", t, keep,
+             "every commit's message lines, every added and removed line, every `diff --git` line and every `@@` header")
+
+        for name in ["colorsys.py", "bisect.py"]:
+            shutil.copy(os.path.join(STDLIB, name), os.path.join(repo, name))
+        edit("paths.py", [("import glob\n", "import glob\nimport bisect\n")])
+        git("add -A", repo)
+        t = git("diff --cached", repo)
+        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        case("git-diff-added-modules", "code", "git diff --cached", t, keep,
+             "every added and removed line, every `diff --git` line and every hunk's `@@` header")
+        git("commit -q -m 'Vendor colorsys and bisect'", repo)
+
+        # Brace languages: edits to a Rust crate's, Go's and a JavaScript
+        # package's sources, and a Rust file added whole.
+        braces = os.path.join(tmp, "braces")
+        os.makedirs(braces)
+        git("init -q -b main", braces)
+        reg = glob.glob(os.path.expanduser("~/.cargo/registry/src/*/strsim-0.11.1/src/lib.rs"))[0]
+        shutil.copy(reg, os.path.join(braces, "strsim.rs"))
+        shutil.copy("/usr/lib/go/src/strings/builder.go", os.path.join(braces, "builder.go"))
+        shutil.copy(os.path.join(os.path.abspath(js_dir()), "node_modules", "semver", "functions", "coerce.js"),
+                    os.path.join(braces, "coerce.js"))
+        git("add -A", braces)
+        git("commit -q -m base", braces)
+        edit("strsim.rs", [("pub fn levenshtein(a: &str, b: &str) -> usize {\n    generic_levenshtein(&StringWrapper(a), &StringWrapper(b))\n}",
+                            "pub fn levenshtein(a: &str, b: &str) -> usize {\n    if a == b {\n        return 0;\n    }\n"
+                            "    generic_levenshtein(&StringWrapper(a), &StringWrapper(b))\n}\n\n"
+                            "/// Levenshtein distance, ignoring ASCII case.\npub fn levenshtein_ignore_case(a: &str, b: &str) -> usize {\n"
+                            "    levenshtein(&a.to_ascii_lowercase(), &b.to_ascii_lowercase())\n}"),
+                           ("    1.0 - (levenshtein(a, b) as f64) / (a.chars().count().max(b.chars().count()) as f64)",
+                            "    let longest = a.chars().count().max(b.chars().count());\n    1.0 - (levenshtein(a, b) as f64) / (longest as f64)")], braces)
+        edit("builder.go", [("\tif n < 0 {\n\t\tpanic(\"strings.Builder.Grow: negative count\")\n\t}",
+                             "\tif n < 0 {\n\t\tpanic(\"strings.Builder.Grow: negative count \" + itoa(n))\n\t}"),
+                            ("func (b *Builder) WriteString(s string) (int, error) {\n\tb.copyCheck()\n",
+                             "func (b *Builder) WriteString(s string) (int, error) {\n\tb.copyCheck()\n\tif s == \"\" {\n\t\treturn 0, nil\n\t}\n")], braces)
+        edit("coerce.js", [("  if (typeof version === 'number') {\n    version = String(version)\n  }",
+                            "  if (typeof version === 'number' || typeof version === 'bigint') {\n    version = String(version)\n  }")], braces)
+        fnv = glob.glob(os.path.expanduser("~/.cargo/registry/src/*/fnv-1.0.7/lib.rs"))[0]
+        shutil.copy(fnv, os.path.join(braces, "fnv.rs"))
+        git("add -A", braces)
+        t = git("diff --cached", braces)
+        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        case("git-diff-brace-languages", "code", "git diff --cached", t, keep,
+             "every added and removed line, every `diff --git` line and every hunk's `@@` header")
+
+        conf = os.path.join(tmp, "conf")
+        old = "".join(f"[upstream_{i}]\nhost = 10.0.{i}.1\nport = {8000 + i}\nretries = 3\ntimeout = 30\n\n" for i in range(20))
+        new = old.replace("port = 8004", "port = 9004").replace("timeout = 30\n\n[upstream_12]", "timeout = 45\n\n[upstream_12]")
+        new = new.replace("[upstream_17]\nhost = 10.0.17.1\nport = 8017\nretries = 3\ntimeout = 30\n\n", "") + "[upstream_20]\nhost = 10.0.20.1\nport = 8020\nretries = 5\ntimeout = 30\n"
+        write(os.path.join(conf, "old", "proxy.ini"), old)
+        write(os.path.join(conf, "new", "proxy.ini"), new)
+        t = run("diff -u old/proxy.ini new/proxy.ini", cwd=conf)
+        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("--- ") or l.startswith("@@")]
+        case("diff-u-config", "code", "diff -u old/proxy.ini new/proxy.ini", t, keep,
+             "every added and removed line, the `---` line and every `@@` header")
+
+        pkg = os.path.join(tmp, "pkg")
+        os.makedirs(pkg)
+        git("init -q -b main", pkg)
+        for k in range(14):
+            write(os.path.join(pkg, f"mod{k}.py"), "from store import fetch_record\n\n\n"
+                  + "".join(f"def step{k}_{j}(key):\n    rec = fetch_record(key, {j})\n    return rec\n\n\n" for j in range(3)))
+        write(os.path.join(pkg, "store.py"), "def fetch_record(key, shard):\n    return (key, shard)\n")
+        git("add -A", pkg)
+        git("commit -q -m base", pkg)
+        run("sed -i 's/fetch_record/load_record/g' *.py", cwd=pkg)
+        t = git("diff", pkg)
+        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        case("git-diff-rename-across-files", "code", "git diff", t, keep,
+             "every added and removed line, every `diff --git` line and every `@@` header")
+
+        lock = os.path.join(tmp, "lock")
+        os.makedirs(lock)
+        git("init -q -b main", lock)
+        regs = sorted(glob.glob(os.path.expanduser("~/.cargo/registry/src/*/*-*")))[:60]
+        body = "# This file is automatically @generated by Cargo.\n# It is not intended for manual editing.\nversion = 4\n\n"
+        entries = []
+        for d in regs:
+            name, _, version = os.path.basename(d).rpartition("-")
+            if name and re.match(r"^\d+\.\d+\.\d+$", version):
+                entries.append((name, version))
+        entries = sorted(dict(entries).items())
+        def lockfile(bump):
+            out = body
+            for i, (name, version) in enumerate(entries):
+                if i in bump:
+                    major, minor, patch = version.split(".")
+                    version = f"{major}.{minor}.{int(patch) + 1}"
+                out += (f"[[package]]\nname = \"{name}\"\nversion = \"{version}\"\n"
+                        f"source = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+                        f"checksum = \"{hashlib.sha256((name + version).encode()).hexdigest()}\"\n\n")
+            return out
+        write(os.path.join(lock, "Cargo.lock"), lockfile(set()))
+        git("add -A", lock)
+        git("commit -q -m base", lock)
+        write(os.path.join(lock, "Cargo.lock"), lockfile({3, 11, 12, 30, 41}))
+        t = git("diff", lock)
+        lines = t.splitlines()
+        keep = [l for l in lines if re.match(r'^[-+]version = ', l)]
+        keep += [l for l in lines if l.startswith(" name = ") or l.startswith("@@")]
+        case("git-diff-cargo-lock", "code", "git diff", t, keep,
+             "every changed `version =` line and the `name =` line each hunk shows, and every `@@` header")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3151,6 +3335,9 @@ def main():
         return
     if "--round30" in sys.argv:
         event_stream_cases()
+        return
+    if "--round31" in sys.argv:
+        diff_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
