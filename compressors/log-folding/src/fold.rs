@@ -677,6 +677,8 @@ pub fn fold_analysed(
         }
     }
 
+    keep_record_openers(contents, &templates.of_line, passing, &mut fate, &mut stats);
+
     // Write out. Every kept line is printed verbatim once: an identical line
     // later on (a stack trace repeated for every failing test) is folded, and
     // identical repeats right after it are counted as `[×N similar]`. A context
@@ -742,6 +744,87 @@ pub fn fold_analysed(
     }
     gap.flush(lines, out);
     stats
+}
+
+/// The first record of a list of records opens within this many lines.
+const RECORDS_START_WITHIN: usize = 3;
+
+/// Tenths of a log's lines its records must span to make it a list.
+const RECORDS_SHARE_TENTHS: usize = 8;
+
+/// Fewest records a log must hold for their openers to be read as such.
+const MIN_RECORDS: usize = 3;
+
+/// A log that is a list of records (`git log`'s commits, `pip show`'s
+/// packages, gdb's threads) opens each with a line of one shape (`commit
+/// 3f2a…`), printed only where a paragraph starts: that line names its
+/// record, up to the next one (the last, as far as the longest record
+/// reaches), and the records make up the log. Where a line of a record
+/// is printed, its opener is too (a commit's message without its hash is
+/// a fact without its name); a record folded whole stays folded. A
+/// passing test's line opens no record: it folds; nor do openers that
+/// all say the same. Blocks alike inside a longer log (pytest's locals of
+/// each frame) are no list of records.
+fn keep_record_openers(
+    contents: &[&str],
+    of_line: &[usize],
+    passing: &[bool],
+    fate: &mut [Fate],
+    stats: &mut FoldStats,
+) {
+    let opens_paragraph = |i: usize| i == 0 || contents[i - 1].trim().is_empty();
+    let mut occurrences: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+    let mut refused: FxHashSet<usize> = FxHashSet::default();
+    for (i, &t) in of_line.iter().enumerate() {
+        if contents[i].trim().is_empty() || refused.contains(&t) {
+            continue;
+        }
+        if passing[i] {
+            refused.insert(t);
+            continue;
+        }
+        if opens_paragraph(i) {
+            occurrences.entry(t).or_default().push(i);
+        } else {
+            refused.insert(t);
+        }
+    }
+    for (t, openers) in occurrences {
+        if refused.contains(&t) || openers.len() < MIN_RECORDS {
+            continue;
+        }
+        let longest = openers.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let reach = (openers[openers.len() - 1] + longest).min(contents.len()) - openers[0];
+        // Openers that say the same (`unformatted: File would be
+        // reformatted` above each file's place) name no record.
+        let named = openers
+            .iter()
+            .map(|&i| contents[i])
+            .collect::<FxHashSet<_>>()
+            .len()
+            == openers.len();
+        if !named
+            || openers[0] > RECORDS_START_WITHIN
+            || reach * 10 < contents.len() * RECORDS_SHARE_TENTHS
+        {
+            continue;
+        }
+        for (k, &i) in openers.iter().enumerate() {
+            let end = openers
+                .get(k + 1)
+                .copied()
+                .unwrap_or((i + longest).min(contents.len()));
+            let printed = fate[i + 1..end]
+                .iter()
+                .any(|f| matches!(f, Fate::Keep | Fate::RunHead(_)));
+            if printed && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context) {
+                if matches!(fate[i], Fate::Folded | Fate::InRun) {
+                    stats.folded -= 1;
+                }
+                fate[i] = Fate::Keep;
+            }
+        }
+    }
 }
 
 /// An exception prints its name and message, then its stack (`    at

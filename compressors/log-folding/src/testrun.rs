@@ -184,10 +184,12 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 + count_before(t, " exception").unwrap_or(0);
             r.skipped += count_before(t, " skipped").unwrap_or(0);
         }
-        // jest
+        // jest: its summary counts a total (`Tests:       1 failed, 5
+        // passed, 6 total`); a line that only starts with the word (a
+        // commit message's `Tests: cover the parser`) is no summary.
         else if let Some(rest) = t
             .strip_prefix("Tests:")
-            .filter(|rest| !rest.has("Assertions:"))
+            .filter(|rest| !rest.has("Assertions:") && count_before(rest, " total").is_some())
         {
             r.saw("jest");
             r.passed += count_before(rest, " passed").unwrap_or(0);
@@ -401,6 +403,11 @@ mod tests {
         ));
         assert_eq!((jest.passed, jest.failed), (5, 1));
         assert_eq!(jest.failures[0].name, "Sum › adds");
+        // `git log`: a commit message is no summary.
+        let log = parse(&lines(
+            "commit 3f2a\nAuthor: dev <dev@example.com>\n\n    Tests: an EUnit failure's places stay",
+        ));
+        assert!(log.runners.is_empty(), "{:?}", log.runners);
         let vitest = parse(&lines(
             " FAIL  src/a.test.ts > sum > adds\nAssertionError: expected 3 to be 4\n      Tests  1 failed | 3 passed (4)",
         ));

@@ -1388,3 +1388,33 @@ fn a_native_trace_keeps_where_the_project_failed_in_every_test_it_broke() {
     // Twenty banners and heap summaries fold.
     assert!(out.len() * 2 < log.len(), "{out}");
 }
+
+#[test]
+fn a_list_of_records_keeps_each_records_name_with_its_words() {
+    // `git log`: each commit's hash heads its message; a message line
+    // starting with `Tests:` is no test runner's summary.
+    let mut log = String::new();
+    let mut hashes = Vec::new();
+    for c in 0..12 {
+        let hash = format!("commit {:040x}", 0x3f2a_u128 * (c + 7) * 1_000_003);
+        log.push_str(&format!(
+            "{hash}\nAuthor: dev <dev@example.com>\nDate:   Fri Nov 27 2{}:0{}:39 2026 +0000\n\n    {} the {} parser\n\n",
+            c % 4,
+            c % 10,
+            ["Fix", "Name", "Test", "Fold"][(c % 4) as usize],
+            words(c as usize)
+        ));
+        hashes.push(hash);
+    }
+    log.push_str(&format!(
+        "{}\nAuthor: dev <dev@example.com>\nDate:   Fri Nov 27 19:00:00 2026 +0000\n\n    Tests: cover the parser\n",
+        "commit 1234567890abcdef1234567890abcdef12345678"
+    ));
+    hashes.push("commit 1234567890abcdef1234567890abcdef12345678".to_string());
+    let out = compress(&log).text;
+    assert!(!out.starts_with("[tests"), "{out}");
+    for hash in &hashes {
+        assert!(kept(&out, hash), "lost {hash:?}:\n{out}");
+    }
+    assert_all_kept(&log, &out, |l| l.starts_with("    "));
+}
