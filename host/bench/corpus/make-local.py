@@ -171,9 +171,13 @@ tools print for machines (go test -json, go vet -json, cargo build
 --dry-run --report with network, oxlint's and Biome's JSON reports in
 DIR).
 
-`--round31` writes only `diff_cases()`: diffs an agent reads (git diff of
+`--round31 --js DIR` writes only `diff_cases()`: diffs an agent reads (git diff of
 edits to standard-library modules, git show, git log -p, diff -u of two
 configuration files, a rename across many files, a Cargo.lock updated).
+
+`--round32 VENV_BIN` writes only `history_cases()`: lists of records (git
+log and git log --stat of this repository at a fixed commit, pip show of
+four packages in VENV_BIN).
 
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
@@ -3247,6 +3251,32 @@ def diff_cases():
              "every changed `version =` line and the `name =` line each hunk shows, and every `@@` header")
 
 
+def history_cases():
+    """Round 32, written before ghost's output on them was looked at:
+    lists of records an agent reads, each record opened by a line naming
+    it. git log and git log --stat of this repository at a fixed commit
+    (4380717): every `commit <hash>` line and every line of every message;
+    with --stat every changed file's line too. pip show of four packages:
+    every `Name:`, `Version:` and `Requires:` line."""
+    rev = "4380717"
+    t = run(f"git -c core.pager=cat log -14 {rev}")
+    lines = t.splitlines()
+    keep = [l for l in lines if re.match(r"^commit [0-9a-f]{40}", l) or (l.startswith("    ") and l.strip())]
+    case("git-log-full", "log", "git log -14", t, keep,
+         "every `commit <hash>` line and every line of every commit message")
+    t = run(f"git -c core.pager=cat log --stat -6 {rev}")
+    lines = t.splitlines()
+    keep = [l for l in lines if re.match(r"^commit [0-9a-f]{40}", l) or (l.startswith("    ") and l.strip())
+            or re.match(r"^ \S.* \| +\d+", l)]
+    case("git-log-stat", "log", "git log --stat -6", t, keep,
+         "every `commit <hash>` line, every line of every commit message and every changed file's `path | N` line")
+    venv = os.path.abspath(VENV)
+    t = run(f"{venv}/pip show pytest pluggy iniconfig packaging")
+    keep = [l for l in t.splitlines() if l.startswith(("Name:", "Version:", "Requires:"))]
+    case("pip-show-packages", "log", "pip show pytest pluggy iniconfig packaging", t, keep,
+         "every `Name:`, `Version:` and `Requires:` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3338,6 +3368,9 @@ def main():
         return
     if "--round31" in sys.argv:
         diff_cases()
+        return
+    if "--round32" in sys.argv:
+        history_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
