@@ -657,6 +657,26 @@ fn parses_as_json(text: &str) -> bool {
                 l.starts_with('{') && serde_json::from_str::<serde_json::Value>(l).is_ok()
             })
             && t.starts_with('{')
+        || json_under_comment_lines(t)
+}
+
+/// JSON documents under comment lines, as `go vet -json` prints them
+/// (`# example.com/calc`, then the package's findings): without the lines
+/// starting with `#`, the text is JSON.
+fn json_under_comment_lines(t: &str) -> bool {
+    if !t.starts_with('#') {
+        return false;
+    }
+    let body: Vec<&str> = t
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect();
+    let body = body.join("\n");
+    let b = body.trim();
+    (b.starts_with('{') || b.starts_with('['))
+        && serde_json::Deserializer::from_str(b)
+            .into_iter::<serde_json::Value>()
+            .all(|v| v.is_ok())
 }
 
 /// A unified diff: `diff --git`, or `--- a/…` followed by `+++ b/…` and hunks.
@@ -746,6 +766,13 @@ mod tests {
         assert_eq!(through_bash(tsc), ContentClass::Log);
         let go_vet = "# example.com/calc\n./calc.go:7:34: fmt.Sprintf format %s has arg n of wrong type int\n";
         assert_eq!(through_bash(go_vet), ContentClass::Log);
+        // `go vet -json`: JSON under each package's `#` line is data.
+        let go_vet_json = "# example.com/calc\n{\n\t\"example.com/calc\": {\n\t\t\"printf\": [\n\t\t\t{\n\t\t\t\t\"posn\": \"/w/report.go:7:2\",\n\t\t\t\t\"message\": \"fmt.Printf format %s has arg n of wrong type int\"\n\t\t\t}\n\t\t]\n\t}\n}\n";
+        assert_eq!(through_bash(go_vet_json), ContentClass::Structured);
+        assert_eq!(
+            classify(go_vet_json, Hints::default()).0,
+            ContentClass::Structured
+        );
         // A test runner's failure diff is part of its report, not a patch.
         let phpunit = "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n\n..F  3 / 3 (100%)\n\n\
                        There was 1 failure:\n\n1) MoneyTest::testFormatsCents\n\
