@@ -819,7 +819,7 @@ fn keep_record_openers(
                 .any(|f| matches!(f, Fate::Keep | Fate::RunHead(_)));
             if printed && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context) {
                 if matches!(fate[i], Fate::Folded | Fate::InRun) {
-                    stats.folded -= 1;
+                    stats.folded = stats.folded.saturating_sub(1);
                 }
                 fate[i] = Fate::Keep;
             }
