@@ -773,24 +773,35 @@ fn keep_record_openers(
     stats: &mut FoldStats,
 ) {
     let opens_paragraph = |i: usize| i == 0 || contents[i - 1].trim().is_empty();
-    let mut occurrences: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
-    let mut refused: FxHashSet<usize> = FxHashSet::default();
-    for (i, &t) in of_line.iter().enumerate() {
-        if contents[i].trim().is_empty() || refused.contains(&t) {
-            continue;
-        }
-        if passing[i] {
-            refused.insert(t);
-            continue;
-        }
-        if opens_paragraph(i) {
-            occurrences.entry(t).or_default().push(i);
-        } else {
-            refused.insert(t);
+    // The first record opens within the first lines: only their shapes
+    // can open records.
+    let mut candidates: Vec<(usize, Vec<usize>, bool)> = Vec::new();
+    for i in 0..of_line.len().min(RECORDS_START_WITHIN + 1) {
+        if opens_paragraph(i)
+            && !contents[i].trim().is_empty()
+            && !candidates.iter().any(|(t, _, _)| *t == of_line[i])
+        {
+            candidates.push((of_line[i], Vec::new(), true));
         }
     }
-    for (t, openers) in occurrences {
-        if refused.contains(&t) || openers.len() < MIN_RECORDS {
+    if candidates.is_empty() {
+        return;
+    }
+    for (i, &t) in of_line.iter().enumerate() {
+        let Some((_, openers, still)) = candidates.iter_mut().find(|(c, _, _)| *c == t) else {
+            continue;
+        };
+        if !*still || contents[i].trim().is_empty() {
+            continue;
+        }
+        if passing[i] || !opens_paragraph(i) {
+            *still = false;
+        } else {
+            openers.push(i);
+        }
+    }
+    for (_, openers, still) in candidates {
+        if !still || openers.len() < MIN_RECORDS {
             continue;
         }
         let longest = openers.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
