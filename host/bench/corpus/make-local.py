@@ -3078,6 +3078,12 @@ def changed_lines(text):
             if l[:1] in "+-" and not l.startswith(("+++ ", "--- ")) and l[1:].strip()]
 
 
+def diff_facts(text):
+    """What round 31's rule asks of a git diff: its changed lines, every
+    `diff --git` line and every hunk's `@@` header."""
+    return changed_lines(text) + [l for l in text.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+
+
 def diff_cases():
     """Round 31, written before ghost's output on them was looked at: diffs
     an agent reads to see what changed (its own edits, a commit, a
@@ -3127,14 +3133,14 @@ def diff_cases():
               "def tree(root):\n    return sorted(glob.glob(f\"{root}/**\", recursive=True))\n")
         git("add -A", repo)
         t = git("diff --cached", repo)
-        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep = diff_facts(t)
         case("git-diff-three-modules", "code", "git diff --cached", t, keep,
              "every added and removed line, every `diff --git` line and every hunk's `@@` header")
         git("commit -q -m 'Name the chunk splitter, let quote() force quoting' "
             "-m 'textwrap: split_into_chunks is public now, and a TextWrapper takes an ellipsis.' "
             "-m 'shlex: quote(force=True) quotes a safe string too; the debug prints are gone.'", repo)
         t = git("show", repo)
-        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep = diff_facts(t)
         keep += [l for l in t.splitlines() if l.startswith("    ") and l.strip() and not l.startswith("     ")][:3]
         case("git-show-commit", "code", "git show", t, keep,
              "the commit message's lines, every added and removed line, every `diff --git` line and every `@@` header")
@@ -3144,7 +3150,7 @@ def diff_cases():
         edit("paths.py", [("def tree(root):", "def tree(root, pattern=\"**\"):"), ("{root}/**", "{root}/{pattern}")])
         git("commit -q -am 'paths: tree takes a pattern'", repo)
         t = git("log -p -3", repo)
-        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep = diff_facts(t)
         keep += [l for l in t.splitlines() if re.match(r"^    \S", l)]
         case("git-log-patch", "code", "git log -p -3", t, keep,
              "every commit's message lines, every added and removed line, every `diff --git` line and every `@@` header")
@@ -3154,7 +3160,7 @@ def diff_cases():
         edit("paths.py", [("import glob\n", "import glob\nimport bisect\n")])
         git("add -A", repo)
         t = git("diff --cached", repo)
-        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep = diff_facts(t)
         case("git-diff-added-modules", "code", "git diff --cached", t, keep,
              "every added and removed line, every `diff --git` line and every hunk's `@@` header")
         git("commit -q -m 'Vendor colorsys and bisect'", repo)
@@ -3188,7 +3194,7 @@ def diff_cases():
         shutil.copy(fnv, os.path.join(braces, "fnv.rs"))
         git("add -A", braces)
         t = git("diff --cached", braces)
-        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep = diff_facts(t)
         case("git-diff-brace-languages", "code", "git diff --cached", t, keep,
              "every added and removed line, every `diff --git` line and every hunk's `@@` header")
 
@@ -3214,7 +3220,7 @@ def diff_cases():
         git("commit -q -m base", pkg)
         run("sed -i 's/fetch_record/load_record/g' *.py", cwd=pkg)
         t = git("diff", pkg)
-        keep = changed_lines(t) + [l for l in t.splitlines() if l.startswith("diff --git") or l.startswith("@@")]
+        keep = diff_facts(t)
         case("git-diff-rename-across-files", "code", "git diff", t, keep,
              "every added and removed line, every `diff --git` line and every `@@` header")
 
