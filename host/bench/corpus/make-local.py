@@ -3489,4 +3489,7 @@ def main():
     maven_cases()
 
 
-main()
+# Importing this file (to reuse a rule) must not rebuild the corpus: main()
+# first deletes it.
+if __name__ == "__main__":
+    main()
