@@ -667,6 +667,15 @@ fn json_under_comment_lines(t: &str) -> bool {
     if !t.starts_with('#') {
         return false;
     }
+    // (A Markdown document starts with `#` too: its first other line
+    // says so before anything is copied.)
+    let first = t
+        .lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    if !first.is_some_and(|l| l.starts_with('{') || l.starts_with('[')) {
+        return false;
+    }
     let body: Vec<&str> = t
         .lines()
         .filter(|l| !l.trim_start().starts_with('#'))

@@ -23,6 +23,11 @@ const FEW_VALUES: usize = 6;
 /// when it carries no text (fewer than [`MIN_TEXT_RECORDS`] records hold a
 /// newline-ended string at the same field).
 pub fn unwrap(text: &str, target_tokens: Option<u32>) -> Option<String> {
+    // A newline-ended string ends `\n"` in JSON: without one, no record
+    // carries text, and the records are not parsed twice (see `jsonl`).
+    if !text.contains("\\n\"") {
+        return None;
+    }
     let mut records = Vec::new();
     for line in text.lines() {
         let line = line.trim();
