@@ -32,7 +32,7 @@ const SPAN_AT_MOST: usize = 200;
 #[derive(Debug, Clone, Default)]
 pub struct FailureTraces {
     /// Every line's role: `Kept` for the frames of a trace that stay,
-    /// `Other` elsewhere (the other frames are left to the usual rules: in
+    /// `Whole` for the others when the log affords them, `Other` elsewhere (the other frames are left to the usual rules: in
     /// a failing step's last lines they stay too).
     pub roles: Vec<Role>,
     /// The message lines above each trace, to keep (an error among them
@@ -42,8 +42,13 @@ pub struct FailureTraces {
 
 /// Reads the lines each failing test printed. `failure_lines` are the
 /// lines announcing a failing test; `passing` says which lines are a
-/// passing test's.
-pub fn find(contents: &[&str], failure_lines: &BTreeSet<usize>, passing: &[bool]) -> FailureTraces {
+/// passing test's; `allowance` is what the log affords of whole traces.
+pub fn find(
+    contents: &[&str],
+    failure_lines: &BTreeSet<usize>,
+    passing: &[bool],
+    allowance: &mut trace::Allowance,
+) -> FailureTraces {
     let mut found = FailureTraces {
         roles: vec![Role::Other; contents.len()],
         messages: Vec::new(),
@@ -73,10 +78,14 @@ pub fn find(contents: &[&str], failure_lines: &BTreeSet<usize>, passing: &[bool]
         }
         // Printed innermost first: the trace's rule reads outermost first.
         let library: Vec<bool> = frames.iter().rev().map(|f| f.1).collect();
-        for (&(j, _), kept) in frames.iter().rev().zip(trace::kept_frames(&library)) {
-            if kept {
-                found.roles[j] = Role::Kept;
-            }
+        let bytes: Vec<usize> = frames
+            .iter()
+            .rev()
+            .map(|&(j, _)| contents[j].len())
+            .collect();
+        let frame_roles = trace::frame_roles(&library, &bytes, allowance);
+        for (&(j, _), role) in frames.iter().rev().zip(frame_roles) {
+            found.roles[j] = role;
         }
         found.messages.extend(
             (start + 1..first)
@@ -182,7 +191,12 @@ mod tests {
     fn find_in(text: &str, failing: &[usize]) -> FailureTraces {
         let contents: Vec<&str> = text.lines().collect();
         let passing = vec![false; contents.len()];
-        find(&contents, &failing.iter().copied().collect(), &passing)
+        find(
+            &contents,
+            &failing.iter().copied().collect(),
+            &passing,
+            &mut trace::Allowance::none(),
+        )
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::search::Search;
 use crate::{
     alike, ci_sections, code_frame, enumerated, failure_traces, findings, help_text, instantiation,
     listing, markers, native_trace, passing, progress, python_traceback, table, template, testrun,
-    tree, warnings_summary,
+    trace, tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -67,6 +67,10 @@ pub struct FoldOptions {
     /// Most lines between an exception and its stack read as its message
     /// (see [`keep_exception_messages`]).
     pub exception_message_lines: usize,
+    /// Keep a trace whole where the log affords it (see
+    /// [`crate::trace::Allowance`]); else its left-out frames go by the
+    /// usual rules.
+    pub whole_traces: bool,
 }
 
 impl Default for FoldOptions {
@@ -84,6 +88,7 @@ impl Default for FoldOptions {
             diff_lines: 200,
             diff_lines_in_all: 2000,
             exception_message_lines: 120,
+            whole_traces: true,
         }
     }
 }
@@ -102,6 +107,7 @@ impl FoldOptions {
             diff_lines: 60,
             diff_lines_in_all: 400,
             exception_message_lines: 40,
+            whole_traces: false,
             ..self
         }
     }
@@ -122,6 +128,7 @@ impl FoldOptions {
             diff_lines: 20,
             diff_lines_in_all: 60,
             exception_message_lines: 12,
+            whole_traces: false,
             ..self
         }
     }
@@ -248,17 +255,25 @@ impl Analysis {
         let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
         let elsewhere = notes_elsewhere(contents);
         let options = help_text::option_definitions(contents);
-        let failure_traces = failure_traces::find(contents, &failure_lines, &passing);
+        // Traces kept whole while the log affords them, in this order (see
+        // [`trace::Allowance`]).
+        let mut allowance = trace::Allowance::of(contents);
+        let failure_traces =
+            failure_traces::find(contents, &failure_lines, &passing, &mut allowance);
         let failure_messages = failure_traces.messages;
-        let roles: Vec<Role> = pytest_tb::roles(contents)
+        let tracebacks = pytest_tb::roles(contents, &mut allowance);
+        let python = python_traceback::roles(contents, &mut allowance);
+        let chains = instantiation::roles(contents, &mut allowance);
+        let native = native_trace::roles(contents, &mut allowance);
+        let roles: Vec<Role> = tracebacks
             .into_iter()
             .zip(code_frame::roles(contents, &diagnostic))
             .zip(warnings_summary::roles(contents))
-            .zip(python_traceback::roles(contents))
+            .zip(python)
             .zip(help_text::roles(contents, &options))
-            .zip(instantiation::roles(contents))
+            .zip(chains)
             .zip(failure_traces.roles)
-            .zip(native_trace::roles(contents))
+            .zip(native)
             .enumerate()
             .map(
                 |(i, (((((((tb, frame), warning), traceback), help), chain), failure), native))| {
@@ -509,8 +524,9 @@ pub fn fold_analysed(
         }
         match roles[i] {
             Role::Kept => fate[i] = Fate::Keep,
+            Role::Whole if opts.whole_traces => fate[i] = Fate::Keep,
             Role::Folded => fate[i] = Fate::Folded,
-            Role::Other => {}
+            Role::Whole | Role::Other => {}
         }
         // A short log keeps every error and warning as it is (see
         // `small_log_lines`): repeats fold only in longer ones.

@@ -13,9 +13,9 @@ use crate::search::Search;
 use crate::trace;
 
 /// The role of every line of `contents` (timestamps removed): `Folded` for
-/// the library links of an instantiation chain but its innermost, `Other`
-/// elsewhere.
-pub fn roles(contents: &[&str]) -> Vec<Role> {
+/// the library links of an instantiation chain but its innermost (`Whole`
+/// when the log affords them), `Other` elsewhere.
+pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     let mut i = 0;
     while i < contents.len() {
@@ -35,11 +35,19 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
             .map(is_library_path)
             .chain([false])
             .collect();
-        let kept = trace::kept_frames(&library);
-        for (&j, keep) in links.iter().rev().zip(kept) {
-            if !keep {
-                roles[j] = Role::Folded;
-            }
+        let bytes: Vec<usize> = links
+            .iter()
+            .rev()
+            .map(|&j| contents[j].len())
+            .chain([0])
+            .collect();
+        let frame_roles = trace::frame_roles(&library, &bytes, allowance);
+        for (&j, role) in links.iter().rev().zip(frame_roles) {
+            roles[j] = match role {
+                Role::Kept => Role::Other,
+                Role::Whole => Role::Whole,
+                _ => Role::Folded,
+            };
         }
         i += 1 + links.len();
     }
@@ -71,7 +79,7 @@ mod tests {
         ];
         use Role::*;
         assert_eq!(
-            roles(&log),
+            roles(&log, &mut trace::Allowance::none()),
             vec![Other, Folded, Folded, Other, Other, Other]
         );
         assert_eq!(required_from(log[4]), Some("m.cpp"));

@@ -182,8 +182,9 @@ fn split_call(call: &str, last_word: bool) -> Option<(&str, &str)> {
 }
 
 /// The role of every line of `contents` (timestamps removed): `Kept` for
-/// the frames of a native trace that any trace keeps, `Other` elsewhere.
-pub fn roles(contents: &[&str]) -> Vec<Role> {
+/// the frames of a native trace that any trace keeps, `Whole` for its
+/// other frames when the log affords them, `Other` elsewhere.
+pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     let mut i = 0;
     while i < contents.len() {
@@ -202,11 +203,10 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
             end += 1;
         }
         library.reverse();
-        let kept = trace::kept_frames(&library);
-        for (role, kept) in roles[i..end].iter_mut().zip(kept.into_iter().rev()) {
-            if kept {
-                *role = Role::Kept;
-            }
+        let bytes: Vec<usize> = contents[i..end].iter().rev().map(|c| c.len()).collect();
+        let trace_roles = trace::frame_roles(&library, &bytes, allowance);
+        for (role, frame_role) in roles[i..end].iter_mut().zip(trace_roles.into_iter().rev()) {
+            *role = frame_role;
         }
         i = end;
     }
@@ -288,7 +288,7 @@ mod tests {
         log.push("    #12 0x7f81 in __libc_start_main (/lib/libc.so.6+0x2082f)".to_string());
         log.push("    #0 0x455083 in main /src/app/main.c:3".to_string());
         let contents: Vec<&str> = log.iter().map(String::as_str).collect();
-        let kept: Vec<usize> = roles(&contents)
+        let kept: Vec<usize> = roles(&contents, &mut trace::Allowance::none())
             .iter()
             .enumerate()
             .filter(|(_, r)| **r == Role::Kept)
@@ -298,7 +298,13 @@ mod tests {
         // (12) frames; the second trace's only frame (14).
         assert_eq!(kept, vec![1, 3, 12, 14]);
         // The others are left to the usual rules.
-        assert_eq!(roles(&contents)[0], Role::Other);
-        assert_eq!(roles(&contents)[5], Role::Other);
+        assert_eq!(
+            roles(&contents, &mut trace::Allowance::none())[0],
+            Role::Other
+        );
+        assert_eq!(
+            roles(&contents, &mut trace::Allowance::none())[5],
+            Role::Other
+        );
     }
 }

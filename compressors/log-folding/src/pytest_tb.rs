@@ -29,10 +29,14 @@ pub enum Role {
     Kept,
     /// Folded: a listing line or argument line that says nothing about the failure.
     Folded,
+    /// A frame its trace's rule leaves out, kept because the log affords
+    /// the whole trace (see [`crate::trace::Allowance`]); left to the usual
+    /// rules under a token budget.
+    Whole,
 }
 
 /// The role of every line of `contents` (timestamps removed).
-pub fn roles(contents: &[&str]) -> Vec<Role> {
+pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     let mut i = 0;
     while i < contents.len() {
@@ -48,7 +52,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
         for j in i + 1..=end {
             if j == end || is_frame_boundary(contents[j]) {
                 read_frame(contents, start, j, &mut roles);
-                read_short_frames(contents, start, j, &mut roles);
+                read_short_frames(contents, start, j, &mut roles, allowance);
                 start = j + 1;
             }
         }
@@ -122,7 +126,13 @@ fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
 /// stay, location and source together, is [`trace::kept_frames`]'s rule.
 /// The innermost is the run's last only when the exception's `E` lines
 /// follow it; else a longer frame below is.
-fn read_short_frames(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
+fn read_short_frames(
+    contents: &[&str],
+    start: usize,
+    end: usize,
+    roles: &mut [Role],
+    allowance: &mut trace::Allowance,
+) {
     let mut k = start;
     while k < end {
         let mut run: Vec<(usize, usize)> = Vec::new();
@@ -149,11 +159,21 @@ fn read_short_frames(contents: &[&str], start: usize, end: usize, roles: &mut [R
             continue;
         }
         let raised_here = j < end && is_exception_line(contents[j]);
+        let mut bytes: Vec<usize> = run
+            .iter()
+            .map(|&(first, after)| contents[first..after].iter().map(|c| c.len()).sum())
+            .collect();
         if !raised_here {
             library.push(false);
+            bytes.push(0);
         }
-        for (&(first, after), kept) in run.iter().zip(trace::kept_frames(&library)) {
-            let role = if kept { Role::Kept } else { Role::Folded };
+        let frame_roles = trace::frame_roles(&library, &bytes, allowance);
+        for (&(first, after), role) in run.iter().zip(frame_roles) {
+            let role = if role == Role::Other {
+                Role::Folded
+            } else {
+                role
+            };
             roles[first..after].iter_mut().for_each(|r| *r = role);
         }
         k = j;
@@ -233,7 +253,7 @@ xarray/__init__.py:1
     #[test]
     fn library_listings_fold_own_frames_keep_the_lines_near_the_failure() {
         let lines: Vec<&str> = LOG.lines().collect();
-        let roles = roles(&lines);
+        let roles = roles(&lines, &mut trace::Allowance::none());
         let role = |needle: &str| roles[lines.iter().position(|l| l.contains(needle)).unwrap()];
         assert_eq!(role("def test_from_series_multiindex"), Role::Folded);
         assert_eq!(role("x = 1"), Role::Kept);
@@ -266,7 +286,7 @@ xarray/__init__.py:1
         ];
         use Role::*;
         assert_eq!(
-            roles(&log),
+            roles(&log, &mut trace::Allowance::none()),
             vec![
                 Other, Other, Folded, Folded, Kept, Kept, Folded, Folded, Kept, Kept, Other, Other
             ]
@@ -289,7 +309,7 @@ xarray/__init__.py:1
             "",
             "src/app/c.py:9: ValueError",
         ];
-        let roles = roles(&log);
+        let roles = roles(&log, &mut trace::Allowance::none());
         // The library frame folds though it is the last short one: the long
         // frame below it is where the exception was raised.
         assert_eq!(
@@ -316,7 +336,7 @@ xarray/__init__.py:1
         ];
         use Role::*;
         assert_eq!(
-            roles(&log),
+            roles(&log, &mut trace::Allowance::none()),
             vec![
                 Other, Folded, Folded, Other, Kept, Kept, Other, Other, Other, Other, Other
             ]

@@ -14,8 +14,9 @@ use crate::pytest_tb::Role;
 use crate::trace;
 
 /// The role of every line of `contents` (timestamps removed): `Folded` for
-/// the library frames of a traceback but its innermost, `Other` elsewhere.
-pub fn roles(contents: &[&str]) -> Vec<Role> {
+/// the frames of a traceback [`trace::kept_frames`] leaves out (`Whole`
+/// when the log affords them), `Other` elsewhere.
+pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     let mut i = 0;
     while i < contents.len() {
@@ -43,10 +44,18 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
             j = end;
         }
         let library: Vec<bool> = frames.iter().map(|f| f.2).collect();
-        for (&(start, end, _), kept) in frames.iter().zip(trace::kept_frames(&library)) {
-            if !kept {
-                roles[start..end].iter_mut().for_each(|r| *r = Role::Folded);
-            }
+        let bytes: Vec<usize> = frames
+            .iter()
+            .map(|&(start, end, _)| contents[start..end].iter().map(|c| c.len()).sum())
+            .collect();
+        let frame_roles = trace::frame_roles(&library, &bytes, allowance);
+        for (&(start, end, _), role) in frames.iter().zip(frame_roles) {
+            let role = match role {
+                Role::Kept => continue,
+                Role::Whole => Role::Whole,
+                _ => Role::Folded,
+            };
+            roles[start..end].iter_mut().for_each(|r| *r = role);
         }
         i = j.max(i + 1);
     }
@@ -85,7 +94,7 @@ mod tests {
         ];
         use Role::*;
         assert_eq!(
-            roles(&log),
+            roles(&log, &mut trace::Allowance::none()),
             vec![
                 Other, Other, Folded, Folded, Other, Other, Folded, Folded, Other, Other, Other
             ]
@@ -103,7 +112,7 @@ mod tests {
         }
         log.push("ValueError: bad".to_string());
         let lines: Vec<&str> = log.iter().map(String::as_str).collect();
-        let roles = roles(&lines);
+        let roles = roles(&lines, &mut trace::Allowance::none());
         let kept = |n: usize| roles[1 + 2 * n] == Role::Other && roles[2 + 2 * n] == Role::Other;
         // Where the project's code was entered and the last three frames.
         let shown: Vec<usize> = (0..12).filter(|&n| kept(n)).collect();

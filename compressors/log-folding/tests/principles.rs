@@ -1418,3 +1418,77 @@ fn a_list_of_records_keeps_each_records_name_with_its_words() {
     }
     assert_all_kept(&log, &out, |l| l.starts_with("    "));
 }
+
+/// A CI log of `lines` compile lines, then a test run whose functional
+/// test crashes under AddressSanitizer deep in the project's code (an
+/// 80-frame trace, the sanitizer's own frames first, as the test harness
+/// prints the sanitizer's log file: each line under `= `), then 600 more
+/// tests' lines and the failure exit. Returns the log and the trace.
+fn ci_log_with_a_crash(lines: usize) -> (String, Vec<String>) {
+    let mut log = String::new();
+    // Test lines of many shapes: a test's name is a sentence.
+    for i in 0..lines {
+        let name: Vec<String> = (0..2 + i % 9).map(|k| words(i + k)).collect();
+        log.push_str(&format!(
+            "[ RUN      ] {} spec: {}: {}.{:02} ms OK\n",
+            words(i / 40),
+            name.join(" "),
+            i % 300,
+            i % 97
+        ));
+    }
+    log.push_str("Running functional tests\n= ==8123==ERROR: AddressSanitizer: SEGV on unknown address 0x000001d548d0 (pc 0x000000455084 bp 0x000000000000 sp 0x7ffc53357450 T0)\n= ==8123==The signal is caused by a WRITE memory access.\n");
+    let mut trace = Vec::new();
+    for k in 0..80 {
+        let place = if k < 3 {
+            format!(
+                "/tmp/llvm/compiler-rt/lib/asan/asan_{}.cc:{}",
+                words(k),
+                100 + k
+            )
+        } else {
+            format!(
+                "/home/ci/build/../src/nvim/{}.c:{}:{}",
+                words(k + 40),
+                10 * k,
+                k % 7 + 1
+            )
+        };
+        trace.push(format!(
+            "=     #{k} 0x{:x} in {} {place}",
+            0x455083 + 977 * k,
+            words(k + 80)
+        ));
+    }
+    for frame in &trace {
+        log.push_str(frame);
+        log.push('\n');
+    }
+    log.push_str("= SUMMARY: AddressSanitizer: SEGV\n= ==8123==ABORTING\n");
+    for t in 0..600 {
+        log.push_str(&format!(
+            "ok {} - {} handles {}\n",
+            t + 2,
+            words(t),
+            words(t + 3)
+        ));
+    }
+    log.push_str("make: *** [Makefile:120: functionaltest] Error 1\n");
+    (log, trace)
+}
+
+#[test]
+fn a_crash_trace_stays_whole_where_the_log_affords_it() {
+    // In a long log the trace is a small part of it: every frame stays,
+    // the sanitizer's own and the middle of the project's.
+    let (log, trace) = ci_log_with_a_crash(8000);
+    let out = compress(&log).text;
+    for frame in &trace {
+        assert!(kept(&out, frame), "lost {frame:?}:\n{out}");
+    }
+    assert!(out.len() * 10 < log.len(), "{}", out.len());
+    // Under a tight budget its middle folds.
+    let out = ghost_log_folding::compress_within(&log, Some(600)).text;
+    let shown = trace.iter().filter(|f| kept(&out, f)).count();
+    assert!(shown < trace.len() / 2, "{shown} frames:\n{out}");
+}
