@@ -51,7 +51,7 @@ pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
         let mut start = i + 1;
         for j in i + 1..=end {
             if j == end || is_frame_boundary(contents[j]) {
-                read_frame(contents, start, j, &mut roles);
+                read_frame(contents, start, j, &mut roles, allowance);
                 read_short_frames(contents, start, j, &mut roles, allowance);
                 start = j + 1;
             }
@@ -90,8 +90,15 @@ fn is_frame_boundary(line: &str) -> bool {
         || (t.starts_with("___") && t.ends_with("___"))
 }
 
-/// Marks the lines of the frame `contents[start..end]`.
-fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
+/// Marks the lines of the frame `contents[start..end]`: what it folds is
+/// kept after all (`Whole`) while the log affords it, as a trace's frames.
+fn read_frame(
+    contents: &[&str],
+    start: usize,
+    end: usize,
+    roles: &mut [Role],
+    allowance: &mut trace::Allowance,
+) {
     let frame = &contents[start..end];
     let Some(location) = frame.iter().rposition(|l| location_path(l).is_some()) else {
         return;
@@ -116,6 +123,18 @@ fn read_frame(contents: &[&str], start: usize, end: usize, roles: &mut [Role]) {
             Role::Folded
         };
         roles[start + k] = role;
+    }
+    let frame_roles = &mut roles[start..start + location];
+    let folded: usize = frame
+        .iter()
+        .zip(frame_roles.iter())
+        .filter(|(_, r)| **r == Role::Folded)
+        .map(|(line, _)| line.len())
+        .sum();
+    if folded > 0 && allowance.affords(folded) {
+        for role in frame_roles.iter_mut().filter(|r| **r == Role::Folded) {
+            *role = Role::Whole;
+        }
     }
 }
 

@@ -44,7 +44,7 @@ impl Allowance {
     }
 
     /// Whether `bytes` more of frames fit, spending them if they do.
-    fn affords(&mut self, bytes: usize) -> bool {
+    pub fn affords(&mut self, bytes: usize) -> bool {
         let fits = bytes <= self.left;
         if fits {
             self.left -= bytes;
