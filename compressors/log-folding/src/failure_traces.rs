@@ -76,24 +76,67 @@ pub fn find(
             let Some(path) = frame_path(c) else { break };
             frames.push((j, path.is_none_or(is_library_path)));
         }
-        // Printed innermost first: the trace's rule reads outermost first.
-        let library: Vec<bool> = frames.iter().rev().map(|f| f.1).collect();
-        let bytes: Vec<usize> = frames
-            .iter()
-            .rev()
-            .map(|&(j, _)| contents[j].len())
-            .collect();
-        let frame_roles = trace::frame_roles(&library, &bytes, allowance);
-        for (&(j, _), role) in frames.iter().rev().zip(frame_roles) {
-            found.roles[j] = role;
-        }
+        mark_trace(contents, &frames, allowance, &mut found.roles);
         found.messages.extend(
             (start + 1..first)
                 .filter(|&j| !contents[j].trim().is_empty())
                 .take(MESSAGE_BODY_AT_MOST),
         );
     }
+    mark_unannounced_traces(contents, allowance, &mut found.roles);
     found
+}
+
+/// Fewest frames in a row that make a trace no failing test announced.
+const UNANNOUNCED_TRACE_AT_LEAST: usize = 3;
+
+/// Marks the traces no runner announced: [`UNANNOUNCED_TRACE_AT_LEAST`]
+/// or more frames in a row, each `at …` (JavaScript's `error.stack`, the
+/// JVM's and .NET's traces), as a project's own test script prints them.
+fn mark_unannounced_traces(
+    contents: &[&str],
+    allowance: &mut trace::Allowance,
+    roles: &mut [Role],
+) {
+    let mut j = 0;
+    while j < contents.len() {
+        let mut frames: Vec<(usize, bool)> = Vec::new();
+        while j < contents.len()
+            && roles[j] == Role::Other
+            && contents[j].trim_start().starts_with("at ")
+        {
+            match frame_path(contents[j]) {
+                Some(path) => frames.push((j, path.is_none_or(is_library_path))),
+                None => break,
+            }
+            j += 1;
+        }
+        if frames.len() >= UNANNOUNCED_TRACE_AT_LEAST {
+            mark_trace(contents, &frames, allowance, roles);
+        }
+        j += 1;
+    }
+}
+
+/// Marks the frames of a trace printed innermost first (each line and
+/// whether it is library code) by the trace's rule.
+fn mark_trace(
+    contents: &[&str],
+    frames: &[(usize, bool)],
+    allowance: &mut trace::Allowance,
+    roles: &mut [Role],
+) {
+    // The trace's rule reads outermost first.
+    let library: Vec<bool> = frames.iter().rev().map(|f| f.1).collect();
+    let bytes: Vec<usize> = frames
+        .iter()
+        .rev()
+        .map(|&(j, _)| contents[j].len())
+        .collect();
+    let frame_roles = trace::frame_roles(&library, &bytes, allowance);
+    for (&(j, _), role) in frames.iter().rev().zip(frame_roles) {
+        roles[j] = role;
+    }
 }
 
 /// Where the failing test announced at `start` stops printing.
@@ -197,6 +240,29 @@ mod tests {
             &passing,
             &mut trace::Allowance::none(),
         )
+    }
+
+    #[test]
+    fn a_trace_no_runner_announced_is_read_as_a_trace() {
+        // A project's own test script prints `error.stack`: the frames
+        // any trace keeps stay; a line or two of `at` is no trace.
+        let mut lines = vec!["AssertionError: expected 1 to be 2".to_string()];
+        for k in 0..10 {
+            lines.push(format!("    at step{k} (/app/src/m{k}.js:{k}:3)"));
+        }
+        lines.push("    at Module._compile (node:internal/modules/cjs/loader:1256:14)".into());
+        lines.push("at least one test failed".into());
+        let text = lines.join("\n");
+        let r = find_in(&text, &[]).roles;
+        let kept: Vec<usize> = (0..r.len()).filter(|&j| r[j] == Role::Kept).collect();
+        // Innermost first: the raising frame and the two under it, then
+        // where the project's code was entered (the outermost own frame).
+        assert_eq!(kept, vec![1, 2, 3, 10]);
+        assert_eq!(r[12], Role::Other);
+        assert!(find_in("  at a (/app/a.js:1:1)\n  at b (/app/b.js:1:1)", &[])
+            .roles
+            .iter()
+            .all(|r| *r == Role::Other));
     }
 
     #[test]
