@@ -179,6 +179,11 @@ configuration files, a rename across many files, a Cargo.lock updated).
 log and git log --stat of this repository at a fixed commit, pip show of
 four packages in VENV_BIN).
 
+`--round33` writes only `whole_trace_cases()`: a long log in which one
+failure printed its stack trace and the run went on (a Node job runner, a
+Python thread dying, a Java batch's printStackTrace with its cause, a Ruby
+worker's rescued backtrace).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -3283,6 +3288,122 @@ def history_cases():
          "every `Name:`, `Version:` and `Requires:` line")
 
 
+def whole_trace_cases():
+    """Round 33, written before ghost's output on them was looked at: a
+    long log (a job runner, a batch script, a test run of many packages)
+    in which one failure printed its stack trace and the run went on, the
+    trace far from the end. A reader of the failure reads its whole trace,
+    so the rule is: every line of that trace (its header, its message and
+    every frame, the runtime's frames too), and the run's own last
+    summary line."""
+    def records(n, word):
+        # The lines a batch job prints: one per record, varied as real ones.
+        return [f"{word} record {i:05d} [{['orders', 'refunds', 'invoices', 'ledger'][i % 4]}] "
+                f"sku=A{(i * 7919) % 100000:05d} qty={i % 13} took {(i * 37) % 250 + 3}ms" for i in range(n)]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # Node: a job runner that logs a failed job's error.stack and goes on.
+        js = os.path.join(tmp, "jobs")
+        write(os.path.join(js, "src", "rules.js"),
+              "function applyRule(rule, order, depth) {\n  if (depth === 0) return rule.apply(order);\n"
+              "  return applyRule(rule, order, depth - 1);\n}\nmodule.exports = { applyRule };\n")
+        write(os.path.join(js, "src", "pricing.js"),
+              "const { applyRule } = require('./rules');\n"
+              "function price(order, rules) {\n  return rules.reduce((total, rule) => total + applyRule(rule, order, 6), 0);\n}\n"
+              "module.exports = { price };\n")
+        write(os.path.join(js, "run.js"),
+              "const { price } = require('./src/pricing');\n"
+              "const rules = [{ apply: (o) => o.qty * 2 }, { apply: (o) => o.discount.rate * o.qty }];\n"
+              "let failed = 0;\n"
+              "for (let i = 0; i < 3000; i++) {\n"
+              "  const order = { id: i, qty: i % 13, discount: i === 1234 ? undefined : { rate: 0.1 } };\n"
+              "  try {\n    const total = JSON.parse(JSON.stringify({ t: price(order, rules) }), (k, v) => v).t;\n"
+              "    console.log(`job ${String(i).padStart(5, '0')} [orders] sku=A${(i * 7919) % 100000} total=${total.toFixed(2)} ok`);\n"
+              "  } catch (err) {\n    failed++;\n    console.log(`job ${String(i).padStart(5, '0')} [orders] failed:`);\n"
+              "    console.log(err.stack);\n  }\n}\n"
+              "console.log(`done: 3000 jobs, ${failed} failed`);\nprocess.exitCode = failed ? 1 : 0;\n")
+        t = run("node run.js", cwd=js)
+        lines = t.splitlines()
+        start = next(i for i, l in enumerate(lines) if l.startswith("TypeError"))
+        end = start + 1
+        while end < len(lines) and lines[end].startswith("    at "):
+            end += 1
+        keep = lines[start:end] + [l for l in lines if l.startswith("done: ")]
+        case("node-job-runner-stack", "log", "node run.js", t, keep,
+             "every line of the failed job's error.stack (the TypeError and every `at` frame) and the `done:` line")
+
+        # Python: a thread dies with a traceback while the others go on logging.
+        py = os.path.join(tmp, "etl")
+        write(os.path.join(py, "etl", "__init__.py"), "")
+        write(os.path.join(py, "etl", "parse.py"),
+              "import json\n\ndef decode(raw, depth):\n    if depth == 0:\n        return json.loads(raw)\n"
+              "    return decode(raw, depth - 1)\n")
+        write(os.path.join(py, "etl", "load.py"),
+              "from etl.parse import decode\n\ndef load_batch(batch):\n    return [decode(raw, 5) for raw in batch]\n")
+        write(os.path.join(py, "main.py"),
+              "import sys, threading, time\nfrom etl.load import load_batch\n\n"
+              "def worker(n):\n    for i in range(700):\n        raw = '{\"id\": %d}' % i if not (n == 2 and i == 300) else '{\"id\": 300,'\n"
+              "        load_batch([raw])\n        print(f'worker-{n} loaded row {i:05d} from shard {n} in {(i * 37) % 250 + 3}ms', flush=True)\n\n"
+              "threads = [threading.Thread(target=worker, args=(n,), name=f'worker-{n}') for n in range(4)]\n"
+              "for t in threads:\n    t.start()\n    t.join()\n"
+              "print('finished: 4 workers, 2100 rows loaded', flush=True)\nsys.exit(1)\n")
+        t = run("python3 main.py 2>&1", cwd=py)
+        lines = t.splitlines()
+        start = next(i for i, l in enumerate(lines) if l.startswith("Exception in thread"))
+        end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("json.decoder.JSONDecodeError")) + 1
+        keep = [l for l in lines[start:end] if l.strip()] + [l for l in lines if l.startswith("finished: ")]
+        case("python-thread-traceback-in-log", "log", "python3 main.py", t, keep,
+             "every non-blank line of the dead thread's traceback (the `Exception in thread` line, every frame's "
+             "`File` line and source line, the exception) and the `finished:` line")
+
+        # Java: a batch logs an exception's printStackTrace, with its cause, and goes on.
+        jv = os.path.join(tmp, "batch")
+        write(os.path.join(jv, "Batch.java"),
+              "import java.util.*;\nimport java.util.stream.*;\n\npublic class Batch {\n"
+              "  static int depth(int n, String raw) {\n    if (n == 0) return Integer.parseInt(raw);\n    return depth(n - 1, raw);\n  }\n"
+              "  static int parse(String raw) {\n    try {\n      return depth(8, raw);\n    } catch (NumberFormatException e) {\n"
+              "      throw new IllegalStateException(\"bad quantity in record: \" + raw, e);\n    }\n  }\n"
+              "  public static void main(String[] args) {\n    int failed = 0;\n    for (int i = 0; i < 3000; i++) {\n"
+              "      String raw = i == 1717 ? \"12x\" : Integer.toString(i % 13);\n"
+              "      try {\n        int q = List.of(raw).stream().map(Batch::parse).collect(Collectors.toList()).get(0);\n"
+              "        System.out.printf(\"record %05d [ledger] sku=A%05d qty=%d ok%n\", i, (i * 7919) % 100000, q);\n"
+              "      } catch (IllegalStateException e) {\n        failed++;\n        e.printStackTrace(System.out);\n      }\n    }\n"
+              "    System.out.println(\"BATCH FINISHED: 3000 records, \" + failed + \" failed\");\n    System.exit(failed > 0 ? 1 : 0);\n  }\n}\n")
+        t = run("javac Batch.java && java Batch", cwd=jv)
+        lines = t.splitlines()
+        start = next(i for i, l in enumerate(lines) if l.startswith("java.lang.IllegalStateException"))
+        end = start + 1
+        while end < len(lines) and (lines[end].startswith("\tat ") or lines[end].startswith("Caused by:")
+                                    or lines[end].startswith("\t...")):
+            end += 1
+        keep = lines[start:end] + [l for l in lines if l.startswith("BATCH FINISHED")]
+        case("java-batch-stacktrace-in-log", "log", "java Batch", t, keep,
+             "every line of the printed stack trace (the exception, every `at` frame, `Caused by:` and `... N more`) "
+             "and the `BATCH FINISHED` line")
+
+        # Ruby: a rescued error's full backtrace printed by a worker that goes on.
+        rb = os.path.join(tmp, "sync")
+        write(os.path.join(rb, "lib", "mapper.rb"),
+              "module Mapper\n  def self.field(row, name, depth)\n    return row.fetch(name) if depth.zero?\n"
+              "    field(row, name, depth - 1)\n  end\nend\n")
+        write(os.path.join(rb, "sync.rb"),
+              "require_relative 'lib/mapper'\nrequire 'json'\nfailed = 0\n2500.times do |i|\n"
+              "  row = i == 1999 ? { 'id' => i } : { 'id' => i, 'email' => \"user#{i}@example.com\" }\n"
+              "  begin\n    email = [row].map { |r| Mapper.field(r, 'email', 6) }.first\n"
+              "    puts format('synced user %05d <%s> in %dms', i, email, (i * 37) % 250 + 3)\n"
+              "  rescue KeyError => e\n    failed += 1\n    puts \"sync failed for user #{i}: #{e.message} (#{e.class})\"\n"
+              "    e.backtrace.each { |f| puts \"    from #{f}\" }\n  end\nend\nputs \"sync done: 2500 users, #{failed} failed\"\nexit(failed.zero? ? 0 : 1)\n")
+        t = run("ruby sync.rb", cwd=rb)
+        lines = t.splitlines()
+        start = next(i for i, l in enumerate(lines) if l.startswith("sync failed for user"))
+        end = start + 1
+        while end < len(lines) and lines[end].startswith("    from "):
+            end += 1
+        keep = lines[start:end] + [l for l in lines if l.startswith("sync done:")]
+        case("ruby-sync-backtrace-in-log", "log", "ruby sync.rb", t, keep,
+             "the `sync failed` line, every `from` frame of its backtrace and the `sync done:` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3377,6 +3498,9 @@ def main():
         return
     if "--round32" in sys.argv:
         history_cases()
+        return
+    if "--round33" in sys.argv:
+        whole_trace_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
