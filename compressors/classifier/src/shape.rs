@@ -254,10 +254,17 @@ fn is_paragraph_line(l: &str) -> bool {
     words >= 6 && plain * 4 >= words * 3
 }
 
-/// The share of lines led by the most common first word (digits masked).
+/// The share of the lines at the margin led by the most common first word
+/// (digits masked): a record opens at the margin, and what is indented
+/// under it (`git log`'s messages) is its body.
 fn one_leading_word(lines: &[&str]) -> f32 {
+    let lines: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with([' ', '\t']))
+        .collect();
     let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for l in lines {
+    for l in &lines {
         if let Some(w) = l.split_whitespace().next() {
             let masked: String = w
                 .chars()
@@ -433,6 +440,17 @@ mod tests {
             .map(|i| format!("npm warn deprecated pkg{i}@1.0.0: This module is not supported, and leaks memory. Do not use it.\n"))
             .collect();
         assert_eq!(judge(&npm).0, ContentClass::Log);
+        // Records open at the margin; the sentences indented under them
+        // are their bodies (`git log`).
+        let git_log: String = (0..5)
+            .map(|i| {
+                format!(
+                    "commit {i}f3a9c0e2b7d4418a6c5e9f01b2d3c4e5f6a7b8c{i}\nAuthor: Dev <dev@example.com>\n\
+                     Date:   Fri Nov 27 2{i}:02:31 2026 +0000\n\n    The parser now reads a diff by its hunks, and every changed line stays.\n\n"
+                )
+            })
+            .collect();
+        assert_eq!(judge(&git_log).0, ContentClass::Log);
         // Descriptions indented under options are a help text's.
         let help = "usage: tool [options]\n  -a, --all        list every entry, the hidden ones too\n\
                     \x20 -l               use a long listing format with sizes\n  -h, --human      print sizes in units people read easily\n\

@@ -259,10 +259,12 @@ mod tests {
         // where the project's code was entered (the outermost own frame).
         assert_eq!(kept, vec![1, 2, 3, 10]);
         assert_eq!(r[12], Role::Other);
-        assert!(find_in("  at a (/app/a.js:1:1)\n  at b (/app/b.js:1:1)", &[])
-            .roles
-            .iter()
-            .all(|r| *r == Role::Other));
+        assert!(
+            find_in("  at a (/app/a.js:1:1)\n  at b (/app/b.js:1:1)", &[])
+                .roles
+                .iter()
+                .all(|r| *r == Role::Other)
+        );
     }
 
     #[test]
