@@ -3288,6 +3288,16 @@ def history_cases():
          "every `Name:`, `Version:` and `Requires:` line")
 
 
+def trace_run(lines, opens, is_frame):
+    """The first trace in `lines`: the first line `opens` accepts and every
+    line right after it that `is_frame` accepts."""
+    start = next(i for i, l in enumerate(lines) if opens(l))
+    end = start + 1
+    while end < len(lines) and is_frame(lines[end]):
+        end += 1
+    return lines[start:end]
+
+
 def whole_trace_cases():
     """Round 33, written before ghost's output on them was looked at: a
     long log (a job runner, a batch script, a test run of many packages)
@@ -3296,11 +3306,6 @@ def whole_trace_cases():
     so the rule is: every line of that trace (its header, its message and
     every frame, the runtime's frames too), and the run's own last
     summary line."""
-    def records(n, word):
-        # The lines a batch job prints: one per record, varied as real ones.
-        return [f"{word} record {i:05d} [{['orders', 'refunds', 'invoices', 'ledger'][i % 4]}] "
-                f"sku=A{(i * 7919) % 100000:05d} qty={i % 13} took {(i * 37) % 250 + 3}ms" for i in range(n)]
-
     with tempfile.TemporaryDirectory() as tmp:
         # Node: a job runner that logs a failed job's error.stack and goes on.
         js = os.path.join(tmp, "jobs")
@@ -3324,11 +3329,8 @@ def whole_trace_cases():
               "console.log(`done: 3000 jobs, ${failed} failed`);\nprocess.exitCode = failed ? 1 : 0;\n")
         t = run("node run.js", cwd=js)
         lines = t.splitlines()
-        start = next(i for i, l in enumerate(lines) if l.startswith("TypeError"))
-        end = start + 1
-        while end < len(lines) and lines[end].startswith("    at "):
-            end += 1
-        keep = lines[start:end] + [l for l in lines if l.startswith("done: ")]
+        keep = trace_run(lines, lambda l: l.startswith("TypeError"), lambda l: l.startswith("    at "))
+        keep += [l for l in lines if l.startswith("done: ")]
         case("node-job-runner-stack", "log", "node run.js", t, keep,
              "every line of the failed job's error.stack (the TypeError and every `at` frame) and the `done:` line")
 
@@ -3371,12 +3373,9 @@ def whole_trace_cases():
               "    System.out.println(\"BATCH FINISHED: 3000 records, \" + failed + \" failed\");\n    System.exit(failed > 0 ? 1 : 0);\n  }\n}\n")
         t = run("javac Batch.java && java Batch", cwd=jv)
         lines = t.splitlines()
-        start = next(i for i, l in enumerate(lines) if l.startswith("java.lang.IllegalStateException"))
-        end = start + 1
-        while end < len(lines) and (lines[end].startswith("\tat ") or lines[end].startswith("Caused by:")
-                                    or lines[end].startswith("\t...")):
-            end += 1
-        keep = lines[start:end] + [l for l in lines if l.startswith("BATCH FINISHED")]
+        keep = trace_run(lines, lambda l: l.startswith("java.lang.IllegalStateException"),
+                         lambda l: l.startswith(("\tat ", "Caused by:", "\t...")))
+        keep += [l for l in lines if l.startswith("BATCH FINISHED")]
         case("java-batch-stacktrace-in-log", "log", "java Batch", t, keep,
              "every line of the printed stack trace (the exception, every `at` frame, `Caused by:` and `... N more`) "
              "and the `BATCH FINISHED` line")
@@ -3395,11 +3394,8 @@ def whole_trace_cases():
               "    e.backtrace.each { |f| puts \"    from #{f}\" }\n  end\nend\nputs \"sync done: 2500 users, #{failed} failed\"\nexit(failed.zero? ? 0 : 1)\n")
         t = run("ruby sync.rb", cwd=rb)
         lines = t.splitlines()
-        start = next(i for i, l in enumerate(lines) if l.startswith("sync failed for user"))
-        end = start + 1
-        while end < len(lines) and lines[end].startswith("    from "):
-            end += 1
-        keep = lines[start:end] + [l for l in lines if l.startswith("sync done:")]
+        keep = trace_run(lines, lambda l: l.startswith("sync failed for user"), lambda l: l.startswith("    from "))
+        keep += [l for l in lines if l.startswith("sync done:")]
         case("ruby-sync-backtrace-in-log", "log", "ruby sync.rb", t, keep,
              "the `sync failed` line, every `from` frame of its backtrace and the `sync done:` line")
 
