@@ -19,7 +19,10 @@ pub const INNERMOST_KEPT: usize = 3;
 /// may take, all traces together, for their traces to stay whole: in a
 /// long log a crash's trace is a small part of it, and whoever reads the
 /// crash reads every frame (a library frame too may be where it went
-/// wrong). First come, first kept.
+/// wrong). First come, first kept: the traces under failing tests and
+/// the unannounced ones, then pytest's, Python's, g++'s instantiation
+/// chains and the native traces, each kind in the log's order (see
+/// `fold::Analysis::of`).
 pub const WHOLE_TRACE_SHARE: f64 = 0.02;
 
 /// What a log affords of the frames [`kept_frames`] leaves out (see
