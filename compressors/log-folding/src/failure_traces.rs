@@ -32,8 +32,9 @@ const SPAN_AT_MOST: usize = 200;
 #[derive(Debug, Clone, Default)]
 pub struct FailureTraces {
     /// Every line's role: `Kept` for the frames of a trace that stay,
-    /// `Whole` for the others when the log affords them, `Other` elsewhere (the other frames are left to the usual rules: in
-    /// a failing step's last lines they stay too).
+    /// `Whole` for the others when the log affords them, `Other`
+    /// elsewhere (the other frames are left to the usual rules: in a
+    /// failing step's last lines they stay too).
     pub roles: Vec<Role>,
     /// The message lines above each trace, to keep (an error among them
     /// stays an error: it is counted, and a repeat of one above folds).

@@ -288,7 +288,8 @@ mod tests {
         log.push("    #12 0x7f81 in __libc_start_main (/lib/libc.so.6+0x2082f)".to_string());
         log.push("    #0 0x455083 in main /src/app/main.c:3".to_string());
         let contents: Vec<&str> = log.iter().map(String::as_str).collect();
-        let kept: Vec<usize> = roles(&contents, &mut trace::Allowance::none())
+        let roles = roles(&contents, &mut trace::Allowance::none());
+        let kept: Vec<usize> = roles
             .iter()
             .enumerate()
             .filter(|(_, r)| **r == Role::Kept)
@@ -298,13 +299,7 @@ mod tests {
         // (12) frames; the second trace's only frame (14).
         assert_eq!(kept, vec![1, 3, 12, 14]);
         // The others are left to the usual rules.
-        assert_eq!(
-            roles(&contents, &mut trace::Allowance::none())[0],
-            Role::Other
-        );
-        assert_eq!(
-            roles(&contents, &mut trace::Allowance::none())[5],
-            Role::Other
-        );
+        assert_eq!(roles[0], Role::Other);
+        assert_eq!(roles[5], Role::Other);
     }
 }
