@@ -9,6 +9,7 @@ impl Guest for StructuredCompressor {
         let out = crate::compress_within(
             &request.text,
             request.source_path.as_deref(),
+            request.tool_name.as_deref(),
             request.target_tokens,
         );
         Ok(Compressed {

@@ -1,8 +1,12 @@
 //! ghost's built-in structured-data compressor.
 //!
-//! JSON, YAML, TOML, XML and CSV/TSV become an outline: every key path down
+//! JSON, YAML, TOML and XML become an outline: every key path down
 //! to a depth, the first items of long arrays plus `… and N more items of the
-//! same shape` with the shape, long strings cut with their length. Lockfiles
+//! same shape` with the shape, long strings cut with their length. But an
+//! outline rewrites a file in another syntax, so a YAML, TOML or XML text
+//! keeps its own lines (see `in_place`) unless the outline is much smaller
+//! (see `OUTLINE_AT_MOST_ONE_IN`); an INI file always does. CSV and TSV
+//! keep their rows as written, up to the row budget (see `tabular`). Lockfiles
 //! (npm's `package-lock.json`, `Cargo.lock`, `uv.lock`, `pnpm-lock.yaml`,
 //! `yarn.lock`) become names and versions, never hashes (see [`lockfiles`]). JSON Lines carrying a tool's printed text
 //! (`go test -json`) are read as that text (see [`text_stream`]); others
@@ -12,6 +16,7 @@
 //! Code's `N→` line-number prefixes are removed first.
 
 mod formats;
+mod in_place;
 mod jsonl;
 mod lockfiles;
 pub mod render;
@@ -36,7 +41,7 @@ pub struct CompressedData {
 
 /// Compresses `text`; `source_path`, when known, helps pick the format.
 pub fn compress(text: &str, source_path: Option<&str>) -> CompressedData {
-    compress_within(text, source_path, None)
+    compress_within(text, source_path, None, None)
 }
 
 /// Tokens a table row takes, about: how many rows a budget affords.
@@ -47,12 +52,16 @@ const MIN_TABLE_ROWS: usize = 20;
 
 /// Compresses `text` to fit `target_tokens` when it can: tables of records
 /// show as many rows as the budget affords (never fewer than
-/// [`MIN_TABLE_ROWS`]) and say how many more there are.
+/// [`MIN_TABLE_ROWS`]) and say how many more there are. `tool_name` is the
+/// agent tool that printed the text (a `Read` is a file the agent may edit
+/// next, see `OUTLINE_OF_A_READ_AT_MOST_ONE_IN`).
 pub fn compress_within(
     text: &str,
     source_path: Option<&str>,
+    tool_name: Option<&str>,
     target_tokens: Option<u32>,
 ) -> CompressedData {
+    let read = tool_name == Some(READ_TOOL);
     let mut outline = Outline::default();
     if let Some(t) = target_tokens {
         outline.table_rows =
@@ -91,7 +100,7 @@ pub fn compress_within(
         if let Some(text) = lockfiles::toml_packages(&value, file_name(source_path)) {
             return done(text, "lockfile: names and versions");
         }
-        return done(outline.render(&value), "TOML outline");
+        return own_lines_or(text, read, outline.render(&value), "TOML outline");
     }
     if let Some(text) = lockfiles::yarn_v1(&body) {
         return done(text, "yarn.lock: names and versions");
@@ -101,11 +110,13 @@ pub fn compress_within(
             if let Some(text) = lockfiles::pnpm(&value) {
                 return done(text, "pnpm lockfile: names and versions");
             }
-            return done(outline.render(&value), "YAML outline");
+            return own_lines_or(text, read, outline.render(&value), "YAML outline");
         }
         // YAML this parser refuses (GitHub accepts laxer indentation): keep
         // the key lines down to the outline's depth, by indentation.
-        return done(
+        return own_lines_or(
+            text,
+            read,
             formats::yaml_by_indentation(&body, outline.max_depth),
             "YAML outline by indentation",
         );
@@ -115,9 +126,12 @@ pub fn compress_within(
         || trimmed.starts_with('<'))
         && let Some(value) = formats::xml(&body)
     {
-        return done(outline.render(&value), "XML outline");
+        return own_lines_or(text, read, outline.render(&value), "XML outline");
     }
-    if let Some(text) = tabular::summarise(&body, &ext) {
+    if matches!(ext.as_str(), "ini" | "cfg" | "conf") || looks_like_ini(&body) {
+        return done(in_place::fold(text), IN_OWN_LINES);
+    }
+    if let Some(text) = tabular::summarise(&body, &ext, outline.table_rows) {
         return done(text, "table: header, first rows, row count");
     }
     let folded = ghost_log_folding::compress_within(&body, target_tokens);
@@ -125,6 +139,62 @@ pub fn compress_within(
         text: folded.text,
         notes: vec!["not parsed: folded as lines".to_string()],
     }
+}
+
+/// An outline rewrites a text in another syntax, so it stands in for the
+/// text's own lines (see [`in_place`]) only when it is at most one in this
+/// many of their bytes: an agent searches by the text as printed.
+const OUTLINE_AT_MOST_ONE_IN: usize = 2;
+
+/// As [`OUTLINE_AT_MOST_ONE_IN`], for a file the agent read with its Read
+/// tool: its Edit tool replaces exact strings taken from what it read, so
+/// the outline must save much more.
+const OUTLINE_OF_A_READ_AT_MOST_ONE_IN: usize = 4;
+
+/// The agent tool whose output is a file the agent may edit next.
+const READ_TOOL: &str = "Read";
+
+/// The note of a file kept in its own lines.
+const IN_OWN_LINES: &str = "in its own lines: comment runs and long texts folded";
+
+/// `text` in its own lines, or `outline` (with `note`) where that is much
+/// smaller (see [`OUTLINE_AT_MOST_ONE_IN`]); `read`: the text is a file
+/// the agent read with its Read tool.
+fn own_lines_or(text: &str, read: bool, outline: String, note: &str) -> CompressedData {
+    let own = in_place::fold(text);
+    let one_in = if read {
+        OUTLINE_OF_A_READ_AT_MOST_ONE_IN
+    } else {
+        OUTLINE_AT_MOST_ONE_IN
+    };
+    if outline.len() * one_in <= own.len() {
+        done(outline, note)
+    } else {
+        done(own, IN_OWN_LINES)
+    }
+}
+
+/// Whether `text` reads as an INI file: `[section]` lines and `key = value`
+/// (or `key=value`, `key: value`) settings, nothing else but comments and
+/// indented continuations.
+fn looks_like_ini(text: &str) -> bool {
+    let (mut sections, mut settings, mut others) = (0, 0, 0);
+    for line in text.lines().take(400) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') || line.starts_with([' ', '\t'])
+        {
+            continue;
+        }
+        let key = t.split_once(['=', ':']).map(|(k, _)| k.trim());
+        if t.starts_with('[') && t.ends_with(']') {
+            sections += 1;
+        } else if key.is_some_and(|k| !k.is_empty() && !k.contains(' ')) {
+            settings += 1;
+        } else {
+            others += 1;
+        }
+    }
+    sections > 0 && settings >= 2 && others * 10 <= settings
 }
 
 /// The file name of `source_path`, when there is one.
@@ -214,6 +284,61 @@ fn toml_to_json(v: toml::Value) -> Value {
 mod tests {
     use super::*;
 
+    /// A POM with 40 dependencies: their table outline is about a third of
+    /// the file's own lines. A Read of it (the agent may edit it next) keeps its own
+    /// lines, its license comment folded; the same text printed by a
+    /// command gets the outline.
+    #[test]
+    fn a_file_read_keeps_its_own_lines_unless_the_outline_saves_most() {
+        let deps: String = (0..40)
+            .map(|i| format!("    <dependency>\n      <groupId>org.example.group{i}</groupId>\n      <artifactId>lib{i}</artifactId>\n      <version>1.{i}.0</version>\n    </dependency>\n"))
+            .collect();
+        let license: String = (0..12).map(|i| format!("  license line {i}\n")).collect();
+        let pom = format!(
+            "<?xml version=\"1.0\"?>\n<!--\n{license}-->\n<project>\n  <artifactId>app</artifactId>\n  <dependencies>\n{deps}  </dependencies>\n</project>\n"
+        );
+        let read = compress_within(&pom, Some("pom.xml"), Some("Read"), None);
+        let outline = Outline::default().render(&formats::xml(&pom).unwrap());
+        // The premise: the outline is between a quarter and a half of it.
+        assert!(outline.len() * 4 > read.text.len() && outline.len() * 2 < read.text.len());
+        assert_eq!(read.notes, [IN_OWN_LINES]);
+        assert!(
+            read.text
+                .contains("      <artifactId>lib39</artifactId>\n      <version>1.39.0</version>")
+        );
+        assert!(read.text.contains("… lines 3–15") && !read.text.contains("license line 5"));
+        let printed = compress_within(&pom, Some("pom.xml"), Some("Bash"), None);
+        assert_eq!(printed.notes, ["XML outline"]);
+        assert_eq!(printed.text, outline);
+    }
+
+    /// An INI file keeps every section and setting as written; its comment
+    /// runs fold past their first line.
+    #[test]
+    fn an_ini_file_keeps_its_sections_and_settings() {
+        let ini = "[MASTER]\n# Add files or directories to the blacklist.\n# They should be base names,\n# not paths.\nignore=CVS\n\n[MESSAGES CONTROL]\ndisable=C0111,\n    W0142\n";
+        let out = compress(ini, Some(".pylintrc"));
+        assert_eq!(out.notes, [IN_OWN_LINES]);
+        assert_eq!(
+            out.text,
+            "[MASTER]\n# Add files or directories to the blacklist.\n… lines 3–4\nignore=CVS\n\n[MESSAGES CONTROL]\ndisable=C0111,\n    W0142\n"
+        );
+    }
+
+    /// A CSV's rows are its records: every one stays as written up to the
+    /// outline's row budget; past it the table is sampled, with a count.
+    #[test]
+    fn a_table_keeps_every_row_up_to_the_budget() {
+        let rows: String = (0..300)
+            .map(|i| format!("example.com/m{i},v1.{i}.0,h1:abc{i}=\n"))
+            .collect();
+        let out = compress(&rows, Some("sums.csv")).text;
+        assert!((0..300).all(|i| out.contains(&format!("example.com/m{i},v1.{i}.0,h1:abc{i}=\n"))));
+        let tight = compress_within(&rows, Some("sums.csv"), None, Some(600)).text;
+        assert!(tight.contains("example.com/m0,") && tight.contains("example.com/m299,"));
+        assert!(tight.contains("… and 249 more rows"), "{tight}");
+    }
+
     #[test]
     fn lockfiles_become_names_and_versions() {
         let lock = r#"{"name": "app", "lockfileVersion": 3, "requires": true, "packages": {"": {"name": "app"}, "node_modules/semver": {"version": "7.6.0", "resolved": "https://r/semver.tgz", "integrity": "sha512-abc"}}}"#;
@@ -251,7 +376,14 @@ mod tests {
         let xml = format!(
             "<?xml version=\"1.0\"?>\n<test-results name=\"/src/Shop.Tests.dll\" total=\"30\" failures=\"1\">\n{xml}</test-results>\n"
         );
-        let out = compress(&xml, None).text;
+        // So small a file stays in its own lines; the outline (what a larger
+        // one gets) is checked on its own.
+        let kept = compress(&xml, None).text;
+        assert!(
+            (0..30).all(|i| kept.contains(&format!("Adds{i}\""))),
+            "{kept}"
+        );
+        let out = Outline::default().render(&formats::xml(&xml).unwrap());
         for i in 0..30 {
             let name = format!("Shop.Tests.CartTests.Adds{i} ");
             assert!(out.contains(&name), "lost {name:?}:\n{out}");
@@ -259,14 +391,19 @@ mod tests {
         assert!(out.contains("Shop.Tests.CartTests.Adds7 Failure"), "{out}");
         assert!(out.contains("\"@name\": \"CartTests\""), "{out}");
         assert!(out.contains("… 3 more keys"), "{out}");
-        // Without records below, a deep element is still summarised.
+        // Without records below, the outline still summarises a deep
+        // element; but so small a file is kept in its own lines, whole.
         let few: String = xml
             .lines()
             .filter(|l| !l.starts_with("<test-case") || l.contains("Adds1\""))
             .map(|l| format!("{l}\n"))
             .collect();
-        let out = compress(&few, None).text;
-        assert!(out.contains("{… ") && !out.contains("Adds1"), "{out}");
+        let outline = Outline::default().render(&formats::xml(&few).unwrap());
+        assert!(
+            outline.contains("{… ") && !outline.contains("Adds1"),
+            "{outline}"
+        );
+        assert_eq!(compress(&few, None).text, few);
     }
 
     /// A document of thousands of small tables below the outline's depth

@@ -1,13 +1,16 @@
-//! CSV and TSV: the header, the first rows, and how many rows there are.
+//! CSV and TSV: a row is a record, so every row stays as written, up to
+//! the outline's row budget; only a longer table is sampled, its first rows
+//! and its last, with how many rows lie between.
 
-/// Rows shown after the header.
-const ROWS_SHOWN: usize = 5;
+/// Fewest rows a text needs to be read as a table.
+const MIN_ROWS: usize = 8;
 
-/// A summary of `text` as a table, when it is one (by extension, or a
-/// delimiter every line has the same number of).
-pub fn summarise(text: &str, ext: &str) -> Option<String> {
+/// `text` as a table, when it is one (by extension, or a delimiter every
+/// line has the same number of): a line naming its size, then its rows as
+/// written, at most `max_rows` of them before the last.
+pub fn summarise(text: &str, ext: &str, max_rows: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.len() < ROWS_SHOWN + 3 {
+    if lines.len() < MIN_ROWS {
         return None;
     }
     let (delimiter, min_columns) = match ext {
@@ -31,14 +34,19 @@ pub fn summarise(text: &str, ext: &str) -> Option<String> {
         "[table: {} rows × {columns} columns, delimiter {delimiter:?}]\n",
         lines.len() - 1
     ));
-    for l in &lines[..=ROWS_SHOWN] {
+    let shown = max_rows.max(1);
+    if lines.len() <= shown + 1 {
+        for l in &lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+        return Some(out);
+    }
+    for l in &lines[..shown] {
         out.push_str(l);
         out.push('\n');
     }
-    out.push_str(&format!(
-        "… and {} more rows\n",
-        lines.len() - 1 - ROWS_SHOWN
-    ));
+    out.push_str(&format!("… and {} more rows\n", lines.len() - 1 - shown));
     out.push_str(lines[lines.len() - 1]);
     out.push('\n');
     Some(out)
