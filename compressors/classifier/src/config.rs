@@ -1,7 +1,7 @@
-//! TOML and YAML documents told by the shape of their lines, for a text no
-//! tool or path speaks for (a `uv.lock` or `pnpm-lock.yaml` saved as
-//! `.txt`): nearly every line is a table header, a key with its value or
-//! an item of a list, and the keys nest.
+//! TOML, YAML and INI documents told by the shape of their lines, for a
+//! text no tool or path speaks for (a `uv.lock` or `pnpm-lock.yaml` saved
+//! as `.txt`, a `.pylintrc`): nearly every line is a table header, a key
+//! with its value or an item of a list, and the keys nest.
 
 /// Share of the judged lines that must have a document's shape.
 const DOCUMENT_SHARE: f32 = 0.9;
@@ -37,6 +37,67 @@ pub(crate) fn looks_like_toml(lines: &[&str]) -> bool {
         }
     }
     tables > 0 && is_document(shaped, lines.len())
+}
+
+/// Whether `lines` (nonblank, comments included) read as an INI file
+/// (`setup.cfg`, `tox.ini`, `.pylintrc`): `[section]` headers, `key=value`
+/// or `key: value` settings with a bare key, `#` and `;` comments, and the
+/// indented lines continuing a setting's value; at least one section.
+pub(crate) fn looks_like_ini(lines: &[&str]) -> bool {
+    let mut shaped = 0;
+    let mut sections = 0;
+    let mut in_setting = false;
+    for l in lines {
+        let t = l.trim();
+        if t.starts_with('#') || t.starts_with(';') {
+            shaped += 1;
+        } else if l.starts_with([' ', '\t']) {
+            shaped += usize::from(in_setting);
+        } else if t
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .is_some_and(|name| !name.trim().is_empty() && !name.contains(['[', ']']))
+        {
+            // A section's name may have spaces: `[MESSAGES CONTROL]`.
+            sections += 1;
+            shaped += 1;
+            in_setting = false;
+        } else if t
+            .split_once(['=', ':'])
+            .is_some_and(|(key, _)| is_ini_key(key.trim_end()))
+        {
+            shaped += 1;
+            in_setting = true;
+        } else {
+            in_setting = false;
+        }
+    }
+    sections > 0 && is_document(shaped, lines.len())
+}
+
+/// Whether `lines` (nonblank) read as a delimited table (CSV, TSV): at
+/// least [`TABLE_ROWS_AT_LEAST`] lines, every one with the same number of
+/// tabs (one or more), or of commas (two or more: a sentence may have one).
+pub(crate) fn looks_like_table(lines: &[&str]) -> bool {
+    if lines.len() < TABLE_ROWS_AT_LEAST {
+        return false;
+    }
+    [('\t', 1), (',', 2)].into_iter().any(|(d, least)| {
+        let count = |l: &str| l.matches(d).count();
+        let first = count(lines[0]);
+        first >= least && lines.iter().take(200).all(|l| count(l) == first)
+    })
+}
+
+/// Fewest rows a delimited table is told by.
+const TABLE_ROWS_AT_LEAST: usize = 8;
+
+/// An INI setting's key: a bare word of letters, digits, `_`, `-` and `.`.
+fn is_ini_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
 }
 
 /// Whether `lines` (nonblank) read as a YAML document: `key:` and `key:
@@ -169,5 +230,27 @@ mod tests {
         // A program's `name: value` records nest nothing.
         let records = "hostname: worker-1\nversion: v6.2.1\ninstance: travis-job\nstartup: 6.2s\nlanguage: scala\n";
         assert!(!looks_like_yaml(&lines(records)));
+        assert!(!looks_like_ini(&lines(records)), "no section");
+    }
+
+    #[test]
+    fn delimited_rows_are_a_table_and_prose_is_not() {
+        let csv: String = (0..10)
+            .map(|i| format!("example.com/m{i},v1.{i}.0,h1:abc{i}=\n"))
+            .collect();
+        assert!(looks_like_table(&lines(&csv)));
+        let tsv = csv.replace(',', "\t");
+        assert!(looks_like_table(&lines(&tsv)));
+        let prose: String = (0..10).map(|i| format!("Step {i}, done.\n")).collect();
+        assert!(!looks_like_table(&lines(&prose)), "one comma a line");
+    }
+
+    #[test]
+    fn an_ini_file_is_a_document() {
+        let pylintrc = "[MASTER]\n# Add files or directories to the blacklist.\nignore=CVS\nload-plugins=\n\n[MESSAGES CONTROL]\ndisable=C0111,\n    W0142\n[REPORTS]\noutput-format=text\n";
+        assert!(looks_like_ini(&lines(pylintrc)));
+        // A log with a bracketed line is not one.
+        let log = "[build]\nCompiling foo v0.1.0\nerror: cannot find value `x`\n  --> src/lib.rs:3:5\nwarning: unused import\nerror: aborting due to previous error\n";
+        assert!(!looks_like_ini(&lines(log)));
     }
 }

@@ -106,9 +106,13 @@ fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
     }
 }
 
-/// Whether the text is a TOML or YAML document (see [`config`]).
+/// Whether the text is a TOML, YAML or INI document or a delimited table
+/// (see [`config`]).
 fn is_document(output: &ShellOutput<'_>) -> bool {
-    config::looks_like_toml(&output.lines) || config::looks_like_yaml(&output.lines)
+    config::looks_like_toml(&output.lines)
+        || config::looks_like_yaml(&output.lines)
+        || config::looks_like_ini(&output.lines)
+        || config::looks_like_table(&output.lines)
 }
 
 /// Whether the output is a crashed program's report, in any language's

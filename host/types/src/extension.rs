@@ -65,6 +65,11 @@ pub const EXTENSIONS: &[(&str, ContentClass)] = &[
     ("tsv", ContentClass::Structured),
     ("xml", ContentClass::Structured),
     ("lock", ContentClass::Structured),
+    ("ini", ContentClass::Structured),
+    ("cfg", ContentClass::Structured),
+    ("conf", ContentClass::Structured),
+    ("properties", ContentClass::Structured),
+    ("pom", ContentClass::Structured),
     // Text for people.
     ("md", ContentClass::Prose),
     ("markdown", ContentClass::Prose),
