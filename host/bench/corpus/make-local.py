@@ -184,6 +184,11 @@ failure printed its stack trace and the run went on (a Node job runner, a
 Python thread dying, a Java batch's printStackTrace with its cause, a Ruby
 worker's rescued backtrace).
 
+`--round34` writes only `config_cases()`: manifests, configuration and
+data files an agent reads (two crates' Cargo.toml, a GitHub workflow, boto's
+pylintrc, a gcloud flags YAML, a Maven POM, a Go dependency TSV, rows of a
+Go checksum CSV), all from packages on this machine.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -3400,6 +3405,61 @@ def whole_trace_cases():
              "the `sync failed` line, every `from` frame of its backtrace and the `sync done:` line")
 
 
+def config_cases():
+    """Round 34, written before ghost's output on them was looked at:
+    manifests, configuration and data files an agent reads (Claude Code's
+    Read, the file's path as the hint; the CSV through `head`), from
+    formats no earlier case came in: Cargo.toml, a GitHub Actions
+    workflow, an INI file, a YAML table of flags, a Maven POM, TSV and CSV.
+    The rule, per format, is what an agent reads such a file for: every
+    table header and every version a manifest pins; every job, step name
+    and action of a workflow; every section and active setting of an INI
+    file (its comments may go); every flag's key, argument name and API
+    field; every dependency and version of a POM; every row's name and
+    version (or revision) of a dependency table."""
+    reg = os.path.join(os.path.expanduser("~/.cargo/registry/src"), sorted(os.listdir(os.path.expanduser("~/.cargo/registry/src")))[0])
+    crate = lambda prefix: os.path.join(reg, next(d for d in sorted(os.listdir(reg)) if d.startswith(prefix)))
+    def read_case(cid, path, rule, how):
+        if not os.path.exists(path):
+            print(f"{cid}: {path} missing, skipped")
+            return
+        text = open(path, errors="replace").read()
+        case(cid, "structured", path.replace(os.path.expanduser("~"), "~"), text, rule, how, tool="Read")
+    manifest = lambda l: l.startswith("[") or re.match(r"^version\s*=", l) or re.match(r"^[\w-]+\s*=\s*\{.*\bversion\s*=", l)
+    for cid, prefix in [("manifest-cargo-tokio", "tokio-1."), ("manifest-cargo-wasmtime", "wasmtime-4")]:
+        read_case(cid, os.path.join(crate(prefix), "Cargo.toml"), manifest,
+                  "every table header line and every line that pins a version (`version = …`, an inline table with a version)")
+    workflow = os.path.join(crate("blake3-"), ".github", "workflows", "ci.yml")
+    if os.path.exists(workflow):
+        text = open(workflow).read()
+        jobs = text.split("\njobs:\n", 1)[1]
+        keep = [l for l in jobs.splitlines() if re.match(r"^  [\w-]+:\s*$", l)]
+        keep += [l.strip() for l in text.splitlines() if re.match(r"^\s*(- )?(name|uses):", l)]
+        read_case("workflow-blake3-ci", workflow, keep, "every job's id line, every `name:` line and every `uses:` line")
+    read_case("config-boto-pylintrc", "/usr/lib/google-cloud-sdk/platform/gsutil/gslib/vendored/boto/pylintrc",
+              lambda l: l.strip() and not l.lstrip().startswith((";", "#")),
+              "every section header and every active setting (every line that is not blank and not a `#` or `;` comment)")
+    flags = "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/command_lib/container/backup_restore/flags.yaml"
+    read_case("flags-gcloud-backup-restore", flags,
+              lambda l: re.match(r"^[\w-]+:\s*$", l) or re.match(r"^  (arg_name|api_field):", l),
+              "every flag's key (a top-level key) and its `arg_name:` and `api_field:` lines")
+    pom = "/usr/share/maven-repo/org/apache/maven/maven/3.8.7/maven-3.8.7.pom"
+    if os.path.exists(pom):
+        text = open(pom).read()
+        keep = [l.strip() for l in text.splitlines() if re.match(r"^\s*<(artifactId|version|module)>[^<]+</", l)]
+        read_case("pom-maven-3.8.7", pom, keep, "every `<artifactId>`, `<version>` and `<module>` line")
+    tsv = "/usr/share/go-1.19/src/cmd/go/internal/modconv/testdata/juju.tsv"
+    if os.path.exists(tsv):
+        rows = [l.split("\t") for l in open(tsv).read().splitlines() if l.strip()]
+        keep = [f for r in rows for f in (r[0], r[2])]
+        read_case("deps-juju-tsv", tsv, keep, "every row's module path and its revision")
+    csv_path = "/usr/share/go-1.19/src/cmd/go/internal/modfetch/zip_sum_test/testdata/zip_sums.csv"
+    if os.path.exists(csv_path):
+        t = run(f"head -300 {csv_path}")
+        keep = [f for l in t.splitlines() if l.strip() for f in l.split(",")[:2]]
+        case("sums-go-zip-csv", "structured", "head -300 zip_sums.csv", t, keep, "every row's module path and its version")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3497,6 +3557,9 @@ def main():
         return
     if "--round33" in sys.argv:
         whole_trace_cases()
+        return
+    if "--round34" in sys.argv:
+        config_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
