@@ -3,8 +3,11 @@
 //! of one shape, or a map from names to such objects) become a table: one
 //! header, one row per record with its identifying fields, up to
 //! [`Outline::table_rows`] rows; only beyond that are they sampled, with
-//! counts. Other long arrays show their first items plus `… and N more
-//! items of the same shape`.
+//! counts. Names are never sampled away within those rows either: a list
+//! of short words (versions, packages) is listed whole, a few to a line,
+//! and a map of names to scalars (`scripts`) keeps every key. Other long
+//! arrays show their first items plus `… and N more items of the same
+//! shape`.
 
 use std::cell::Cell;
 
@@ -113,9 +116,21 @@ impl Outline {
         }
         out.push_str("{\n");
         // A long map whose values all share one shape (versions → dates,
-        // packages → entries) is sampled like an array, except at the top.
-        let sample = depth > 0 && map.len() > self.map_entries && one_shape(map.values());
-        let shown = if sample { self.array_items } else { map.len() };
+        // packages → entries) is sampled like an array, except at the top;
+        // but names with scalar values (`scripts`, `properties`) are what
+        // such a map holds: every key stays, up to the table's rows.
+        let names = map.values().all(is_scalar) && mostly_named(map);
+        let sample = depth > 0
+            && map.len() > self.map_entries
+            && one_shape(map.values())
+            && (!names || map.len() > self.table_rows);
+        let shown = if !sample {
+            map.len()
+        } else if names {
+            self.table_rows
+        } else {
+            self.array_items
+        };
         for (k, v) in map.iter().take(shown) {
             out.push_str(&pad);
             out.push_str(&Value::String(k.clone()).to_string());
@@ -146,7 +161,7 @@ impl Outline {
             out.push_str("[]");
             return;
         }
-        if items.iter().all(|v| !v.is_object() && !v.is_array()) && items.len() <= 8 {
+        if items.iter().all(|v| !v.is_object() && !v.is_array()) && items.len() <= LISTED_INLINE {
             let parts: Vec<String> = items
                 .iter()
                 .map(|v| match v {
@@ -155,6 +170,26 @@ impl Outline {
                 })
                 .collect();
             out.push_str(&format!("[{}]", parts.join(", ")));
+            return;
+        }
+        // A list of short words (versions, names, paths) is names: listed
+        // whole, a few to a line, up to the table's rows.
+        if let Some(words) = words_of(items) {
+            let rows: Vec<Vec<String>> = words
+                .iter()
+                .take(self.table_rows)
+                .map(|w| vec![w.clone()])
+                .collect();
+            let pad = "  ".repeat(depth + 1);
+            out.push_str(&format!("[{} items]\n", items.len()));
+            push_grouped(&pad, &rows, out);
+            if items.len() > self.table_rows {
+                out.push_str(&format!(
+                    "{pad}… {} more items not shown\n",
+                    items.len() - self.table_rows
+                ));
+            }
+            out.push_str(&"  ".repeat(depth));
             return;
         }
         if items.len() > self.array_items + 1
@@ -703,6 +738,9 @@ const GROUPED_COLUMNS: usize = 2;
 /// Rows on one shared line.
 const ROWS_PER_LINE: usize = 8;
 
+/// An array of at most this many scalars is written on one line, as JSON.
+const LISTED_INLINE: usize = 8;
+
 /// Whether a row's cells are single short words, so that `a 1, b 2` reads
 /// back unambiguously.
 fn groupable(cells: &[String]) -> bool {
@@ -720,19 +758,42 @@ fn push_grouped(pad: &str, rows: &[Vec<String>], out: &mut String) {
     }
 }
 
+/// An array's items as words, when it is a list of more than
+/// [`LISTED_INLINE`] short words (see [`groupable`]): strings or numbers.
+fn words_of(items: &[Value]) -> Option<Vec<String>> {
+    if items.len() <= LISTED_INLINE {
+        return None;
+    }
+    let words: Vec<String> = items
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    groupable(&words).then_some(words)
+}
+
 /// Whether `map` maps names to short values, the way a manifest's
 /// `dependencies` maps packages to versions: every value a short string
 /// without spaces or commas, and most keys names (a letter or `@` first; a
 /// map keyed by versions or dates, such as npm's `time`, is not).
 fn is_name_map(map: &Map<String, Value>) -> bool {
+    mostly_named(map)
+        && map
+            .values()
+            .all(|v| v.as_str().is_some_and(|s| groupable(&[s.to_string()])))
+}
+
+/// Whether most of `map`'s keys are names (a letter or `@` first), not
+/// versions or dates.
+fn mostly_named(map: &Map<String, Value>) -> bool {
     let named = map
         .keys()
         .filter(|k| k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '@'))
         .count();
     named * 5 >= map.len() * 4
-        && map
-            .values()
-            .all(|v| v.as_str().is_some_and(|s| groupable(&[s.to_string()])))
 }
 
 /// A table this long says a column that never changes once, above it.
@@ -899,6 +960,43 @@ mod tests {
         assert!(
             !out.contains("\"1.15.0\":"),
             "the time map is sampled: {out}"
+        );
+    }
+
+    /// Keys with scalar values (`scripts`) and lists of short words
+    /// (`versions`) are names: every one stays. A map keyed by versions
+    /// with scalar values (npm's `time`) is still sampled.
+    #[test]
+    fn names_in_maps_and_word_lists_are_never_sampled_away() {
+        let scripts: serde_json::Map<String, serde_json::Value> = (0..20)
+            .map(|i| {
+                (
+                    format!("task-{i}"),
+                    serde_json::json!(format!("node scripts/run.js --step {i}")),
+                )
+            })
+            .collect();
+        let versions: Vec<String> = (0..60).map(|i| format!("4.{i}.0")).collect();
+        let time: serde_json::Map<String, serde_json::Value> = versions
+            .iter()
+            .map(|v| (v.clone(), serde_json::json!("2020-01-01T00:00:00Z")))
+            .collect();
+        let doc =
+            serde_json::json!({"a": {"scripts": scripts, "versions": versions, "time": time}});
+        let out = Outline::default().render(&doc);
+        for i in 0..20 {
+            assert!(
+                out.contains(&format!("\"task-{i}\": \"node scripts/run.js --step {i}\"")),
+                "{out}"
+            );
+        }
+        assert!(out.contains("\"versions\": [60 items]"), "{out}");
+        for v in &versions {
+            assert!(out.split([' ', ',', '\n']).any(|w| w == v), "{v}: {out}");
+        }
+        assert!(
+            out.contains("… and 57 more keys of the same shape"),
+            "{out}"
         );
     }
 
