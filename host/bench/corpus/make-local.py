@@ -189,6 +189,10 @@ data files an agent reads (two crates' Cargo.toml, a GitHub workflow, boto's
 pylintrc, a gcloud flags YAML, a Maven POM, a Go dependency TSV, rows of a
 Go checksum CSV), all from packages on this machine.
 
+`--round35` writes only `json_config_cases()`: JSON an agent reads that
+is mostly maps, not arrays of records (go env -json, npm view's versions,
+three package.json files, all from this machine or its registry).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -3460,6 +3464,36 @@ def config_cases():
         case("sums-go-zip-csv", "structured", "head -300 zip_sums.csv", t, keep, "every row's module path and its version")
 
 
+def json_config_cases():
+    """Round 35, written before ghost's output on them was looked at: JSON
+    an agent reads whose data is in the keys of maps and in lists of
+    strings rather than in arrays of records: `go env -json` (every
+    variable's name), `npm view express versions --json` (every version),
+    and package.json files read with Read (every script's name, and every
+    dependency's name and version spec, of every dependencies map)."""
+    t = run("go env -json", stderr=False)
+    case("go-env-json", "structured", "go env -json", t, list(json.loads(t)),
+         "every variable's name")
+    t = run("npm view express versions --json", stderr=False)
+    versions = json.loads(t)
+    case("npm-view-versions-json", "structured", "npm view express versions --json", t, versions,
+         "every version")
+    for cid, path in [("package-json-npm", "/usr/lib/node_modules/npm/package.json"),
+                      ("package-json-bootstrap", "/usr/share/nodejs/bootstrap/package.json"),
+                      ("package-json-undici", "/usr/lib/node_modules/npm/node_modules/undici/package.json")]:
+        if not os.path.exists(path):
+            print(f"{cid}: {path} missing, skipped")
+            continue
+        text = open(path).read()
+        d = json.loads(text)
+        keep = list(d.get("scripts", {}))
+        for section in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
+            for name, spec in d.get(section, {}).items():
+                keep += [name, spec]
+        case(cid, "structured", path, text, keep,
+             "every script's name, and every dependency's name and version spec in every dependencies map", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3560,6 +3594,9 @@ def main():
         return
     if "--round34" in sys.argv:
         config_cases()
+        return
+    if "--round35" in sys.argv:
+        json_config_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
