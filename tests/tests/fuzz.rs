@@ -182,7 +182,8 @@ fn compressors_native() {
                 ghost_log_folding::compress_within(&text, budget);
             }
             1 => {
-                ghost_compressor_structured::compress_within(&text, Some(path), budget);
+                let tool = ["Read", "Bash"][(selector >> 2) as usize % 2];
+                ghost_compressor_structured::compress_within(&text, Some(path), Some(tool), budget);
             }
             2 => {
                 ghost_compressor_code::compress(&text, Some(path));
