@@ -78,11 +78,6 @@ pub fn compress_within(
         if let Some(text) = lockfiles::npm(&value) {
             return done(text, "npm lockfile: names and versions");
         }
-        // JSON's outline keeps JSON's syntax but for its tables: only a
-        // file the agent may edit next weighs it against the file itself.
-        if read {
-            return own_lines_or(text, read, outline.render(&value), "JSON outline");
-        }
         return done(outline.render(&value), "JSON outline");
     }
     if let Some(text) = text_stream::unwrap(text, target_tokens) {
@@ -315,24 +310,6 @@ mod tests {
         let printed = compress_within(&pom, Some("pom.xml"), Some("Bash"), None);
         assert_eq!(printed.notes, ["XML outline"]);
         assert_eq!(printed.text, outline);
-    }
-
-    /// A package.json read with Read stays as written unless its outline
-    /// saves three quarters; printed by a command it gets the outline.
-    #[test]
-    fn a_json_file_read_is_weighed_against_its_outline() {
-        let deps: Vec<String> = (0..30)
-            .map(|i| format!("    \"pkg-{i}\": \"^1.{i}.0\""))
-            .collect();
-        let json = format!(
-            "{{\n  \"name\": \"app\",\n  \"dependencies\": {{\n{}\n  }}\n}}\n",
-            deps.join(",\n")
-        );
-        let read = compress_within(&json, Some("package.json"), Some("Read"), None);
-        assert_eq!(read.text, json);
-        let printed = compress_within(&json, Some("package.json"), Some("Bash"), None);
-        assert_eq!(printed.notes, ["JSON outline"]);
-        assert!(printed.text.contains("pkg-29 ^1.29.0"), "{}", printed.text);
     }
 
     /// An INI file keeps every section and setting as written; its comment
