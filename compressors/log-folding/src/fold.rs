@@ -332,6 +332,9 @@ impl Analysis {
             .into_iter()
             .chain(tree::kept(contents))
             .chain(table::rows(contents))
+            .chain(crate::sorted_records::kept(contents, |i| {
+                passing[i] || roles[i] != Role::Other
+            }))
             .chain(listing.iter().copied())
             .collect();
         let failure_exit: Vec<bool> = contents

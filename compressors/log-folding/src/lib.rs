@@ -115,6 +115,7 @@ pub mod python_traceback;
 pub mod repeats;
 mod runners;
 mod search;
+pub mod sorted_records;
 pub mod table;
 pub mod template;
 mod test_unit;
