@@ -4,6 +4,12 @@
 //! row is a record the agent asked for, named by its first columns; the
 //! template fold would take the rows for one shape printed many times.
 //! Every row stays, up to the first blank line.
+//!
+//! A table may have no rule (`ps aux`, `df -h`, `kubectl get`, `readelf
+//! -Ws`): then its header is a line of column names (words without a
+//! digit) and its rows are the lines under it whose words line up with
+//! those names, each column's words starting where its name starts or
+//! ending where it ends (numbers are aligned right).
 
 use crate::search::Search;
 use rustc_hash::FxHashSet;
@@ -13,7 +19,7 @@ const MIN_ROWS: usize = 3;
 
 /// The rows of every text table in `contents`.
 pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
-    let mut keep = FxHashSet::default();
+    let mut keep = aligned_rows(contents);
     for i in 1..contents.len() {
         // A title framed by rules above and below (Maven's ` T E S T S`
         // banner) is a section title, not a table's header.
@@ -31,6 +37,106 @@ pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
         }
     }
     keep
+}
+
+/// A header without a rule names at least this many columns.
+const MIN_COLUMNS: usize = 3;
+
+/// A row lines up with at least this share of its header's columns.
+const MIN_ALIGNED_SHARE: f64 = 0.8;
+
+/// The rows of every table whose header has no rule under it: the lines
+/// right after a header of column names that line up with it.
+fn aligned_rows(contents: &[&str]) -> FxHashSet<usize> {
+    let mut keep = FxHashSet::default();
+    let mut i = 0;
+    while i + 1 < contents.len() {
+        let Some(columns) = column_names(contents[i]) else {
+            i += 1;
+            continue;
+        };
+        let end = (i + 1..contents.len())
+            .find(|&j| !lines_up(&columns, contents[j]))
+            .unwrap_or(contents.len());
+        if end - (i + 1) >= MIN_ROWS {
+            keep.extend(i + 1..end);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    keep
+}
+
+/// The spans (start, end) of a header's column names: at least
+/// [`MIN_COLUMNS`] words, none with a digit, padded apart (see [`padded`]),
+/// most of them capitalised as names are (`PID`, `Size`, `%CPU`; `vim
+/// --version`'s `+acl  +farsi  +mouse` is a listing of its own, not a
+/// header).
+fn column_names(line: &str) -> Option<Vec<(usize, usize)>> {
+    let spans = word_spans(line);
+    let capitalised = spans
+        .iter()
+        .filter(|&&(s, e)| {
+            line[s..e]
+                .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        })
+        .count();
+    (spans.len() >= MIN_COLUMNS
+        && padded(&spans)
+        && capitalised * 2 >= spans.len()
+        && !line.bytes().any(|b| b.is_ascii_digit())
+        && spans
+            .iter()
+            .all(|&(s, e)| line[s..e].bytes().any(|b| b.is_ascii_alphabetic())))
+    .then_some(spans)
+}
+
+/// Whether `row` has, for most of `columns`, a word starting where the
+/// column's name starts or ending where it ends. Columns past the row's
+/// end are its empty last cells, not counted.
+fn lines_up(columns: &[(usize, usize)], row: &str) -> bool {
+    let words = word_spans(row);
+    let Some(&(_, row_end)) = words.last() else {
+        return false;
+    };
+    if !padded(&words) {
+        return false;
+    }
+    let reached: Vec<&(usize, usize)> = columns.iter().filter(|&&(s, _)| s < row_end).collect();
+    let aligned = reached
+        .iter()
+        .filter(|&&&(s, e)| words.iter().any(|&(ws, we)| ws == s || we == e))
+        .count();
+    reached.len() >= MIN_COLUMNS && aligned as f64 >= reached.len() as f64 * MIN_ALIGNED_SHARE
+}
+
+/// Whether two of the words are two spaces or more apart: a table pads its
+/// columns, a sentence does not (`Send mail if the user is not in sudoers`
+/// under `Build system information` lines up by chance).
+fn padded(words: &[(usize, usize)]) -> bool {
+    words.windows(2).any(|w| w[1].0 - w[0].1 >= 2)
+}
+
+/// The byte spans of the words of `line`.
+fn word_spans(line: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, b) in line.bytes().enumerate() {
+        match (b.is_ascii_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                spans.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s, line.len()));
+    }
+    spans
 }
 
 /// A table's header: column names aligned with runs of two spaces or more
@@ -76,6 +182,44 @@ mod tests {
             "ii  libapt-pkg6.0  2.6.1        amd64        package management",
         ];
         assert_eq!(rows(&dpkg), FxHashSet::from_iter([2, 3, 4]));
+    }
+
+    #[test]
+    fn a_header_without_a_rule_heads_the_rows_lined_up_under_it() {
+        let readelf = [
+            "Symbol table '.dynsym' contains 125 entries:",
+            "   Num:    Value          Size Type    Bind   Vis      Ndx Name",
+            "     0: 0000000000000000     0 NOTYPE  LOCAL  DEFAULT  UND ",
+            "     1: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND free@GLIBC_2.2.5 (2)",
+            "    57: 0000000000003650   145 FUNC    GLOBAL DEFAULT   14 adler32@@ZLIB_1.2.0.2",
+            "   112: 000000000000a4e0  1290 FUNC    GLOBAL DEFAULT   14 inflate",
+            "",
+            "Done.",
+        ];
+        assert_eq!(rows(&readelf), FxHashSet::from_iter([2, 3, 4, 5]));
+        let df = [
+            "Filesystem      Size  Used Avail Use% Mounted on",
+            "overlay          99G   41G   54G  44% /",
+            "tmpfs            64M     0   64M   0% /dev",
+            "/dev/vda1        99G   41G   54G  44% /etc/hosts",
+        ];
+        assert_eq!(rows(&df), FxHashSet::from_iter([1, 2, 3]));
+        // Sentences do not pad their words.
+        let sentences = [
+            "Build system information",
+            "Send mail if the user is not in sudoers",
+            "Use a separate timestamp for each user",
+            "Lecture user the first time they run sudo",
+        ];
+        assert!(rows(&sentences).is_empty());
+        // A log's lines do not line up under a sentence.
+        let log = [
+            "Running the unit tests now",
+            "test a::b ... ok",
+            "test c ... ok",
+            "test d::e::f ... ok",
+        ];
+        assert!(rows(&log).is_empty());
     }
 
     #[test]
