@@ -193,6 +193,10 @@ Go checksum CSV), all from packages on this machine.
 is mostly maps, not arrays of records (go env -json, npm view's versions,
 three package.json files, all from this machine or its registry).
 
+`--round36` writes only `system_listing_cases()`: listings of a machine's
+state, a record a line (nm -D, apt list --installed, getent services,
+readelf -S and -Ws).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -3494,6 +3498,35 @@ def json_config_cases():
              "every script's name, and every dependency's name and version spec in every dependencies map", tool="Read")
 
 
+def system_listing_cases():
+    """Round 36, written before ghost's output on them was looked at:
+    listings of this machine's state an agent asks for, each line a record
+    the agent may be looking for, from tools no earlier case came from
+    (not `ps`: it would show this sandbox's own processes). The rule:
+    every record's identifying field (a symbol's name, a package's name
+    and version, a service's name, a section's name)."""
+    lib = "/usr/lib/x86_64-linux-gnu/libz.so.1"
+    t = run(f"nm -D --defined-only {lib}", stderr=False)
+    case("nm-dynamic-libz", "log", f"nm -D --defined-only {lib}", t,
+         [l.split()[-1] for l in t.splitlines() if l.strip()], "every symbol's name")
+    t = run("apt list --installed", stderr=False)
+    keep = []
+    for l in t.splitlines():
+        m = re.match(r"^([^/\s]+)/\S+ (\S+) ", l)
+        if m:
+            keep += [m.group(1), m.group(2)]
+    case("apt-list-installed", "log", "apt list --installed", t, keep, "every package's name and version")
+    t = run("getent services", stderr=False)
+    case("getent-services", "log", "getent services", t,
+         [l.split()[0] for l in t.splitlines() if l.strip()], "every service's name")
+    t = run("readelf -S -W /usr/bin/sqlite3", stderr=False)
+    keep = [m.group(1) for m in re.finditer(r"^\s+\[\s*\d+\] (\S+)", t, re.M)]
+    case("readelf-sections", "log", "readelf -S -W /usr/bin/sqlite3", t, keep, "every section's name")
+    t = run(f"readelf -Ws --dyn-syms {lib}", stderr=False)
+    keep = [l.split()[7] for l in t.splitlines() if re.match(r"^\s+\d+:", l) and len(l.split()) >= 8]
+    case("readelf-dynsyms-libz", "log", f"readelf -Ws --dyn-syms {lib}", t, keep, "every symbol's name")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3597,6 +3630,9 @@ def main():
         return
     if "--round35" in sys.argv:
         json_config_cases()
+        return
+    if "--round36" in sys.argv:
+        system_listing_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
