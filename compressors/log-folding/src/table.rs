@@ -58,7 +58,7 @@ fn aligned_rows(contents: &[&str]) -> FxHashSet<usize> {
         let end = (i + 1..contents.len())
             .find(|&j| !lines_up(&columns, contents[j]))
             .unwrap_or(contents.len());
-        if end - (i + 1) >= MIN_ROWS {
+        if end - (i + 1) >= MIN_ROWS && !names_data(contents[i], &columns, &contents[i + 1..end]) {
             keep.extend(i + 1..end);
             i = end;
         } else {
@@ -68,12 +68,31 @@ fn aligned_rows(contents: &[&str]) -> FxHashSet<usize> {
     keep
 }
 
+/// Whether a would-be header is itself one of the rows: a word of it
+/// stands at its place in most of them (a log's `Info  CBS  Loaded
+/// Servicing Stack` over `Info  CBS  Expecting attribute name …`). A
+/// column's name is not its data.
+fn names_data(header: &str, columns: &[(usize, usize)], rows: &[&str]) -> bool {
+    columns.iter().any(|&(s, e)| {
+        let name = &header[s..e];
+        let repeated = rows
+            .iter()
+            .filter(|r| r.get(s..e) == Some(name) && r[e..].starts_with([' ', '\t']))
+            .count();
+        repeated * 2 >= rows.len()
+    })
+}
+
 /// The spans (start, end) of a header's column names: at least
 /// [`MIN_COLUMNS`] words, none with a digit, padded apart (see [`padded`]),
 /// most of them capitalised as names are (`PID`, `Size`, `%CPU`; `vim
 /// --version`'s `+acl  +farsi  +mouse` is a listing of its own, not a
 /// header).
 fn column_names(line: &str) -> Option<Vec<(usize, usize)>> {
+    // Cheap first: most lines have a digit or no padding.
+    if line.bytes().any(|b| b.is_ascii_digit()) || !line.trim().contains("  ") {
+        return None;
+    }
     let spans = word_spans(line);
     let capitalised = spans
         .iter()
@@ -86,16 +105,20 @@ fn column_names(line: &str) -> Option<Vec<(usize, usize)>> {
     (spans.len() >= MIN_COLUMNS
         && padded(&spans)
         && capitalised * 2 >= spans.len()
-        && !line.bytes().any(|b| b.is_ascii_digit())
         && spans
             .iter()
             .all(|&(s, e)| line[s..e].bytes().any(|b| b.is_ascii_alphabetic())))
     .then_some(spans)
 }
 
+/// A cell wider than its column pushes the rest of its row right by this
+/// many bytes at most (`readelf -S`'s `.note.gnu.property`).
+const OVERFLOW_AT_MOST: usize = 2;
+
 /// Whether `row` has, for most of `columns`, a word starting where the
-/// column's name starts or ending where it ends. Columns past the row's
-/// end are its empty last cells, not counted.
+/// column's name starts or ending where it ends (or up to
+/// [`OVERFLOW_AT_MOST`] further right). Columns past the row's end are its
+/// empty last cells, not counted.
 fn lines_up(columns: &[(usize, usize)], row: &str) -> bool {
     let words = word_spans(row);
     let Some(&(_, row_end)) = words.last() else {
@@ -107,7 +130,11 @@ fn lines_up(columns: &[(usize, usize)], row: &str) -> bool {
     let reached: Vec<&(usize, usize)> = columns.iter().filter(|&&(s, _)| s < row_end).collect();
     let aligned = reached
         .iter()
-        .filter(|&&&(s, e)| words.iter().any(|&(ws, we)| ws == s || we == e))
+        .filter(|&&&(s, e)| {
+            words.iter().any(|&(ws, we)| {
+                (s..=s + OVERFLOW_AT_MOST).contains(&ws) || (e..=e + OVERFLOW_AT_MOST).contains(&we)
+            })
+        })
         .count();
     reached.len() >= MIN_COLUMNS && aligned as f64 >= reached.len() as f64 * MIN_ALIGNED_SHARE
 }
@@ -212,6 +239,14 @@ mod tests {
             "Lecture user the first time they run sudo",
         ];
         assert!(rows(&sentences).is_empty());
+        // A log line without a digit is no header of the lines like it.
+        let cbs = [
+            "Info                  CBS    Loaded Servicing Stack",
+            "Info                  CBS    Expecting attribute name [HRESULT = 0x800f080d]",
+            "Info                  CBS    Failed to get next element [HRESULT = 0x800f080d]",
+            "Info                  CBS    Session: 30546173_4275933214 initialized",
+        ];
+        assert!(rows(&cbs).is_empty());
         // A log's lines do not line up under a sentence.
         let log = [
             "Running the unit tests now",
