@@ -335,6 +335,9 @@ impl Analysis {
             .chain(crate::sorted_records::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))
+            .chain(crate::column_block::kept(contents, |i| {
+                passing[i] || roles[i] != Role::Other
+            }))
             .chain(listing.iter().copied())
             .collect();
         let failure_exit: Vec<bool> = contents

@@ -94,6 +94,7 @@
 pub mod alike;
 pub mod ci_sections;
 pub mod code_frame;
+pub mod column_block;
 pub mod diff;
 pub mod enumerated;
 pub mod failure_traces;

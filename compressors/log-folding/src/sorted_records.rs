@@ -104,7 +104,7 @@ fn is_sorted_key(words: &[Vec<&str>], k: usize) -> bool {
 /// A number, an address, a version or a time (`12`, `0000000000012540`,
 /// `1.2.3`, `2024-01-02T10:00:01Z`): digits, hex letters and the marks
 /// between them, at least one digit.
-fn is_number_like(word: &str) -> bool {
+pub(crate) fn is_number_like(word: &str) -> bool {
     word.bytes().any(|b| b.is_ascii_digit())
         && word
             .bytes()
