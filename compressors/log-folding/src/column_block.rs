@@ -49,7 +49,8 @@ fn is_column_block(lines: &[&str]) -> bool {
     if lines.iter().filter(|l| is_padded(l)).count() < least {
         return false;
     }
-    let words: Vec<Vec<(usize, usize)>> = lines.iter().map(|l| word_spans(l)).collect();
+    let words: Vec<Vec<(usize, usize)>> =
+        lines.iter().map(|l| crate::table::word_spans(l)).collect();
     if led_by_few_keys(lines, &words) {
         return false;
     }
@@ -121,26 +122,6 @@ const DISTINCT_KEYS_SHARE: f64 = 0.5;
 /// Whether two words of `line` are two spaces or more apart.
 fn is_padded(line: &str) -> bool {
     line.trim().contains("  ")
-}
-
-/// The byte spans of the words of `line`.
-fn word_spans(line: &str) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let mut start = None;
-    for (i, b) in line.bytes().enumerate() {
-        match (b.is_ascii_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                spans.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        spans.push((s, line.len()));
-    }
-    spans
 }
 
 #[cfg(test)]

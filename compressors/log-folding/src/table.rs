@@ -147,7 +147,7 @@ fn padded(words: &[(usize, usize)]) -> bool {
 }
 
 /// The byte spans of the words of `line`.
-fn word_spans(line: &str) -> Vec<(usize, usize)> {
+pub(crate) fn word_spans(line: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut start = None;
     for (i, b) in line.bytes().enumerate() {

@@ -93,12 +93,11 @@ fn numbered_lines(text: &str) -> Vec<Line<'_>> {
         .collect()
 }
 
-/// `"    12→key = 1"` → `(12, "key = 1")`.
+/// `"    12→key = 1"` → `(12, "key = 1")` (see [`crate::jsonl`]'s split).
 fn read_prefix(line: &str) -> Option<(usize, &str)> {
-    let t = line.trim_start();
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = t[digits..].strip_prefix('→').filter(|_| digits > 0)?;
-    Some((t[..digits].parse().ok()?, rest))
+    let (prefix, rest) = crate::jsonl::split_line_number(line);
+    let number = prefix.trim_start().trim_end_matches('→').parse().ok()?;
+    Some((number, rest))
 }
 
 fn indent(code: &str) -> usize {

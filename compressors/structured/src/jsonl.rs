@@ -42,7 +42,7 @@ pub fn records(text: &str) -> Option<String> {
 }
 
 /// `("12→", rest)` for a line with Read's prefix, else `("", line)`.
-fn split_line_number(line: &str) -> (&str, &str) {
+pub(crate) fn split_line_number(line: &str) -> (&str, &str) {
     let t = line.trim_start();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     match t[digits..].strip_prefix('→') {

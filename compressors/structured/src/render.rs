@@ -103,15 +103,7 @@ impl Outline {
                 .take(self.table_rows)
                 .map(|(k, v)| vec![k.clone(), self.cell(v)])
                 .collect();
-            out.push_str(&format!("[{} entries]\n", map.len()));
-            push_grouped(&pad, &rows, out);
-            if map.len() > self.table_rows {
-                out.push_str(&format!(
-                    "{pad}… {} more entries not shown\n",
-                    map.len() - self.table_rows
-                ));
-            }
-            out.push_str(&"  ".repeat(depth));
+            push_listed("entries", &rows, map.len(), depth, out);
             return;
         }
         out.push_str("{\n");
@@ -176,20 +168,11 @@ impl Outline {
         // whole, a few to a line, up to the table's rows.
         if let Some(words) = words_of(items) {
             let rows: Vec<Vec<String>> = words
-                .iter()
+                .into_iter()
                 .take(self.table_rows)
-                .map(|w| vec![w.clone()])
+                .map(|w| vec![w])
                 .collect();
-            let pad = "  ".repeat(depth + 1);
-            out.push_str(&format!("[{} items]\n", items.len()));
-            push_grouped(&pad, &rows, out);
-            if items.len() > self.table_rows {
-                out.push_str(&format!(
-                    "{pad}… {} more items not shown\n",
-                    items.len() - self.table_rows
-                ));
-            }
-            out.push_str(&"  ".repeat(depth));
+            push_listed("items", &rows, items.len(), depth, out);
             return;
         }
         if items.len() > self.array_items + 1
@@ -740,6 +723,21 @@ const ROWS_PER_LINE: usize = 8;
 
 /// An array of at most this many scalars is written on one line, as JSON.
 const LISTED_INLINE: usize = 8;
+
+/// `[N noun]`, then `rows` (the first of `total`) a few to a line (see
+/// [`push_grouped`]) and how many more were not shown.
+fn push_listed(noun: &str, rows: &[Vec<String>], total: usize, depth: usize, out: &mut String) {
+    let pad = "  ".repeat(depth + 1);
+    out.push_str(&format!("[{total} {noun}]\n"));
+    push_grouped(&pad, rows, out);
+    if total > rows.len() {
+        out.push_str(&format!(
+            "{pad}… {} more {noun} not shown\n",
+            total - rows.len()
+        ));
+    }
+    out.push_str(&"  ".repeat(depth));
+}
 
 /// Whether a row's cells are single short words, so that `a 1, b 2` reads
 /// back unambiguously.
