@@ -64,6 +64,12 @@ pub struct FoldOptions {
     /// diff of every file of a project is bounded too): later diffs fold
     /// like any lines.
     pub diff_lines_in_all: usize,
+    /// Most lines of what one failing test printed read whole (see
+    /// [`crate::captured_output`]): a longer output shows its first ones,
+    /// and the rest folds like any lines.
+    pub failure_output_lines: usize,
+    /// Most lines of what all failing tests printed together read whole.
+    pub failure_output_lines_in_all: usize,
     /// Most lines between an exception and its stack read as its message
     /// (see [`keep_exception_messages`]).
     pub exception_message_lines: usize,
@@ -87,6 +93,8 @@ impl Default for FoldOptions {
             group_repeated_diagnostics: false,
             diff_lines: 200,
             diff_lines_in_all: 2000,
+            failure_output_lines: 1000,
+            failure_output_lines_in_all: 2000,
             exception_message_lines: 120,
             whole_traces: true,
         }
@@ -106,6 +114,8 @@ impl FoldOptions {
             failing_step_share: 0.0,
             diff_lines: 60,
             diff_lines_in_all: 400,
+            failure_output_lines: 60,
+            failure_output_lines_in_all: 400,
             exception_message_lines: 40,
             whole_traces: false,
             ..self
@@ -127,6 +137,8 @@ impl FoldOptions {
             near_error: 0,
             diff_lines: 20,
             diff_lines_in_all: 60,
+            failure_output_lines: 20,
+            failure_output_lines_in_all: 60,
             exception_message_lines: 12,
             whole_traces: false,
             ..self
@@ -212,6 +224,8 @@ pub struct Analysis {
     few_items: FxHashSet<usize>,
     /// The diffs printed (see [`crate::diff`]).
     diffs: Vec<std::ops::Range<usize>>,
+    /// What each failing test printed (see [`crate::captured_output`]).
+    failure_outputs: Vec<std::ops::Range<usize>>,
     /// Lines inside a quiet CI section (see [`ci_sections`]).
     quiet: Vec<bool>,
     /// Items of a list the tool numbered (see [`enumerated`]).
@@ -327,6 +341,7 @@ impl Analysis {
         };
         let headers = outline_headers(contents);
         let diffs = crate::diff::find(contents);
+        let failure_outputs = crate::captured_output::find(contents);
         let listing = listing::kept(contents);
         let items: FxHashSet<usize> = findings::kept(contents)
             .into_iter()
@@ -378,6 +393,7 @@ impl Analysis {
             listing,
             few_items,
             diffs,
+            failure_outputs,
             quiet,
             numbered: enumerated::items(contents),
             passing,
@@ -430,6 +446,7 @@ pub fn fold_analysed(
         listing: _,
         few_items,
         diffs,
+        failure_outputs,
         quiet,
         numbered,
     } = analysis;
@@ -563,6 +580,7 @@ pub fn fold_analysed(
     keep_failing_step_tails(contents, failure_exit, passing, templates, opts, &mut fate);
     keep_failing_commands(contents, severity, failure_lines, failure_exit, &mut fate);
     keep_diffs(contents, diffs, opts, &mut fate);
+    keep_failure_outputs(contents, failure_outputs, opts, &mut fate);
 
     // The first and last lines are shown, as runs: a run that starts in the
     // head or ends in the tail is printed (once, with its count).
@@ -1090,12 +1108,48 @@ fn keep_diffs(
     opts: &FoldOptions,
     fate: &mut [Fate],
 ) {
-    let mut left = opts.diff_lines_in_all;
-    for range in diffs {
+    keep_blocks(
+        contents,
+        diffs,
+        opts.diff_lines,
+        opts.diff_lines_in_all,
+        fate,
+    );
+}
+
+/// Every line but blank ones of what each failing test printed (see
+/// [`crate::captured_output`]), up to `failure_output_lines` of each and
+/// `failure_output_lines_in_all`.
+fn keep_failure_outputs(
+    contents: &[&str],
+    outputs: &[std::ops::Range<usize>],
+    opts: &FoldOptions,
+    fate: &mut [Fate],
+) {
+    keep_blocks(
+        contents,
+        outputs,
+        opts.failure_output_lines,
+        opts.failure_output_lines_in_all,
+        fate,
+    );
+}
+
+/// Keeps the first `each` non-blank lines of every block, `in_all` lines
+/// at most over all of them, but for lines another rule already decided.
+fn keep_blocks(
+    contents: &[&str],
+    blocks: &[std::ops::Range<usize>],
+    each: usize,
+    in_all: usize,
+    fate: &mut [Fate],
+) {
+    let mut left = in_all;
+    for range in blocks {
         let shown: Vec<usize> = range
             .clone()
             .filter(|&i| !contents[i].trim().is_empty())
-            .take(opts.diff_lines.min(left))
+            .take(each.min(left))
             .collect();
         left -= shown.len();
         for i in shown {

@@ -92,6 +92,7 @@
 //! never needs anything but the text it is given.
 
 pub mod alike;
+pub mod captured_output;
 pub mod ci_sections;
 pub mod code_frame;
 pub mod column_block;

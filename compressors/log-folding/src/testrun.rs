@@ -149,10 +149,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.saw("cargo test");
             let name = &t[5..t.len() - "... FAILED".len()];
             r.add_failure(i, name, None);
-        } else if let Some(name) = t
-            .strip_prefix("---- ")
-            .and_then(|s| s.strip_suffix(" stdout ----"))
-        {
+        } else if let Some(name) = crate::captured_output::header_name(t) {
             // The panic message follows: "thread 'x' panicked at src/lib.rs:3:5:" then the message.
             let msg =
                 lines[i + 1..].iter().take(6).map(|l| l.trim()).find(|l| {

@@ -1,0 +1,155 @@
+//! What a failing test printed, as Rust's test harness shows it: under
+//! `failures:`, one `---- name stdout ----` header per failing test, then
+//! everything the test wrote and its panic message, up to the next header,
+//! the list of failing tests (a second `failures:`) or `test result:`.
+//!
+//! That output is the test's own account of why it failed (a reference
+//! test prints every cell that differs before it panics, a table-driven
+//! test every case that went wrong): its lines differ in exactly the
+//! values a template masks, so they would fold as repeats of one shape.
+//! They are read whole instead, up to a bound per test and in all (see
+//! [`crate::fold::FoldOptions::failure_output_lines`]).
+
+use std::ops::Range;
+
+/// The name in a failing test's output header, `---- name stdout ----`.
+pub fn header_name(content: &str) -> Option<&str> {
+    content
+        .trim()
+        .strip_prefix("---- ")?
+        .strip_suffix(" stdout ----")
+        .filter(|name| !name.is_empty())
+}
+
+/// Whether a line ends the failing tests' outputs: the list of their names
+/// (`failures:`) or the run's summary (`test result: FAILED. …`).
+fn ends_outputs(content: &str) -> bool {
+    let t = content.trim();
+    t == "failures:" || t.starts_with("test result: ")
+}
+
+/// The lines each failing test printed, below its header (which the runner
+/// rules keep), in order.
+pub fn find(contents: &[&str]) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, c) in contents.iter().enumerate() {
+        // (Cheap test first: this reads every line of the log.)
+        let t = c.trim_start();
+        let may_matter =
+            t.starts_with("---- ") || t.starts_with("failures:") || t.starts_with("test result: ");
+        if !may_matter {
+            continue;
+        }
+        let starts = header_name(c).is_some();
+        if (starts || ends_outputs(c))
+            && let Some(first) = open.take()
+        {
+            found.push(first..i);
+        }
+        if starts {
+            open = Some(i + 1);
+        }
+    }
+    // A log cut off inside a test's output: the output runs to its end.
+    if let Some(first) = open {
+        found.push(first..contents.len());
+    }
+    found.retain(|r| !r.is_empty());
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fold::FoldOptions;
+
+    fn lines(text: &str) -> Vec<&str> {
+        text.lines().collect()
+    }
+
+    #[test]
+    fn each_test_output_runs_from_its_header_to_the_next_one_or_the_list() {
+        let log = lines(
+            "running 2 tests\n\
+             test a ... FAILED\n\
+             test b ... FAILED\n\
+             \n\
+             failures:\n\
+             \n\
+             ---- a stdout ----\n\
+             [0][1] 'x' => 'y'\n\
+             thread 'a' panicked at src/lib.rs:3:5:\n\
+             \n\
+             ---- b stdout ----\n\
+             case 7: got 3\n\
+             \n\
+             \n\
+             failures:\n\
+             \x20   a\n\
+             \x20   b\n\
+             \n\
+             test result: FAILED. 0 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out",
+        );
+        assert_eq!(find(&log), vec![7..10, 11..14]);
+        assert_eq!(header_name(log[6]), Some("a"));
+    }
+
+    /// A run whose one failing test printed `cells` lines of differing
+    /// cells before it panicked, after enough passing tests to be long.
+    fn reference_test_run(cells: usize) -> String {
+        let mut log = String::from("running 201 tests\n");
+        for t in 0..200 {
+            log.push_str(&format!("test grid::case_{t} ... ok\n"));
+        }
+        log.push_str("test ref::scroll ... FAILED\n\nfailures:\n\n---- ref::scroll stdout ----\n");
+        for c in 0..cells {
+            log.push_str(&format!(
+                "[{}][{}] Cell {{ c: ' ', fg: Rgb(234, 234, 234) }} => Cell {{ c: '{}', fg: Rgb(0, 0, 0) }}\n",
+                c / 80,
+                c % 80,
+                (b'a' + (c % 26) as u8) as char
+            ));
+        }
+        log.push_str(
+            "thread 'ref::scroll' panicked at 'grid doesn't match', tests/ref.rs:126:9\n\n",
+        );
+        log.push_str("failures:\n    ref::scroll\n\n");
+        log.push_str(
+            "test result: FAILED. 200 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        );
+        log
+    }
+
+    #[test]
+    fn what_a_failing_test_printed_is_read_whole_and_bounded_under_a_budget() {
+        let log = reference_test_run(300);
+        let cell = |c: usize| format!("[{}][{}] Cell", c / 80, c % 80);
+        let whole = crate::compress(&log).text;
+        assert!((0..300).all(|c| whole.contains(&cell(c))), "{whole}");
+        assert!(
+            !whole.contains("case_150 ... ok"),
+            "passing tests fold: {whole}"
+        );
+        let tight = crate::compress_with(&log, &FoldOptions::default().tighter()).text;
+        let shown = (0..300).filter(|&c| tight.contains(&cell(c))).count();
+        assert_eq!(shown, FoldOptions::default().tighter().failure_output_lines);
+        assert!(
+            tight.contains("panicked at 'grid doesn't match'"),
+            "{tight}"
+        );
+        assert!(tight.contains("test result: FAILED. 200 passed"), "{tight}");
+    }
+
+    #[test]
+    fn a_log_cut_inside_an_output_keeps_it_to_the_end() {
+        let log = lines("---- t stdout ----\nline 1\nline 2");
+        assert_eq!(find(&log), vec![1..3]);
+    }
+
+    #[test]
+    fn other_rules_and_headers_are_not_outputs() {
+        let log = lines("---- \n---- stdout ----\n---- section ----\ntext\nfailures:");
+        assert!(find(&log).is_empty());
+    }
+}
