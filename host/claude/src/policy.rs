@@ -53,19 +53,42 @@ pub fn read_fold_bytes(context_share: Option<f64>) -> usize {
 
 /// As the context fills (Claude Code's own reading), compressors are asked
 /// to fit a result in fewer tokens: (share of the window used, target
-/// tokens), highest share first. Below the lowest share no target is set.
+/// tokens), highest share first. Below the lowest share the target is what
+/// the replacement holds (see [`target_tokens`]).
 /// A first setting, not yet measured against alternatives: at half the
 /// window a result gets at most about 2% of what is left, at 70% about 1%.
 pub const TARGET_TOKEN_TIERS: [(f64, u32); 2] = [(0.7, 1_000), (0.5, 2_000)];
 
 /// The token budget for a compressed result, given the share of the
-/// context window in use (`None`: no reading, no budget).
-pub fn target_tokens(context_share: Option<f64>) -> Option<u32> {
-    let share = context_share?;
-    TARGET_TOKEN_TIERS
-        .iter()
-        .find(|(from, _)| share >= *from)
-        .map(|(_, tokens)| *tokens)
+/// context window in use (`None`: no reading) and the bytes its
+/// replacement may take ([`replacement_bytes`]): the context's tier, or
+/// when the context leaves room, what the replacement holds (at four bytes
+/// a token, as compressors estimate) less a tenth for ghost's handle and
+/// notes. A larger result would be cut to its size line by line, blindly;
+/// asked for it, a compressor folds by its own rules and says what it
+/// folded (a failing test's long output shows its first lines, and the
+/// failure still shows).
+pub fn target_tokens(context_share: Option<f64>, room_bytes: usize) -> u32 {
+    let room = u32::try_from(room_bytes / 4 * 9 / 10).unwrap_or(u32::MAX);
+    context_share
+        .and_then(|share| {
+            TARGET_TOKEN_TIERS
+                .iter()
+                .find(|(from, _)| share >= *from)
+                .map(|(_, tokens)| *tokens)
+        })
+        .map_or(room, |tier| tier.min(room))
+}
+
+/// The most bytes a replacement may take: [`PERSISTED_DIGEST_BYTES`] for
+/// an output Claude Code persisted to a file (the model would see a 2 KB
+/// preview), else [`MAX_REPLACEMENT_BYTES`].
+pub fn replacement_bytes(persisted: bool) -> usize {
+    if persisted {
+        PERSISTED_DIGEST_BYTES
+    } else {
+        MAX_REPLACEMENT_BYTES
+    }
 }
 
 /// Replacement texts are kept under this many bytes: Claude Code persists a
@@ -138,6 +161,18 @@ pub const FLUSH_READING_MAX_AGE_SECS: i64 = 30 * 60;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_are_asked_to_fit_the_context_tier_or_else_their_replacement() {
+        let room = replacement_bytes(false);
+        assert_eq!(target_tokens(None, room), 9_000);
+        assert_eq!(target_tokens(Some(0.3), room), 9_000);
+        assert_eq!(target_tokens(Some(0.5), room), 2_000);
+        assert_eq!(target_tokens(Some(0.95), room), 1_000);
+        let persisted = replacement_bytes(true);
+        assert_eq!(target_tokens(None, persisted), 517);
+        assert_eq!(target_tokens(Some(0.6), persisted), 517);
+    }
 
     #[test]
     fn reads_fold_from_smaller_sizes_as_the_context_fills() {

@@ -18,8 +18,8 @@ use ghost_types::ContentClass;
 use crate::file_list;
 use crate::hooks::{HookContext, open_store};
 use crate::policy::{
-    FILE_LIST_LINES, MAX_REPLACEMENT_BYTES, MIN_RESULT_BYTES, PERSISTED_DIGEST_BYTES,
-    READ_MIN_BYTES, SEEN_MIN_BYTES, read_fold_bytes, target_tokens,
+    FILE_LIST_LINES, MIN_RESULT_BYTES, READ_MIN_BYTES, SEEN_MIN_BYTES, read_fold_bytes,
+    replacement_bytes, target_tokens,
 };
 use crate::response::{self, Extracted, Slot};
 use crate::seen;
@@ -101,7 +101,10 @@ pub fn shorter_text(ctx: &HookContext, result: &ResultToShow) -> Result<Shown> {
     request.tool_name = Some(result.tool.to_string());
     request.source_path = extracted.source_path.clone();
     request.context = extracted.context.clone();
-    request.target_tokens = target_tokens(context_share);
+    request.target_tokens = Some(target_tokens(
+        context_share,
+        replacement_bytes(extracted.persisted),
+    ));
     if extracted.slot == Slot::BashOutput {
         // A Bash result's context is its command: a hint to the classifier.
         request.command = Some(extracted.context.clone()).filter(|c| !c.is_empty());
@@ -181,11 +184,7 @@ fn worth_showing(ingested: &Ingested, extracted: &Extracted, tool: &str) -> Opti
     if !persisted && !saves_a_tenth(ingested.text.len()) {
         return kept_as_is(ingested.text.len());
     }
-    let budget = if persisted {
-        PERSISTED_DIGEST_BYTES
-    } else {
-        MAX_REPLACEMENT_BYTES
-    };
+    let budget = replacement_bytes(persisted);
     // Code keeps its structure when cut; outputs keep their failures.
     let prefer_errors = !matches!(extracted.slot, Slot::ReadContent { .. });
     let mut text = fit(
@@ -306,6 +305,7 @@ pub fn names_a_failure(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::MAX_REPLACEMENT_BYTES;
 
     #[test]
     fn fitting_keeps_head_tail_and_the_handle() {

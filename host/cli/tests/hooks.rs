@@ -192,6 +192,44 @@ fn grep_webfetch_and_mcp_results_keep_their_shapes() {
     );
 }
 
+/// A real `cargo test` run (a reference-test crate written for this, in
+/// `tests/fixtures/`) whose three failing tests print every cell that
+/// differs: 1,264 lines, about 140 KB, more than a replacement may take.
+#[test]
+fn a_result_larger_than_its_replacement_is_folded_by_its_compressor_not_cut() {
+    let home = tempfile::tempdir().unwrap();
+    let log = std::fs::read_to_string(
+        common::workspace().join("host/cli/tests/fixtures/cargo-test-reference-failures.log"),
+    )
+    .unwrap();
+    let mut mcp = payload("PostToolUse-mcp__echo__echo-mcp-plain.json");
+    mcp["tool_response"] = json!([{"type": "text", "text": log}]);
+    let m = hook(home.path(), "post-tool-use", &mcp).expect("mcp replaced");
+    let text = m["hookSpecificOutput"]["updatedToolOutput"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert!(text.len() < 40_000, "{} bytes", text.len());
+    // The compressor fitted it (its folds say what they folded); the size
+    // cap did not have to cut lines blindly.
+    assert!(!text.contains(" lines: get id]"), "{text}");
+    assert!(text.contains("lines folded]"), "{text}");
+    for failing in ["log_lines", "exact_width", "long_paragraph"] {
+        assert!(
+            text.contains(&format!("---- {failing} stdout ----")),
+            "{failing}: {text}"
+        );
+        assert!(
+            text.contains(&format!("Ref test {failing} failed;")),
+            "{failing}: {text}"
+        );
+    }
+    assert!(text.contains("test result: FAILED. 4 passed; 3 failed"));
+    assert_eq!(
+        original(home.path(), &handle_id(text)),
+        log.trim_end_matches('\n')
+    );
+}
+
 #[test]
 fn every_captured_post_tool_use_payload_is_answered_safely() {
     let home = tempfile::tempdir().unwrap();
