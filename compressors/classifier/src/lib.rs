@@ -662,6 +662,44 @@ fn parses_as_json(text: &str) -> bool {
             })
             && t.starts_with('{')
         || json_under_comment_lines(t)
+        || json_between_notices(t)
+}
+
+/// Most lines of a notice a tool prints above or below its JSON.
+const NOTICE_LINES_AT_MOST: usize = 3;
+
+/// JSON documents between short notices the tool printed around them
+/// (biome's "The `json` reporter is experimental…" above its report, its
+/// "× Some errors were emitted" below): at most [`NOTICE_LINES_AT_MOST`]
+/// lines above the first line opening a value and as many after the last
+/// value, a quarter of the text at most together.
+fn json_between_notices(t: &str) -> bool {
+    let mut at = 0;
+    let mut above = 0;
+    for line in t.split_inclusive('\n') {
+        if line.starts_with(['{', '[']) {
+            break;
+        }
+        if !line.trim().is_empty() {
+            above += 1;
+            if above > NOTICE_LINES_AT_MOST {
+                return false;
+            }
+        }
+        at += line.len();
+    }
+    let rest = &t[at..];
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
+    let mut parsed = 0;
+    while let Some(Ok(_)) = values.next() {
+        parsed += 1;
+    }
+    let trailer = rest[values.byte_offset()..].trim();
+    let below = trailer.lines().filter(|l| !l.trim().is_empty()).count();
+    parsed > 0
+        && above + below > 0
+        && below <= NOTICE_LINES_AT_MOST
+        && (at + trailer.len()) * 4 <= t.len()
 }
 
 /// JSON documents under comment lines, as `go vet -json` prints them
@@ -779,6 +817,21 @@ mod tests {
         assert_eq!(through_bash(tsc), ContentClass::Log);
         let go_vet = "# example.com/calc\n./calc.go:7:34: fmt.Sprintf format %s has arg n of wrong type int\n";
         assert_eq!(through_bash(go_vet), ContentClass::Log);
+        // Notices around a JSON report (biome's reporter is experimental,
+        // errors were emitted) leave it data; a text that merely ends with
+        // JSON is not.
+        let diagnostic =
+            "{\"category\":\"lint/style/useTemplate\",\"location\":{\"path\":\"cart.js\"}}";
+        let noticed = format!(
+            "The `json` reporter is experimental and may change.\n{{\"summary\":{{\"errors\":3}},\"diagnostics\":[{}]}}\n\n  × Some errors were emitted while running checks.\n",
+            [diagnostic; 4].join(",")
+        );
+        assert_eq!(
+            classify(&noticed, Hints::default()).0,
+            ContentClass::Structured
+        );
+        let said = "Running the check.\nIt went well.\nThe report follows.\nAll of it, below.\n{\"ok\": true}\n";
+        assert!(!parses_as_json(said));
         // `go vet -json`: JSON under each package's `#` line is data.
         let go_vet_json = "# example.com/calc\n{\n\t\"example.com/calc\": {\n\t\t\"printf\": [\n\t\t\t{\n\t\t\t\t\"posn\": \"/w/report.go:7:2\",\n\t\t\t\t\"message\": \"fmt.Printf format %s has arg n of wrong type int\"\n\t\t\t}\n\t\t]\n\t}\n}\n";
         assert_eq!(through_bash(go_vet_json), ContentClass::Structured);
