@@ -579,8 +579,25 @@ pub fn fold_analysed(
     keep_frame_functions(contents, &mut fate);
     keep_failing_step_tails(contents, failure_exit, passing, templates, opts, &mut fate);
     keep_failing_commands(contents, severity, failure_lines, failure_exit, &mut fate);
-    keep_diffs(contents, diffs, opts, &mut fate);
-    keep_failure_outputs(contents, failure_outputs, opts, &mut fate);
+    // Every diff's lines (see [`crate::diff`]): what a failing check
+    // compared, its assertion message (PHP's run-tests, PHPUnit, RSpec,
+    // unittest), line by line, where each line differs from the next in
+    // the very words a template masks. So is what each failing test
+    // printed (see [`crate::captured_output`]).
+    keep_blocks(
+        contents,
+        diffs,
+        opts.diff_lines,
+        opts.diff_lines_in_all,
+        &mut fate,
+    );
+    keep_blocks(
+        contents,
+        failure_outputs,
+        opts.failure_output_lines,
+        opts.failure_output_lines_in_all,
+        &mut fate,
+    );
 
     // The first and last lines are shown, as runs: a run that starts in the
     // head or ends in the tail is printed (once, with its count).
@@ -1095,44 +1112,6 @@ fn is_command_echo(content: &str) -> bool {
     rest.len() > 1
         && rest[0] == b' '
         && (rest[1].is_ascii_alphabetic() || matches!(rest[1], b'.' | b'/' | b'_' | b'~'))
-}
-
-/// Every diff's lines (see [`crate::diff`]) but blank ones, up to
-/// `diff_lines` of each and `diff_lines_in_all`: what a failing check
-/// compared, its assertion message (PHP's run-tests, PHPUnit, RSpec,
-/// unittest), line by line, where each line differs from the next in the
-/// very words a template masks.
-fn keep_diffs(
-    contents: &[&str],
-    diffs: &[std::ops::Range<usize>],
-    opts: &FoldOptions,
-    fate: &mut [Fate],
-) {
-    keep_blocks(
-        contents,
-        diffs,
-        opts.diff_lines,
-        opts.diff_lines_in_all,
-        fate,
-    );
-}
-
-/// Every line but blank ones of what each failing test printed (see
-/// [`crate::captured_output`]), up to `failure_output_lines` of each and
-/// `failure_output_lines_in_all`.
-fn keep_failure_outputs(
-    contents: &[&str],
-    outputs: &[std::ops::Range<usize>],
-    opts: &FoldOptions,
-    fate: &mut [Fate],
-) {
-    keep_blocks(
-        contents,
-        outputs,
-        opts.failure_output_lines,
-        opts.failure_output_lines_in_all,
-        fate,
-    );
 }
 
 /// Keeps the first `each` non-blank lines of every block, `in_all` lines

@@ -41,14 +41,17 @@ pub const READ_FOLD_TIERS: [(f64, usize); 2] = [(0.7, 2_048), (0.5, 4_096)];
 /// The size from which a whole-file Read folds, given the share of the
 /// context window in use (`None`: no reading).
 pub fn read_fold_bytes(context_share: Option<f64>) -> usize {
-    context_share
-        .and_then(|share| {
-            READ_FOLD_TIERS
-                .iter()
-                .find(|(from, _)| share >= *from)
-                .map(|(_, bytes)| *bytes)
-        })
-        .unwrap_or(READ_MIN_BYTES)
+    tier_of(&READ_FOLD_TIERS, context_share).unwrap_or(READ_MIN_BYTES)
+}
+
+/// The setting of the first of `tiers` (highest share first) that the
+/// share of the context window in use reaches, if any.
+fn tier_of<T: Copy>(tiers: &[(f64, T)], context_share: Option<f64>) -> Option<T> {
+    let share = context_share?;
+    tiers
+        .iter()
+        .find(|(from, _)| share >= *from)
+        .map(|(_, setting)| *setting)
 }
 
 /// As the context fills (Claude Code's own reading), compressors are asked
@@ -70,14 +73,7 @@ pub const TARGET_TOKEN_TIERS: [(f64, u32); 2] = [(0.7, 1_000), (0.5, 2_000)];
 /// failure still shows).
 pub fn target_tokens(context_share: Option<f64>, room_bytes: usize) -> u32 {
     let room = u32::try_from(room_bytes / 4 * 9 / 10).unwrap_or(u32::MAX);
-    context_share
-        .and_then(|share| {
-            TARGET_TOKEN_TIERS
-                .iter()
-                .find(|(from, _)| share >= *from)
-                .map(|(_, tokens)| *tokens)
-        })
-        .map_or(room, |tier| tier.min(room))
+    tier_of(&TARGET_TOKEN_TIERS, context_share).map_or(room, |tier| tier.min(room))
 }
 
 /// The most bytes a replacement may take: [`PERSISTED_DIGEST_BYTES`] for
