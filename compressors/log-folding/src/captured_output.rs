@@ -23,9 +23,16 @@ pub fn header_name(content: &str) -> Option<&str> {
 
 /// Whether a line ends the failing tests' outputs: the list of their names
 /// (`failures:`) or the run's summary (`test result: FAILED. …`).
-fn ends_outputs(content: &str) -> bool {
+pub(crate) fn ends_outputs(content: &str) -> bool {
     let t = content.trim();
     t == "failures:" || t.starts_with("test result: ")
+}
+
+/// Whether a line opens what passing tests printed (`successes:`, under
+/// `--show-output`): the headers below it, up to `failures:` or the run's
+/// summary, are passing tests'.
+pub fn opens_successes(content: &str) -> bool {
+    content.trim() == "successes:"
 }
 
 /// The lines each failing test printed, below its header (which the runner
@@ -33,21 +40,27 @@ fn ends_outputs(content: &str) -> bool {
 pub fn find(contents: &[&str]) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     let mut open: Option<usize> = None;
+    let mut among_successes = false;
     for (i, c) in contents.iter().enumerate() {
         // (Cheap test first: this reads every line of the log.)
         let t = c.trim_start();
-        let may_matter =
-            t.starts_with("---- ") || t.starts_with("failures:") || t.starts_with("test result: ");
+        let may_matter = t.starts_with("---- ")
+            || t.starts_with("failures:")
+            || t.starts_with("successes:")
+            || t.starts_with("test result: ");
         if !may_matter {
             continue;
         }
         let starts = header_name(c).is_some();
-        if (starts || ends_outputs(c))
+        let ends = ends_outputs(c);
+        let passing = opens_successes(c);
+        if (starts || ends || passing)
             && let Some(first) = open.take()
         {
             found.push(first..i);
         }
-        if starts {
+        among_successes = passing || (among_successes && !ends);
+        if starts && !among_successes {
             open = Some(i + 1);
         }
     }
@@ -139,6 +152,20 @@ mod tests {
             "{tight}"
         );
         assert!(tight.contains("test result: FAILED. 200 passed"), "{tight}");
+    }
+
+    #[test]
+    fn what_passing_tests_printed_is_not_a_failure_output() {
+        // `cargo test -- --show-output`: passing tests' outputs first.
+        let log = lines(
+            "successes:\n\n---- ok_one stdout ----\nprinted 1\n\nsuccesses:\n    ok_one\n\n\
+             failures:\n\n---- bad stdout ----\ncell 3 differs\n\nfailures:\n    bad\n\n\
+             test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+        );
+        assert_eq!(find(&log), vec![11..13]);
+        let report = crate::testrun::parse(&log);
+        let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(failing, vec!["bad"]);
     }
 
     #[test]
