@@ -23,16 +23,52 @@ pub fn header_name(content: &str) -> Option<&str> {
 
 /// Whether a line ends the failing tests' outputs: the list of their names
 /// (`failures:`) or the run's summary (`test result: FAILED. …`).
-pub(crate) fn ends_outputs(content: &str) -> bool {
-    let t = content.trim();
+fn ends_outputs(t: &str) -> bool {
     t == "failures:" || t.starts_with("test result: ")
 }
 
-/// Whether a line opens what passing tests printed (`successes:`, under
-/// `--show-output`): the headers below it, up to `failures:` or the run's
-/// summary, are passing tests'.
-pub fn opens_successes(content: &str) -> bool {
-    content.trim() == "successes:"
+/// What a line of libtest's report is to the tests' outputs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Mark<'a> {
+    /// A failing test's output starts below: its header, with its name.
+    FailingHeader(&'a str),
+    /// The outputs end here: a passing test's header (`--show-output`), the
+    /// `successes:` or `failures:` list, or the run's summary.
+    End,
+    /// Anything else.
+    Other,
+}
+
+/// Reads libtest's report line by line, knowing whether it is among what
+/// passing tests printed (`successes:`, under `--show-output`): a header
+/// there, up to `failures:` or the run's summary, is a passing test's.
+#[derive(Debug, Default)]
+pub(crate) struct Sections {
+    among_successes: bool,
+}
+
+impl Sections {
+    /// What the next line, `content`, is.
+    pub(crate) fn read<'a>(&mut self, content: &'a str) -> Mark<'a> {
+        let t = content.trim();
+        // (Cheap test first: this reads every line of the log.)
+        if !t.starts_with(['-', 'f', 's', 't']) {
+            return Mark::Other;
+        }
+        if t == "successes:" {
+            self.among_successes = true;
+            return Mark::End;
+        }
+        if ends_outputs(t) {
+            self.among_successes = false;
+            return Mark::End;
+        }
+        match header_name(t) {
+            Some(name) if !self.among_successes => Mark::FailingHeader(name),
+            Some(_) => Mark::End,
+            None => Mark::Other,
+        }
+    }
 }
 
 /// The lines each failing test printed, below its header (which the runner
@@ -40,27 +76,15 @@ pub fn opens_successes(content: &str) -> bool {
 pub fn find(contents: &[&str]) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     let mut open: Option<usize> = None;
-    let mut among_successes = false;
+    let mut sections = Sections::default();
     for (i, c) in contents.iter().enumerate() {
-        // (Cheap test first: this reads every line of the log.)
-        let t = c.trim_start();
-        let may_matter = t.starts_with("---- ")
-            || t.starts_with("failures:")
-            || t.starts_with("successes:")
-            || t.starts_with("test result: ");
-        if !may_matter {
-            continue;
-        }
-        let starts = header_name(c).is_some();
-        let ends = ends_outputs(c);
-        let passing = opens_successes(c);
-        if (starts || ends || passing)
+        let mark = sections.read(c);
+        if mark != Mark::Other
             && let Some(first) = open.take()
         {
             found.push(first..i);
         }
-        among_successes = passing || (among_successes && !ends);
-        if starts && !among_successes {
+        if let Mark::FailingHeader(_) = mark {
             open = Some(i + 1);
         }
     }

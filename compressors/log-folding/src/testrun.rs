@@ -136,16 +136,12 @@ pub fn parse(lines: &[&str]) -> TestReport {
     let mut go_counts = (0u64, 0u64, 0u64);
     let mut surefire_totals: Option<(u64, u64, u64, u64)> = None;
     let mut i = 0;
-    // Inside what passing tests printed (cargo test's `--show-output`).
-    let mut among_successes = false;
+    // Failing tests' output headers, not passing ones' (`--show-output`).
+    let mut sections = crate::captured_output::Sections::default();
     while i < lines.len() {
         let line = lines[i];
         let t = line.trim();
-        if crate::captured_output::opens_successes(t) {
-            among_successes = true;
-        } else if crate::captured_output::ends_outputs(t) {
-            among_successes = false;
-        }
+        let mark = sections.read(t);
         // cargo test
         if let Some(rest) = t.strip_prefix("test result: ") {
             r.saw("cargo test");
@@ -156,9 +152,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.saw("cargo test");
             let name = &t[5..t.len() - "... FAILED".len()];
             r.add_failure(i, name, None);
-        } else if let Some(name) =
-            crate::captured_output::header_name(t).filter(|_| !among_successes)
-        {
+        } else if let crate::captured_output::Mark::FailingHeader(name) = mark {
             // The panic message follows: "thread 'x' panicked at src/lib.rs:3:5:" then the message.
             let msg =
                 lines[i + 1..].iter().take(6).map(|l| l.trim()).find(|l| {

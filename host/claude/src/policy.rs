@@ -65,14 +65,14 @@ pub const TARGET_TOKEN_TIERS: [(f64, u32); 2] = [(0.7, 1_000), (0.5, 2_000)];
 /// The token budget for a compressed result, given the share of the
 /// context window in use (`None`: no reading) and the bytes its
 /// replacement may take ([`replacement_bytes`]): the context's tier, or
-/// when the context leaves room, what the replacement holds (at four bytes
-/// a token, as compressors estimate) less a tenth for ghost's handle and
+/// when the context leaves room, what the replacement holds (as compressors
+/// estimate tokens: [`ghost_types::tokens_in_bytes`]) less a tenth for ghost's handle and
 /// notes. A larger result would be cut to its size line by line, blindly;
 /// asked for it, a compressor folds by its own rules and says what it
 /// folded (a failing test's long output shows its first lines, and the
 /// failure still shows).
 pub fn target_tokens(context_share: Option<f64>, room_bytes: usize) -> u32 {
-    let room = u32::try_from(room_bytes / 4 * 9 / 10).unwrap_or(u32::MAX);
+    let room = u32::try_from(ghost_types::tokens_in_bytes(room_bytes) * 9 / 10).unwrap_or(u32::MAX);
     tier_of(&TARGET_TOKEN_TIERS, context_share).map_or(room, |tier| tier.min(room))
 }
 

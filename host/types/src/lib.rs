@@ -21,5 +21,5 @@ pub use extension::{
 };
 pub use request::{
     Classification, ClassifyRequest, CompressRequest, Compressed, MAX_KEPT_PERCENT,
-    clearly_smaller, estimated_tokens,
+    clearly_smaller, estimated_tokens, tokens_in_bytes,
 };

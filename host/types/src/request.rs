@@ -51,7 +51,13 @@ pub fn clearly_smaller(kept: usize, original: usize) -> bool {
 /// compressor checks its result against a request's `target_tokens` with,
 /// and what the host estimates with when it has no tokenizer at hand.
 pub fn estimated_tokens(text: &str) -> usize {
-    text.len().div_ceil(4)
+    tokens_in_bytes(text.len())
+}
+
+/// About how many tokens `bytes` bytes of text are (see
+/// [`estimated_tokens`]): what a room of that many bytes holds.
+pub fn tokens_in_bytes(bytes: usize) -> usize {
+    bytes.div_ceil(4)
 }
 
 /// What a compressor gave back.
