@@ -173,8 +173,8 @@ pub struct ScoreOptions {
     /// Compress with the class the classifier picked rather than the
     /// case's label: the whole path a hook takes.
     pub classified: bool,
-    /// Classify each text as `ghost classify saved/input.txt` would: no
-    /// tool, no command, only a saved file's weak `.txt` path.
+    /// Classify and compress each text as `ghost compress saved/input.txt`
+    /// would: no tool, no command, only a saved file's weak `.txt` path.
     pub as_saved_file: bool,
 }
 
@@ -250,25 +250,27 @@ fn score_case(
         .command
         .clone()
         .filter(|_| meta.tool.as_deref() == Some("Read"));
-    let hints = ClassifyRequest {
-        text: input.clone(),
-        tool_name: meta.tool.clone(),
-        source_path,
-        command: meta
-            .command
-            .clone()
-            .filter(|_| meta.tool.as_deref() == Some("Bash")),
-    };
-    let classified = if options.as_saved_file {
-        pipeline.classify(&ClassifyRequest {
+    // A saved file says nothing but its weak `.txt` path, to the classifier
+    // and to the compressor alike: `ghost compress saved/input.txt`.
+    let hints = if options.as_saved_file {
+        ClassifyRequest {
             text: input.clone(),
             tool_name: None,
             source_path: Some(SAVED_FILE.to_string()),
             command: None,
-        })
+        }
     } else {
-        pipeline.classify(&hints)
+        ClassifyRequest {
+            text: input.clone(),
+            tool_name: meta.tool.clone(),
+            source_path,
+            command: meta
+                .command
+                .clone()
+                .filter(|_| meta.tool.as_deref() == Some("Bash")),
+        }
     };
+    let classified = pipeline.classify(&hints);
     let request = CompressRequest {
         text: input,
         class: if options.classified {
@@ -276,7 +278,7 @@ fn score_case(
         } else {
             class
         },
-        tool_name: meta.tool.clone(),
+        tool_name: hints.tool_name.clone(),
         // As a hook does: `cat a.py` printed a.py.
         source_path: hints.file_hint().map(str::to_owned),
         target_tokens: options.target_tokens,

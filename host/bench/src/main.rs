@@ -54,8 +54,9 @@ enum Args {
         /// hints a hook has), not its label: the whole path a hook takes.
         #[arg(long)]
         classified: bool,
-        /// Classify each case as `ghost classify saved/input.txt` would (no
-        /// tool, no command, a `.txt` path): what the content alone decides.
+        /// Classify and compress each case as `ghost compress
+        /// saved/input.txt` would (no tool, no command, a `.txt` path): what
+        /// the content alone decides.
         #[arg(long)]
         as_saved_file: bool,
     },
