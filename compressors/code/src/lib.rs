@@ -68,15 +68,18 @@ pub fn syntax_of(source_path: Option<&str>, lines: &[Line<'_>]) -> Syntax {
 }
 
 /// The syntax a text looks like, without a path: Python's block openers
-/// (`def`/`class` lines, lines ending in `:`) against the brace languages'
-/// lines ending in `{` or `;`. A signature may span lines, so a `def` line
-/// need not end in `:` to count.
+/// (`def`/`class` lines, lines ending in `:`), the brace languages' lines
+/// ending in `{` or `;`, and Ruby's and Elixir's lines closing a block
+/// with `end` alone. A signature may span lines, so a `def` line need not
+/// end in `:` to count.
 fn guess_syntax(lines: &[Line<'_>]) -> Syntax {
-    let (mut indentation, mut braces) = (0, 0);
+    let (mut indentation, mut braces, mut do_end) = (0, 0, 0);
     for line in lines {
         let t = line.code.trim();
         if t.ends_with('{') || t.ends_with(';') {
             braces += 1;
+        } else if t == "end" {
+            do_end += 1;
         } else if t.starts_with("def ")
             || t.starts_with("async def ")
             || t.starts_with("class ")
@@ -85,7 +88,10 @@ fn guess_syntax(lines: &[Line<'_>]) -> Syntax {
             indentation += 1;
         }
     }
-    if indentation > braces {
+    // Every Ruby `def` (counted as Python's) has its `end`; Python has none.
+    if do_end > braces && do_end >= indentation {
+        Syntax::DoEnd
+    } else if indentation > braces {
         Syntax::Indentation
     } else {
         Syntax::Braces
@@ -502,6 +508,28 @@ mod tests {
         assert!(out.contains("pub struct Flags: u32 {"), "{out}");
         assert!(!out.contains("# Getting started"), "{out}");
         assert!(out.contains("pub fn parse(s: &str) -> u32 {"), "{out}");
+    }
+
+    /// Ruby piped in or saved as `.txt`: its `end` lines tell it, so its
+    /// method bodies fold as they do in a `.rb` file.
+    #[test]
+    fn ruby_is_known_without_a_path_by_its_ends() {
+        let mut text = String::from(
+            "# frozen_string_literal: true\nrequire 'set'\n\nclass Registry\n  attr_reader :entries\n\n",
+        );
+        for k in 0..8 {
+            text.push_str(&format!(
+                "  def register_{k}(name, value = nil)\n    raise ArgumentError, name if name.empty?\n    @entries[name] = value || {k}\n    @order << name\n    self\n  end\n\n"
+            ));
+        }
+        text.push_str("end\n");
+        let as_rb = compress(&text, Some("lib/registry.rb")).text;
+        assert!(!as_rb.contains("@order << name"), "{as_rb}");
+        for path in [None, Some("saved/output.txt")] {
+            let out = compress(&text, path).text;
+            assert_eq!(out, as_rb);
+            assert!(out.contains("  def register_7(name, value = nil)"), "{out}");
+        }
     }
 
     #[test]
