@@ -8,10 +8,9 @@
 
 #[cfg(target_arch = "wasm32")]
 mod component;
-mod config;
 mod shape;
 
-use ghost_types::ContentClass;
+use ghost_types::{ContentClass, document};
 
 /// What the classifier knows about a text besides its content.
 #[derive(Debug, Clone, Copy, Default)]
@@ -107,12 +106,12 @@ fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
 }
 
 /// Whether the text is a TOML, YAML or INI document or a delimited table
-/// (see [`config`]).
+/// (see [`ghost_types::document`]).
 fn is_document(output: &ShellOutput<'_>) -> bool {
-    config::looks_like_toml(&output.lines)
-        || config::looks_like_yaml(&output.lines)
-        || config::looks_like_ini(&output.lines)
-        || config::looks_like_table(&output.lines)
+    document::looks_like_toml(&output.lines)
+        || document::looks_like_yaml(&output.lines)
+        || document::looks_like_ini(&output.lines)
+        || document::looks_like_table(&output.lines)
 }
 
 /// Whether the output is a crashed program's report, in any language's
@@ -258,7 +257,7 @@ const DIAGNOSTIC_SHARE: f32 = 0.3;
 /// and what several rules ask of them (whether a test runner reports on
 /// it, how many lines are diagnostics) worked out once, when first asked.
 struct ShellOutput<'a> {
-    /// The nonblank lines judged (see [`nonblank_lines`]).
+    /// The nonblank lines judged (see [`document::nonblank_lines`]).
     lines: Vec<&'a str>,
     test_run: std::cell::OnceCell<bool>,
     diagnostics: std::cell::OnceCell<usize>,
@@ -267,7 +266,7 @@ struct ShellOutput<'a> {
 impl<'a> ShellOutput<'a> {
     fn of(body: &'a str) -> Self {
         Self {
-            lines: nonblank_lines(body),
+            lines: document::nonblank_lines(body),
             test_run: std::cell::OnceCell::new(),
             diagnostics: std::cell::OnceCell::new(),
         }
@@ -299,17 +298,9 @@ fn reports_tests_or_diagnostics(output: &ShellOutput<'_>) -> bool {
             || output.is_test_run())
 }
 
-/// Nonblank lines of a text judged by its lines: the first
-/// [`LINES_JUDGED`].
-fn nonblank_lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(LINES_JUDGED)
-        .collect()
-}
-
-/// The classifier judges a text's lines by its first this many nonblank ones.
-pub(crate) const LINES_JUDGED: usize = 400;
+/// The classifier judges a text's lines by its first this many nonblank
+/// ones, as a document's shape is judged.
+pub(crate) use document::LINES_JUDGED;
 
 /// A line of running text: long, many words, ending like a sentence, and
 /// not a log record led by its level (`WARNING -  Doc file 'index.md'

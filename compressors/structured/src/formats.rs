@@ -89,25 +89,6 @@ pub fn yaml_by_indentation(text: &str, depth: usize) -> String {
     out
 }
 
-/// Whether `text` reads like YAML: most lines are `key: value` or `- item`.
-pub fn looks_like_yaml(text: &str) -> bool {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")
-        .take(100)
-        .collect();
-    let yamlish = lines
-        .iter()
-        .filter(|l| {
-            l.starts_with("- ")
-                || l.split_once(": ").is_some_and(|(k, _)| !k.contains(' '))
-                || l.ends_with(':')
-        })
-        .count();
-    lines.len() >= 3 && yamlish * 10 >= lines.len() * 8
-}
-
 /// `text` as XML, when it is well-formed with one root element.
 pub fn xml(text: &str) -> Option<Value> {
     let mut reader = quick_xml::Reader::from_str(text);

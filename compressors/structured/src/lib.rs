@@ -26,6 +26,7 @@ mod text_stream;
 #[cfg(target_arch = "wasm32")]
 mod component;
 
+use ghost_types::document;
 use serde_json::{Map, Value};
 
 pub use render::Outline;
@@ -54,24 +55,28 @@ const MIN_TABLE_ROWS: usize = 20;
 /// show as many rows as the budget affords (never fewer than
 /// [`MIN_TABLE_ROWS`]) and say how many more there are. `tool_name` is the
 /// agent tool that printed the text (a `Read` is a file the agent may edit
-/// next, see `OUTLINE_OF_A_READ_AT_MOST_ONE_IN`).
+/// next, see `OUTLINE_OF_A_READ_AT_MOST_ONE_IN`); with none named (`ghost
+/// compress pom.xml`, a pipe) the text may be such a file, and is read as one.
 pub fn compress_within(
     text: &str,
     source_path: Option<&str>,
     tool_name: Option<&str>,
     target_tokens: Option<u32>,
 ) -> CompressedData {
-    let read = tool_name == Some(READ_TOOL);
+    let read = tool_name.is_none_or(|t| t == READ_TOOL);
     let mut outline = Outline::default();
     if let Some(t) = target_tokens {
         outline.table_rows =
             ((t / TOKENS_PER_ROW) as usize).clamp(MIN_TABLE_ROWS, outline.table_rows);
     }
+    // A `.txt` or `.log` says nothing of the format: the text decides.
+    let source_path = source_path.filter(|p| !ghost_types::hint_of_path(p).is_some_and(|h| h.weak));
     let body = strip_line_numbers(text);
     let ext = source_path
         .and_then(|p| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()))
         .unwrap_or_default();
     let trimmed = body.trim_start();
+    let lines = document::nonblank_lines(&body);
     if (trimmed.starts_with('{') || trimmed.starts_with('['))
         && let Ok(value) = serde_json::from_str::<Value>(&body)
     {
@@ -93,7 +98,7 @@ pub fn compress_within(
             &format!("JSON stream: {} values outlined", values.len()),
         );
     }
-    if (ext == "toml" || ext == "lock" || looks_like_toml(&body))
+    if (ext == "toml" || ext == "lock" || document::looks_like_toml(&lines))
         && let Ok(table) = body.parse::<toml::Table>()
     {
         let value = toml_to_json(toml::Value::Table(table));
@@ -105,7 +110,7 @@ pub fn compress_within(
     if let Some(text) = lockfiles::yarn_v1(&body) {
         return done(text, "yarn.lock: names and versions");
     }
-    if ext == "yaml" || ext == "yml" || ext.is_empty() && formats::looks_like_yaml(&body) {
+    if ext == "yaml" || ext == "yml" || ext.is_empty() && document::looks_like_yaml(&lines) {
         if let Some(value) = formats::yaml(&body) {
             if let Some(text) = lockfiles::pnpm(&value) {
                 return done(text, "pnpm lockfile: names and versions");
@@ -128,7 +133,7 @@ pub fn compress_within(
     {
         return own_lines_or(text, read, outline.render(&value), "XML outline");
     }
-    if matches!(ext.as_str(), "ini" | "cfg" | "conf") || looks_like_ini(&body) {
+    if matches!(ext.as_str(), "ini" | "cfg" | "conf") || document::looks_like_ini(&lines) {
         return done(in_place::fold(text), IN_OWN_LINES);
     }
     if let Some(text) = tabular::summarise(&body, &ext, outline.table_rows) {
@@ -172,29 +177,6 @@ fn own_lines_or(text: &str, read: bool, outline: String, note: &str) -> Compress
     } else {
         done(own, IN_OWN_LINES)
     }
-}
-
-/// Whether `text` reads as an INI file: `[section]` lines and `key = value`
-/// (or `key=value`, `key: value`) settings, nothing else but comments and
-/// indented continuations.
-fn looks_like_ini(text: &str) -> bool {
-    let (mut sections, mut settings, mut others) = (0, 0, 0);
-    for line in text.lines().take(400) {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with(';') || line.starts_with([' ', '\t'])
-        {
-            continue;
-        }
-        let key = t.split_once(['=', ':']).map(|(k, _)| k.trim());
-        if t.starts_with('[') && t.ends_with(']') {
-            sections += 1;
-        } else if key.is_some_and(|k| !k.is_empty() && !k.contains(' ')) {
-            settings += 1;
-        } else {
-            others += 1;
-        }
-    }
-    sections > 0 && settings >= 2 && others * 10 <= settings
 }
 
 /// The file name of `source_path`, when there is one.
@@ -246,24 +228,6 @@ fn strip_line_numbers(text: &str) -> String {
         .join("\n")
 }
 
-fn looks_like_toml(text: &str) -> bool {
-    let mut assignments = 0;
-    let mut others = 0;
-    for l in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .take(50)
-    {
-        if l.starts_with('[') && l.ends_with(']') || l.contains(" = ") {
-            assignments += 1;
-        } else {
-            others += 1;
-        }
-    }
-    assignments > 0 && others * 4 <= assignments
-}
-
 fn toml_to_json(v: toml::Value) -> Value {
     match v {
         toml::Value::String(s) => Value::String(s),
@@ -310,6 +274,43 @@ mod tests {
         let printed = compress_within(&pom, Some("pom.xml"), Some("Bash"), None);
         assert_eq!(printed.notes, ["XML outline"]);
         assert_eq!(printed.text, outline);
+        // No tool named: it may be a file the agent edits next.
+        let piped = compress_within(&pom, None, None, None);
+        assert_eq!(piped, read);
+    }
+
+    /// With no path, a TOML manifest whose arrays span lines and a YAML
+    /// file whose values are block scalars are still read as documents: in
+    /// their own lines, every key as written, nothing folded as "similar".
+    #[test]
+    fn documents_without_a_path_are_told_by_their_lines() {
+        let features: String = (0..30).map(|i| format!("    \"feature-{i}\",\n")).collect();
+        let toml = format!(
+            "[package]\nname = \"engine\"\nversion = \"48.0.8\"\n\n[features]\ndefault = [\n{features}]\n\n[lib]\npath = \"src/lib.rs\"\n"
+        );
+        let yaml: String = (0..12)
+            .map(|i| format!("flag_{i}:\n  arg_name: name{i}\n  api_field: plan.field{i}\n  help_text: |\n    What flag {i} sets, in a sentence or two\n    that runs on to a second line.\n\n"))
+            .collect();
+        for (text, note, kept) in [
+            (
+                &toml,
+                IN_OWN_LINES,
+                vec!["[features]", "version = \"48.0.8\"", "    \"feature-29\","],
+            ),
+            (
+                &yaml,
+                IN_OWN_LINES,
+                vec!["flag_11:", "  arg_name: name7", "  api_field: plan.field3"],
+            ),
+        ] {
+            for path in [None, Some("saved/output.txt")] {
+                let out = compress_within(text, path, None, None);
+                assert_eq!(out.notes, [note], "{}", out.text);
+                for line in &kept {
+                    assert!(out.text.contains(line), "{line}: {}", out.text);
+                }
+            }
+        }
     }
 
     /// An INI file keeps every section and setting as written; its comment

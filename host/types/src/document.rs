@@ -1,7 +1,24 @@
-//! TOML, YAML and INI documents told by the shape of their lines, for a
-//! text no tool or path speaks for (a `uv.lock` or `pnpm-lock.yaml` saved
-//! as `.txt`, a `.pylintrc`): nearly every line is a table header, a key
-//! with its value or an item of a list, and the keys nest.
+//! TOML, YAML and INI documents and delimited tables told by the shape of
+//! their lines, for a text no tool or path speaks for (a `uv.lock` or
+//! `pnpm-lock.yaml` saved as `.txt`, a `.pylintrc`, `cat Cargo.toml`):
+//! nearly every line is a table header, a key with its value or an item of
+//! a list, and the keys nest. The classifier calls such a text structured
+//! and the structured compressor picks its parser by the same rules.
+//!
+//! Every function takes a text's nonblank lines (comments included), as
+//! [`nonblank_lines`] gives them.
+
+/// A text's nonblank lines, the first [`LINES_JUDGED`]: what the
+/// functions here judge.
+pub fn nonblank_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(LINES_JUDGED)
+        .collect()
+}
+
+/// A document's shape is judged by its first this many nonblank lines.
+pub const LINES_JUDGED: usize = 400;
 
 /// Share of the judged lines that must have a document's shape.
 const DOCUMENT_SHARE: f32 = 0.9;
@@ -14,7 +31,7 @@ const LINES_AT_LEAST: usize = 5;
 /// a TOML value (a string, a number, a boolean, an array or an inline
 /// table: Python's `DEBUG = True` is not one), the lines of a multi-line
 /// array counting as its value's; at least one table header.
-pub(crate) fn looks_like_toml(lines: &[&str]) -> bool {
+pub fn looks_like_toml(lines: &[&str]) -> bool {
     let mut shaped = 0;
     let mut tables = 0;
     let mut open_arrays = 0usize;
@@ -43,7 +60,7 @@ pub(crate) fn looks_like_toml(lines: &[&str]) -> bool {
 /// (`setup.cfg`, `tox.ini`, `.pylintrc`): `[section]` headers, `key=value`
 /// or `key: value` settings with a bare key, `#` and `;` comments, and the
 /// indented lines continuing a setting's value; at least one section.
-pub(crate) fn looks_like_ini(lines: &[&str]) -> bool {
+pub fn looks_like_ini(lines: &[&str]) -> bool {
     let mut shaped = 0;
     let mut sections = 0;
     let mut in_setting = false;
@@ -78,7 +95,7 @@ pub(crate) fn looks_like_ini(lines: &[&str]) -> bool {
 /// Whether `lines` (nonblank) read as a delimited table (CSV, TSV): at
 /// least [`TABLE_ROWS_AT_LEAST`] lines, every one with the same number of
 /// tabs (one or more), or of commas (two or more: a sentence may have one).
-pub(crate) fn looks_like_table(lines: &[&str]) -> bool {
+pub fn looks_like_table(lines: &[&str]) -> bool {
     if lines.len() < TABLE_ROWS_AT_LEAST {
         return false;
     }
@@ -105,7 +122,7 @@ fn is_ini_key(key: &str) -> bool {
 /// key opening a mapping the next line nests under (structure, not a
 /// program's `name: value` records). A block scalar's lines (`key: |`)
 /// count as its value's.
-pub(crate) fn looks_like_yaml(lines: &[&str]) -> bool {
+pub fn looks_like_yaml(lines: &[&str]) -> bool {
     let mut shaped = 0;
     let mut nests = false;
     let mut scalar_indent: Option<usize> = None;

@@ -8,10 +8,12 @@
 //!   [`Classification`]: a plugin call's input and output, and when an
 //!   answer is [`clearly_smaller`] than its input;
 //! - [`class_of_path`]: a file's class by its extension;
-//! - [`command::file_shown`]: the file a shell command prints.
+//! - [`command::file_shown`]: the file a shell command prints;
+//! - [`document`]: TOML, YAML, INI and delimited tables told by their lines.
 
 mod class;
 pub mod command;
+pub mod document;
 mod extension;
 mod request;
 
