@@ -1,7 +1,7 @@
 //! Folds standard input with the log compressor, natively, and prints the
 //! result: a quick way to see what a log becomes while tuning.
 //!
-//! `cargo run --release -p ghost-log-folding --example fold < build.log`
+//! `cargo run --release -p ghost-log-folding --example fold [TARGET_TOKENS] < build.log`
 
 use std::io::Read;
 
@@ -10,7 +10,10 @@ fn main() {
     std::io::stdin()
         .read_to_string(&mut text)
         .expect("standard input is UTF-8 text");
-    let out = ghost_log_folding::compress(&text);
+    let target = std::env::args()
+        .nth(1)
+        .map(|t| t.parse::<u32>().expect("TARGET_TOKENS is a number"));
+    let out = ghost_log_folding::compress_within(&text, target);
     print!("{}", out.text);
     eprintln!("{} -> {} bytes", text.len(), out.text.len());
 }

@@ -73,6 +73,14 @@ pub struct FoldOptions {
     /// Most lines between an exception and its stack read as its message
     /// (see [`keep_exception_messages`]).
     pub exception_message_lines: usize,
+    /// Most nonblank lines of the indented block under an error kept
+    /// because they are under it (stack frames, detail lines, the output
+    /// cargo-nextest indents under a `FAIL` line): the rest of a longer
+    /// block goes by the usual rules, its own errors and rare lines kept.
+    /// A trace's frames and lines naming a place in a source file are
+    /// kept and not counted.
+    /// No bound but under a budget: unbudgeted, the block says why.
+    pub error_block_lines: usize,
     /// Keep a trace whole where the log affords it (see
     /// [`crate::trace::Allowance`]); else its left-out frames go by the
     /// usual rules.
@@ -96,6 +104,7 @@ impl Default for FoldOptions {
             failure_output_lines: 1000,
             failure_output_lines_in_all: 2000,
             exception_message_lines: 120,
+            error_block_lines: usize::MAX,
             whole_traces: true,
         }
     }
@@ -117,6 +126,7 @@ impl FoldOptions {
             failure_output_lines: 60,
             failure_output_lines_in_all: 400,
             exception_message_lines: 40,
+            error_block_lines: 60,
             whole_traces: false,
             ..self
         }
@@ -140,6 +150,7 @@ impl FoldOptions {
             failure_output_lines: 20,
             failure_output_lines_in_all: 60,
             exception_message_lines: 12,
+            error_block_lines: 20,
             whole_traces: false,
             ..self
         }
@@ -491,6 +502,7 @@ pub fn fold_analysed(
             j += 1;
         }
         j = j.max(covered);
+        let mut block_lines = 0;
         while j < n {
             let c = contents[j];
             let blank_inside =
@@ -500,7 +512,13 @@ pub fn fold_analysed(
             if !(line::is_continuation(c) || blank_inside) || passing[j] {
                 break;
             }
-            fate[j] = Fate::Keep;
+            // A trace's frames (read by a trace's own rules) and the lines
+            // naming a place in a source file are where to look: unbounded.
+            let frame = roles[j] != Role::Other || markers::has_source_location(c);
+            if frame || block_lines < opts.error_block_lines {
+                fate[j] = Fate::Keep;
+                block_lines += usize::from(!blank_inside && !frame);
+            }
             j += 1;
         }
         covered = j;

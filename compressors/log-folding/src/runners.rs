@@ -8,6 +8,9 @@
 use crate::search::Search;
 use crate::testrun::{TestReport, count, count_after, count_before, number};
 
+/// The runner name of cargo-nextest's output.
+pub(crate) const NEXTEST: &str = "cargo nextest";
+
 /// Reads the runners of this module out of `lines` into `r`.
 pub fn read(lines: &[&str], r: &mut TestReport) {
     let mut tap = Tally::default();
@@ -238,7 +241,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if let Some(rest) = t.strip_prefix("FAIL [") {
             // cargo-nextest: `FAIL [   0.003s] crate::tests::name`
             if let Some((_, name)) = rest.split_around("] ") {
-                r.saw("cargo nextest");
+                r.saw(NEXTEST);
                 r.add_failure(i, name, None);
             }
         } else if let Some(name) = gradle_failure(t) {
@@ -258,7 +261,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.skipped += skipped;
             r.passed += total.saturating_sub(failed + skipped);
         } else if t.starts_with("Summary [") && t.has(" tests run: ") {
-            r.saw("cargo nextest");
+            r.saw(NEXTEST);
             r.passed += count_before(t, " passed").unwrap_or(0);
             r.failed += count_before(t, " failed").unwrap_or(0);
             r.skipped += count_before(t, " skipped").unwrap_or(0);
@@ -616,6 +619,19 @@ not ok 1 - tap/ports.test.mjs # time=32.918ms\n\n# { total: 4, pass: 2, fail: 2 
         );
         assert_eq!((nextest.passed, nextest.failed), (1, 1));
         assert_eq!(nextest.failures[0].name, "k::b");
+        // nextest prints each failing test's libtest output under its
+        // `FAIL` line (indented since 0.9.8x, under `--- STDOUT:` before):
+        // that output's `test result:` counts one test again.
+        for (open, indent) in [("  stdout ───\n", "    "), ("--- STDOUT:   k::b ---\n", "")] {
+            let log = format!(
+                "        PASS [   0.003s] k::a\n        FAIL [   0.004s] k::b\n{open}\n{indent}running 1 test\n{indent}test b ... FAILED\n\n{indent}failures:\n{indent}    b\n\n{indent}test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 1 filtered out; finished in 0.00s\n\n     Summary [   0.013s] 2 tests run: 1 passed, 1 failed, 0 skipped\n        FAIL [   0.004s] k::b\n"
+            );
+            let nested = report(&log);
+            assert_eq!((nested.passed, nested.failed, nested.skipped), (1, 1, 0));
+            let names: Vec<&str> = nested.failures.iter().map(|f| f.name.as_str()).collect();
+            assert_eq!(names, ["k::b"]);
+            assert_eq!(nested.runners, [super::NEXTEST]);
+        }
         // doctest -v (Python 3.11's own output).
         let doctest = report(
             "Trying:\n    split(10, 3)\nExpecting:\n    [3, 3, 4]\n**********************************************************************\nFile \"/tmp/money.py\", line 20, in money.split\nFailed example:\n    split(10, 3)\nExpected:\n    [3, 3, 4]\nGot:\n    [3, 3, 3]\nTrying:\n    split(9, 3)\n5 passed and 1 failed.\n***Test Failed*** 1 failures.\n",

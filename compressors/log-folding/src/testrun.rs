@@ -138,19 +138,28 @@ pub fn parse(lines: &[&str]) -> TestReport {
     let mut i = 0;
     // Failing tests' output headers, not passing ones' (`--show-output`).
     let mut sections = crate::captured_output::Sections::default();
+    // What libtest's lines add, taken back when cargo-nextest ran them.
+    let mut libtest = Libtest::default();
     while i < lines.len() {
         let line = lines[i];
         let t = line.trim();
         let mark = sections.read(t);
         // cargo test
         if let Some(rest) = t.strip_prefix("test result: ") {
-            r.saw("cargo test");
-            r.passed += count_before(rest, " passed").unwrap_or(0);
-            r.failed += count_before(rest, " failed").unwrap_or(0);
-            r.skipped += count_before(rest, " ignored").unwrap_or(0);
+            r.saw(LIBTEST);
+            let counts = (
+                count_before(rest, " passed").unwrap_or(0),
+                count_before(rest, " failed").unwrap_or(0),
+                count_before(rest, " ignored").unwrap_or(0),
+            );
+            r.passed += counts.0;
+            r.failed += counts.1;
+            r.skipped += counts.2;
+            libtest.add(counts);
         } else if t.starts_with("test ") && t.ends_with("... FAILED") {
-            r.saw("cargo test");
+            r.saw(LIBTEST);
             let name = &t[5..t.len() - "... FAILED".len()];
+            libtest.failures.push(name.trim().to_string());
             r.add_failure(i, name, None);
         } else if let crate::captured_output::Mark::FailingHeader(name) = mark {
             // The panic message follows: "thread 'x' panicked at src/lib.rs:3:5:" then the message.
@@ -158,6 +167,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 lines[i + 1..].iter().take(6).map(|l| l.trim()).find(|l| {
                     !l.is_empty() && !l.starts_with("thread '") && !l.starts_with("note:")
                 });
+            libtest.failures.push(name.trim().to_string());
             r.add_failure(i, name, msg.map(str::to_string));
         }
         // pytest
@@ -336,8 +346,45 @@ pub fn parse(lines: &[&str]) -> TestReport {
     crate::node_runners::read(lines, &mut r);
     crate::minitest::read(lines, &mut r);
     crate::test_unit::read(lines, &mut r);
+    if r.runners.contains(&crate::runners::NEXTEST) {
+        libtest.take_back(&mut r);
+    }
     r.failure_lines.extend(cross_marked(lines));
     r
+}
+
+/// The runner name of libtest's own output (`cargo test`).
+const LIBTEST: &str = "cargo test";
+
+/// What libtest's lines added to a report: cargo-nextest runs each test
+/// as a libtest binary of its own and prints that binary's output under
+/// the test's `FAIL` line, so there its `test result:` lines count one
+/// test each, again, and its failing tests come back by their short names.
+/// nextest's own lines count the run then.
+#[derive(Default)]
+struct Libtest {
+    /// Passed, failed and ignored, as its `test result:` lines said.
+    counts: (u64, u64, u64),
+    /// The failing tests it named.
+    failures: Vec<String>,
+}
+
+impl Libtest {
+    fn add(&mut self, (passed, failed, ignored): (u64, u64, u64)) {
+        self.counts.0 += passed;
+        self.counts.1 += failed;
+        self.counts.2 += ignored;
+    }
+
+    /// Takes what libtest's lines added out of `r` (their lines stay
+    /// marked as failures: they are where the test failed).
+    fn take_back(self, r: &mut TestReport) {
+        r.passed = r.passed.saturating_sub(self.counts.0);
+        r.failed = r.failed.saturating_sub(self.counts.1);
+        r.skipped = r.skipped.saturating_sub(self.counts.2);
+        r.failures.retain(|f| !self.failures.contains(&f.name));
+        r.runners.retain(|&runner| runner != LIBTEST);
+    }
 }
 
 /// "  1) test adds numbers (MathTest)" → "test adds numbers (MathTest)".

@@ -1492,3 +1492,60 @@ fn a_crash_trace_stays_whole_where_the_log_affords_it() {
     let shown = trace.iter().filter(|f| kept(&out, f)).count();
     assert!(shown < trace.len() / 2, "{shown} frames:\n{out}");
 }
+
+/// cargo-nextest indents each failing test's output under its `FAIL`
+/// line. Unbudgeted, all of it stays (it says why the test failed); under
+/// a budget only its first lines are kept for being under the error, the
+/// rest folds by the usual rules, and the test's panic message, the
+/// runner's summary and its counts stay. (The nested libtest lines do not
+/// count the test twice.)
+#[test]
+fn under_a_budget_a_failing_tests_indented_output_folds_past_its_first_lines() {
+    let mut log = String::from(
+        "    Starting 5 tests across 1 binary\n        PASS [   0.004s] (1/5) grid::reference empty\n",
+    );
+    for (k, (name, cells)) in [("wraps", 400), ("tabs", 3)].iter().enumerate() {
+        log.push_str(&format!(
+            "        FAIL [   0.09{k}s] ({}/5) grid::reference {name}\n  stdout ───\n\n    running 1 test\n",
+            k + 2
+        ));
+        for c in 0..*cells {
+            let (was, now) = (b'a' + (c % 26) as u8, b'a' + ((c * 7 + 3) % 26) as u8);
+            log.push_str(&format!(
+                "    [{}][{}] Cell {{ c: '{}', bold: false }} => Cell {{ c: '{}', bold: false }}\n",
+                c / 40,
+                c % 40,
+                was as char,
+                now as char
+            ));
+        }
+        log.push_str(&format!(
+            "    test {name} ... FAILED\n\n    failures:\n\n    failures:\n        {name}\n\n    test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 4 filtered out; finished in 0.09s\n\n  stderr ───\n\n    thread '{name}' (1{k}) panicked at tests/reference.rs:33:5:\n    Ref test {name} failed; {cells} cells differ\n\n"
+        ));
+    }
+    log.push_str("        PASS [   0.005s] (4/5) grid::reference short\n        PASS [   0.005s] (5/5) grid::reference unicode\n────────────\n     Summary [   0.201s] 5 tests run: 3 passed, 2 failed, 0 skipped\n        FAIL [   0.090s] (2/5) grid::reference wraps\n        FAIL [   0.091s] (3/5) grid::reference tabs\nerror: test run failed\n");
+    let whole = ghost_log_folding::compress_within(&log, None).text;
+    assert_all_kept(&log, &whole, |l| l.contains("=> Cell"));
+    let out = ghost_log_folding::compress_within(&log, Some(1500)).text;
+    assert!(
+        out.starts_with("[tests (cargo nextest): 2 failed, 3 passed, 0 skipped]"),
+        "{out}"
+    );
+    assert_all_kept(&log, &out, |l| {
+        l.contains("FAIL [")
+            || l.contains("panicked at")
+            || l.contains("cells differ")
+            || l.contains("Summary [")
+    });
+    let cells = out.lines().filter(|l| l.contains("=> Cell")).count();
+    assert!(
+        (20..=120).contains(&cells),
+        "{cells} cell lines kept: {out}"
+    );
+    assert!(
+        out.len() * 3 < log.len(),
+        "{} of {} bytes",
+        out.len(),
+        log.len()
+    );
+}
