@@ -2,6 +2,10 @@
 //! `failures:`, one `---- name stdout ----` header per failing test, then
 //! everything the test wrote and its panic message, up to the next header,
 //! the list of failing tests (a second `failures:`) or `test result:`.
+//! cargo-nextest before 0.9.8x printed it under `--- STDOUT:  name ---`
+//! and `--- STDERR:  name ---` after the test's `FAIL [ 0.01s] name` line,
+//! up to its next status line (later ones indent it under that line: it is
+//! read as the error's block then).
 //!
 //! That output is the test's own account of why it failed (a reference
 //! test prints every cell that differs before it panics, a table-driven
@@ -21,6 +25,43 @@ pub fn header_name(content: &str) -> Option<&str> {
         .filter(|name| !name.is_empty())
 }
 
+/// The name in cargo-nextest's header of a test's output, `--- STDOUT:
+/// name ---` or `--- STDERR: name ---`.
+fn nextest_header_name(t: &str) -> Option<&str> {
+    let rest = t
+        .strip_prefix("--- STDOUT:")
+        .or_else(|| t.strip_prefix("--- STDERR:"))?;
+    Some(rest.strip_suffix(" ---")?.trim()).filter(|name| !name.is_empty())
+}
+
+/// Whether a line is one of cargo-nextest's status lines: a word, then the
+/// time in brackets (`PASS [   0.003s] k::a`, `FAIL [ 0.004s] k::b`,
+/// `Summary [   0.013s] 2 tests run: …`), and what that word says: a
+/// test's failure, or not.
+fn nextest_status(t: &str) -> Option<Status> {
+    let (word, rest) = t.split_once(" [")?;
+    let time = rest.split_once(']')?.0.trim();
+    let timed = time
+        .strip_suffix('s')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+    if !timed || word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some(match word {
+        "PASS" | "SKIP" | "SLOW" | "Summary" => Status::NotFailing,
+        _ => Status::Failing,
+    })
+}
+
+/// What a cargo-nextest status line says of the test it names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Status {
+    /// `FAIL`, `TIMEOUT`, `SIGSEGV`, `LEAK`, …: the output below is why.
+    Failing,
+    /// `PASS` (`--success-output`), `SKIP`, `SLOW`, the summary.
+    NotFailing,
+}
+
 /// Whether a line ends the failing tests' outputs: the list of their names
 /// (`failures:`) or the run's summary (`test result: FAILED. …`).
 fn ends_outputs(t: &str) -> bool {
@@ -32,6 +73,9 @@ fn ends_outputs(t: &str) -> bool {
 pub(crate) enum Mark<'a> {
     /// A failing test's output starts below: its header, with its name.
     FailingHeader(&'a str),
+    /// A failing test's output starts below, under cargo-nextest's header
+    /// (its `FAIL` line above names the test).
+    NextestHeader,
     /// The outputs end here: a passing test's header (`--show-output`), the
     /// `successes:` or `failures:` list, or the run's summary.
     End,
@@ -42,9 +86,12 @@ pub(crate) enum Mark<'a> {
 /// Reads libtest's report line by line, knowing whether it is among what
 /// passing tests printed (`successes:`, under `--show-output`): a header
 /// there, up to `failures:` or the run's summary, is a passing test's.
+/// cargo-nextest's headers are a failing test's when its last status line
+/// was a failure's.
 #[derive(Debug, Default)]
 pub(crate) struct Sections {
     among_successes: bool,
+    nextest_failing: bool,
 }
 
 impl Sections {
@@ -52,8 +99,21 @@ impl Sections {
     pub(crate) fn read<'a>(&mut self, content: &'a str) -> Mark<'a> {
         let t = content.trim();
         // (Cheap test first: this reads every line of the log.)
+        if t.starts_with(|c: char| c.is_ascii_uppercase())
+            && let Some(status) = nextest_status(t)
+        {
+            self.nextest_failing = status == Status::Failing;
+            return Mark::End;
+        }
         if !t.starts_with(['-', 'f', 's', 't']) {
             return Mark::Other;
+        }
+        if nextest_header_name(t).is_some() {
+            return if self.nextest_failing {
+                Mark::NextestHeader
+            } else {
+                Mark::End
+            };
         }
         if t == "successes:" {
             self.among_successes = true;
@@ -84,7 +144,7 @@ pub fn find(contents: &[&str]) -> Vec<Range<usize>> {
         {
             found.push(first..i);
         }
-        if let Mark::FailingHeader(_) = mark {
+        if let Mark::FailingHeader(_) | Mark::NextestHeader = mark {
             open = Some(i + 1);
         }
     }
@@ -130,6 +190,57 @@ mod tests {
         );
         assert_eq!(find(&log), vec![7..10, 11..14]);
         assert_eq!(header_name(log[6]), Some("a"));
+    }
+
+    /// cargo-nextest before 0.9.8x: the output under `--- STDOUT:` and
+    /// `--- STDERR:` after a `FAIL` line is the failing test's, up to the
+    /// next status line; a passing test's (`--success-output`) is not.
+    #[test]
+    fn nextest_output_blocks_after_a_failure_are_read_whole() {
+        let mut log = String::from(
+            "    Starting 3 tests across 1 binary\n        PASS [   0.003s] grid::ok\n\n\
+             --- STDOUT:              grid::ok ---\n\nrunning 1 test\nok printed this\n\n\
+             \x20       FAIL [   0.004s] grid::scroll\n\n\
+             --- STDOUT:              grid::scroll ---\n\nrunning 1 test\n",
+        );
+        for c in 0..300 {
+            log.push_str(&format!(
+                "[{}][{}] Cell {{ c: ' ' }} => Cell {{ c: '{}' }}\n",
+                c / 80,
+                c % 80,
+                (b'a' + (c % 26) as u8) as char
+            ));
+        }
+        log.push_str(
+            "test scroll ... FAILED\n\nfailures:\n\nfailures:\n    scroll\n\n\
+             test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 2 filtered out; finished in 0.00s\n\n\n\
+             --- STDERR:              grid::scroll ---\n\
+             thread 'scroll' panicked at tests/ref.rs:33:5:\n300 cells differ\n\n\
+             \x20       PASS [   0.002s] grid::small\n------------\n\
+             \x20    Summary [   0.011s] 3 tests run: 2 passed, 1 failed, 0 skipped\n\
+             \x20       FAIL [   0.004s] grid::scroll\nerror: test run failed\n",
+        );
+        let contents = lines(&log);
+        let at = |text: &str| contents.iter().position(|l| *l == text).unwrap();
+        let found = find(&contents);
+        assert_eq!(
+            found,
+            vec![
+                at("--- STDOUT:              grid::scroll ---") + 1..at("failures:"),
+                at("--- STDERR:              grid::scroll ---") + 1
+                    ..at("        PASS [   0.002s] grid::small"),
+            ]
+        );
+        let whole = crate::compress(&log).text;
+        let cell = |c: usize| format!("[{}][{}] Cell", c / 80, c % 80);
+        assert!((0..300).all(|c| whole.contains(&cell(c))), "{whole}");
+        assert!(
+            whole.starts_with("[tests (cargo nextest): 1 failed, 2 passed, 0 skipped]"),
+            "{whole}"
+        );
+        let report = crate::testrun::parse(&contents);
+        let failing: Vec<&str> = report.failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(failing, ["grid::scroll"]);
     }
 
     /// A run whose one failing test printed `cells` lines of differing
