@@ -192,6 +192,21 @@ mod tests {
         assert_eq!(header_name(log[6]), Some("a"));
     }
 
+    /// What a reference test prints before it panics: a line per cell
+    /// that differs, `[row][column] Cell { … } => Cell { … }`.
+    fn differing_cells(cells: usize) -> String {
+        (0..cells)
+            .map(|c| {
+                format!(
+                    "[{}][{}] Cell {{ c: ' ', fg: Rgb(234, 234, 234) }} => Cell {{ c: '{}', fg: Rgb(0, 0, 0) }}\n",
+                    c / 80,
+                    c % 80,
+                    (b'a' + (c % 26) as u8) as char
+                )
+            })
+            .collect()
+    }
+
     /// cargo-nextest before 0.9.8x: the output under `--- STDOUT:` and
     /// `--- STDERR:` after a `FAIL` line is the failing test's, up to the
     /// next status line; a passing test's (`--success-output`) is not.
@@ -203,14 +218,7 @@ mod tests {
              \x20       FAIL [   0.004s] grid::scroll\n\n\
              --- STDOUT:              grid::scroll ---\n\nrunning 1 test\n",
         );
-        for c in 0..300 {
-            log.push_str(&format!(
-                "[{}][{}] Cell {{ c: ' ' }} => Cell {{ c: '{}' }}\n",
-                c / 80,
-                c % 80,
-                (b'a' + (c % 26) as u8) as char
-            ));
-        }
+        log.push_str(&differing_cells(300));
         log.push_str(
             "test scroll ... FAILED\n\nfailures:\n\nfailures:\n    scroll\n\n\
              test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 2 filtered out; finished in 0.00s\n\n\n\
@@ -251,14 +259,7 @@ mod tests {
             log.push_str(&format!("test grid::case_{t} ... ok\n"));
         }
         log.push_str("test ref::scroll ... FAILED\n\nfailures:\n\n---- ref::scroll stdout ----\n");
-        for c in 0..cells {
-            log.push_str(&format!(
-                "[{}][{}] Cell {{ c: ' ', fg: Rgb(234, 234, 234) }} => Cell {{ c: '{}', fg: Rgb(0, 0, 0) }}\n",
-                c / 80,
-                c % 80,
-                (b'a' + (c % 26) as u8) as char
-            ));
-        }
+        log.push_str(&differing_cells(cells));
         log.push_str(
             "thread 'ref::scroll' panicked at 'grid doesn't match', tests/ref.rs:126:9\n\n",
         );
