@@ -55,15 +55,16 @@ const MIN_TABLE_ROWS: usize = 20;
 /// show as many rows as the budget affords (never fewer than
 /// [`MIN_TABLE_ROWS`]) and say how many more there are. `tool_name` is the
 /// agent tool that printed the text (a `Read` is a file the agent may edit
-/// next, see `OUTLINE_OF_A_READ_AT_MOST_ONE_IN`); with none named (`ghost
-/// compress pom.xml`, a pipe) the text may be such a file, and is read as one.
+/// next, see `OUTLINE_OF_A_READ_AT_MOST_ONE_IN`); so is a text with a
+/// `source_path` (`cat pom.xml` printed pom.xml), and one with no tool
+/// named (`ghost compress pom.xml`, a pipe): only what a command printed
+/// that is no file (`mvn help:effective-pom`) may be outlined sooner.
 pub fn compress_within(
     text: &str,
     source_path: Option<&str>,
     tool_name: Option<&str>,
     target_tokens: Option<u32>,
 ) -> CompressedData {
-    let read = tool_name.is_none_or(|t| t == READ_TOOL);
     let mut outline = Outline::default();
     if let Some(t) = target_tokens {
         outline.table_rows =
@@ -71,6 +72,9 @@ pub fn compress_within(
     }
     // A `.txt` or `.log` says nothing of the format: the text decides.
     let source_path = source_path.filter(|p| !ghost_types::hint_of_path(p).is_some_and(|h| h.weak));
+    // A file: read, shown by a command that prints one file (`cat
+    // pom.xml`: its path comes with it), or with no tool named.
+    let read = tool_name.is_none_or(|t| t == READ_TOOL) || source_path.is_some();
     let body = strip_line_numbers(text);
     let ext = source_path
         .and_then(|p| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()))
@@ -151,9 +155,10 @@ pub fn compress_within(
 /// many of their bytes: an agent searches by the text as printed.
 const OUTLINE_AT_MOST_ONE_IN: usize = 2;
 
-/// As [`OUTLINE_AT_MOST_ONE_IN`], for a file the agent read with its Read
-/// tool: its Edit tool replaces exact strings taken from what it read, so
-/// the outline must save much more.
+/// As [`OUTLINE_AT_MOST_ONE_IN`], for a file (read with the Read tool,
+/// shown by `cat`, or given with no tool named): the agent's Edit tool
+/// replaces exact strings taken from what it read, so the outline must
+/// save much more.
 const OUTLINE_OF_A_READ_AT_MOST_ONE_IN: usize = 4;
 
 /// The agent tool whose output is a file the agent may edit next.
@@ -164,7 +169,7 @@ const IN_OWN_LINES: &str = "in its own lines: comment runs and long texts folded
 
 /// `text` in its own lines, or `outline` (with `note`) where that is much
 /// smaller (see [`OUTLINE_AT_MOST_ONE_IN`]); `read`: the text is a file
-/// the agent read with its Read tool.
+/// (see [`OUTLINE_OF_A_READ_AT_MOST_ONE_IN`]).
 fn own_lines_or(text: &str, read: bool, outline: String, note: &str) -> CompressedData {
     let own = in_place::fold(text);
     let one_in = if read {
@@ -250,8 +255,8 @@ mod tests {
 
     /// A POM with 40 dependencies: their table outline is about a third of
     /// the file's own lines. A Read of it (the agent may edit it next) keeps its own
-    /// lines, its license comment folded; the same text printed by a
-    /// command gets the outline.
+    /// lines, its license comment folded, and so does `cat pom.xml`; the
+    /// same text printed by a command that prints no file gets the outline.
     #[test]
     fn a_file_read_keeps_its_own_lines_unless_the_outline_saves_most() {
         let deps: String = (0..40)
@@ -271,9 +276,12 @@ mod tests {
                 .contains("      <artifactId>lib39</artifactId>\n      <version>1.39.0</version>")
         );
         assert!(read.text.contains("… lines 3–15") && !read.text.contains("license line 5"));
-        let printed = compress_within(&pom, Some("pom.xml"), Some("Bash"), None);
+        let printed = compress_within(&pom, None, Some("Bash"), None);
         assert_eq!(printed.notes, ["XML outline"]);
         assert_eq!(printed.text, outline);
+        // `cat pom.xml`: the file, its path given.
+        let shown = compress_within(&pom, Some("pom.xml"), Some("Bash"), None);
+        assert_eq!(shown, read);
         // No tool named: it may be a file the agent edits next.
         let piped = compress_within(&pom, None, None, None);
         assert_eq!(piped, read);
