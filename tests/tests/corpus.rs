@@ -217,8 +217,9 @@ fn the_whole_corpus_scores_within_target() {
 /// unittest, gcc, javac, node's test runner, cargo test, pip, npm, linters
 /// in formats of their own, READMEs), built on this machine by
 /// `host/bench/corpus/make-local.py`: every case keeps every must-keep
-/// line, prose (54 Markdown documents) is within its target, and the
-/// classifier, given the command, is right; saved to `.txt` files, the
+/// line, with the hints a hook has and without any (piped, or saved to a
+/// `.txt` file), prose (54 Markdown documents) is within its target, and
+/// the classifier, given the command, is right; saved to `.txt` files, the
 /// content alone decides as well.
 #[test]
 fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
@@ -257,6 +258,24 @@ fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
     assert!(
         lost.is_empty(),
         "classified, cases lost:\n{}",
+        lost.join("\n")
+    );
+    // Piped or saved with no tool and no path, each under its own class
+    // (`ghost compress --class C < output`): every must-keep stays.
+    let options = ghost_bench::corpus::ScoreOptions {
+        as_saved_file: true,
+        ..Default::default()
+    };
+    let unhinted = ghost_bench::corpus::score_with(&pipeline, &dir, &options).unwrap();
+    let lost: Vec<_> = unhinted
+        .cases
+        .iter()
+        .filter(|c| !c.lost.is_empty())
+        .map(|c| format!("{}: {:?}", c.id, c.lost))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "with no tool or path, cases lost:\n{}",
         lost.join("\n")
     );
     // The same outputs saved to `.txt` files (`ghost compress saved.txt`):
