@@ -213,6 +213,17 @@ fn the_whole_corpus_scores_within_target() {
     );
 }
 
+/// Each case of `report` that lost must-keep lines: its id, the class the
+/// classifier gave it, and the lines.
+fn cases_that_lost(report: &ghost_bench::corpus::CorpusReport) -> Vec<String> {
+    report
+        .cases
+        .iter()
+        .filter(|c| !c.lost.is_empty())
+        .map(|c| format!("{} (classified {}): {:?}", c.id, c.classified_as, c.lost))
+        .collect()
+}
+
 /// Real output of tools this corpus never saw (ruff, mypy, pytest,
 /// unittest, gcc, javac, node's test runner, cargo test, pip, npm, linters
 /// in formats of their own, READMEs), built on this machine by
@@ -228,12 +239,7 @@ fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
     let report = ghost_bench::corpus::score(&pipeline, &dir).unwrap();
     let log = &report.by_class["log"];
     assert!(log.cases >= 10, "{} log cases", log.cases);
-    let lost: Vec<_> = report
-        .cases
-        .iter()
-        .filter(|c| !c.lost.is_empty())
-        .map(|c| format!("{}: {:?}", c.id, c.lost))
-        .collect();
+    let lost = cases_that_lost(&report);
     assert!(
         lost.is_empty(),
         "cases lost must-keep lines:\n{}",
@@ -249,12 +255,7 @@ fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
         ..Default::default()
     };
     let whole = ghost_bench::corpus::score_with(&pipeline, &dir, &options).unwrap();
-    let lost: Vec<_> = whole
-        .cases
-        .iter()
-        .filter(|c| !c.lost.is_empty())
-        .map(|c| format!("{} (as {}): {:?}", c.id, c.classified_as, c.lost))
-        .collect();
+    let lost = cases_that_lost(&whole);
     assert!(
         lost.is_empty(),
         "classified, cases lost:\n{}",
@@ -267,12 +268,7 @@ fn locally_built_tool_outputs_keep_their_failures_and_diagnostics() {
         ..Default::default()
     };
     let unhinted = ghost_bench::corpus::score_with(&pipeline, &dir, &options).unwrap();
-    let lost: Vec<_> = unhinted
-        .cases
-        .iter()
-        .filter(|c| !c.lost.is_empty())
-        .map(|c| format!("{}: {:?}", c.id, c.lost))
-        .collect();
+    let lost = cases_that_lost(&unhinted);
     assert!(
         lost.is_empty(),
         "with no tool or path, cases lost:\n{}",

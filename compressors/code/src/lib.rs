@@ -248,7 +248,7 @@ pub fn compress_within(
     target_tokens: Option<u32>,
 ) -> CompressedCode {
     // A `.txt` or `.log` says nothing of the language: the text decides.
-    let source_path = source_path.filter(|p| !ghost_types::hint_of_path(p).is_some_and(|h| h.weak));
+    let source_path = ghost_types::telling_path(source_path);
     let (lines, numbered) = source::lines(text);
     let (keep, comment) = outline(text, source_path, &lines);
     let out = render(&lines, numbered, &keep, &[]);

@@ -138,7 +138,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
     let mut i = 0;
     // Failing tests' output headers, not passing ones' (`--show-output`).
     let mut sections = crate::captured_output::Sections::default();
-    // What libtest's lines add, taken back when cargo-nextest ran them.
+    // What libtest's lines say, settled at the end (see `Libtest`).
     let mut libtest = Libtest::default();
     while i < lines.len() {
         let line = lines[i];
@@ -152,9 +152,6 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 count_before(rest, " failed").unwrap_or(0),
                 count_before(rest, " ignored").unwrap_or(0),
             );
-            r.passed += counts.0;
-            r.failed += counts.1;
-            r.skipped += counts.2;
             libtest.add(counts);
         } else if t.starts_with("test ") && t.ends_with("... FAILED") {
             r.saw(LIBTEST);
@@ -346,9 +343,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
     crate::node_runners::read(lines, &mut r);
     crate::minitest::read(lines, &mut r);
     crate::test_unit::read(lines, &mut r);
-    if r.runners.contains(&crate::runners::NEXTEST) {
-        libtest.take_back(&mut r);
-    }
+    libtest.settle(&mut r);
     r.failure_lines.extend(cross_marked(lines));
     r
 }
@@ -356,16 +351,17 @@ pub fn parse(lines: &[&str]) -> TestReport {
 /// The runner name of libtest's own output (`cargo test`).
 const LIBTEST: &str = "cargo test";
 
-/// What libtest's lines added to a report: cargo-nextest runs each test
-/// as a libtest binary of its own and prints that binary's output under
-/// the test's `FAIL` line, so there its `test result:` lines count one
-/// test each, again, and its failing tests come back by their short names.
-/// nextest's own lines count the run then.
+/// What libtest's lines say of a run, settled once the whole log is read:
+/// cargo-nextest runs each test as a libtest binary of its own and prints
+/// that binary's output under the test's `FAIL` line, so there its `test
+/// result:` lines would count each test again and its failing tests come
+/// back by their short names. nextest's own lines count the run then.
 #[derive(Default)]
 struct Libtest {
     /// Passed, failed and ignored, as its `test result:` lines said.
     counts: (u64, u64, u64),
-    /// The failing tests it named.
+    /// The failing tests it named (added to the report as they were read,
+    /// in the log's order).
     failures: Vec<String>,
 }
 
@@ -376,14 +372,18 @@ impl Libtest {
         self.counts.2 += ignored;
     }
 
-    /// Takes what libtest's lines added out of `r` (their lines stay
-    /// marked as failures: they are where the test failed).
-    fn take_back(self, r: &mut TestReport) {
-        r.passed = r.passed.saturating_sub(self.counts.0);
-        r.failed = r.failed.saturating_sub(self.counts.1);
-        r.skipped = r.skipped.saturating_sub(self.counts.2);
-        r.failures.retain(|f| !self.failures.contains(&f.name));
-        r.runners.retain(|&runner| runner != LIBTEST);
+    /// Adds its counts to `r`; or, where cargo-nextest ran the tests,
+    /// takes its failing tests' names back out (their lines stay marked as
+    /// failures: they are where the test failed).
+    fn settle(self, r: &mut TestReport) {
+        if r.runners.contains(&crate::runners::NEXTEST) {
+            r.failures.retain(|f| !self.failures.contains(&f.name));
+            r.runners.retain(|&runner| runner != LIBTEST);
+        } else {
+            r.passed += self.counts.0;
+            r.failed += self.counts.1;
+            r.skipped += self.counts.2;
+        }
     }
 }
 

@@ -71,7 +71,7 @@ pub fn compress_within(
             ((t / TOKENS_PER_ROW) as usize).clamp(MIN_TABLE_ROWS, outline.table_rows);
     }
     // A `.txt` or `.log` says nothing of the format: the text decides.
-    let source_path = source_path.filter(|p| !ghost_types::hint_of_path(p).is_some_and(|h| h.weak));
+    let source_path = ghost_types::telling_path(source_path);
     // A file: read, shown by a command that prints one file (`cat
     // pom.xml`: its path comes with it), or with no tool named.
     let read = tool_name.is_none_or(|t| t == READ_TOOL) || source_path.is_some();
@@ -80,7 +80,6 @@ pub fn compress_within(
         .and_then(|p| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()))
         .unwrap_or_default();
     let trimmed = body.trim_start();
-    let lines = document::nonblank_lines(&body);
     if (trimmed.starts_with('{') || trimmed.starts_with('['))
         && let Ok(value) = serde_json::from_str::<Value>(&body)
     {
@@ -102,6 +101,7 @@ pub fn compress_within(
             &format!("JSON stream: {} values outlined", values.len()),
         );
     }
+    let lines = document::nonblank_lines(&body);
     if (ext == "toml" || ext == "lock" || document::looks_like_toml(&lines))
         && let Ok(table) = body.parse::<toml::Table>()
     {

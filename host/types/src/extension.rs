@@ -108,6 +108,13 @@ pub fn hint_of_path(path: &str) -> Option<PathHint> {
     })
 }
 
+/// `source_path` unless its extension is a weak hint (see
+/// [`WEAK_EXTENSIONS`]): a saved `.txt` or `.log` says nothing of the
+/// language or format a compressor should read its text as.
+pub fn telling_path(source_path: Option<&str>) -> Option<&str> {
+    source_path.filter(|p| !hint_of_path(p).is_some_and(|h| h.weak))
+}
+
 /// The class of files with extension `ext` (without the dot, any case).
 pub fn class_of_extension(ext: &str) -> Option<ContentClass> {
     EXTENSIONS
@@ -145,6 +152,8 @@ mod tests {
         assert_eq!(class_of_path("archive.tar.gz"), None);
         assert!(hint_of_path("out/input.TXT").unwrap().weak);
         assert!(!hint_of_path("src/lib.rs").unwrap().weak);
+        assert_eq!(telling_path(Some("out/input.TXT")), None);
+        assert_eq!(telling_path(Some("src/lib.rs")), Some("src/lib.rs"));
     }
 
     #[test]

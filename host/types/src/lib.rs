@@ -20,6 +20,7 @@ mod request;
 pub use class::{ContentClass, UnknownClass};
 pub use extension::{
     EXTENSIONS, PathHint, WEAK_EXTENSIONS, class_of_extension, class_of_path, hint_of_path,
+    telling_path,
 };
 pub use request::{
     Classification, ClassifyRequest, CompressRequest, Compressed, MAX_KEPT_PERCENT,
