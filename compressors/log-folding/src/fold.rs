@@ -85,6 +85,10 @@ pub struct FoldOptions {
     /// [`crate::trace::Allowance`]); else its left-out frames go by the
     /// usual rules.
     pub whole_traces: bool,
+    /// Most records of a list of named records (see
+    /// [`keep_record_openers`]) whose openers all stay, their records
+    /// folded or not: a longer list keeps the openers of records it prints.
+    pub record_names: usize,
 }
 
 impl Default for FoldOptions {
@@ -106,6 +110,7 @@ impl Default for FoldOptions {
             exception_message_lines: 120,
             error_block_lines: usize::MAX,
             whole_traces: true,
+            record_names: 1000,
         }
     }
 }
@@ -128,6 +133,7 @@ impl FoldOptions {
             exception_message_lines: 40,
             error_block_lines: 60,
             whole_traces: false,
+            record_names: 200,
             ..self
         }
     }
@@ -152,6 +158,7 @@ impl FoldOptions {
             exception_message_lines: 12,
             error_block_lines: 20,
             whole_traces: false,
+            record_names: 0,
             ..self
         }
     }
@@ -752,7 +759,14 @@ pub fn fold_analysed(
         }
     }
 
-    keep_record_openers(contents, &templates.of_line, passing, &mut fate, &mut stats);
+    keep_record_openers(
+        contents,
+        &templates.of_line,
+        passing,
+        opts,
+        &mut fate,
+        &mut stats,
+    );
 
     // Write out. Every kept line is printed verbatim once: an identical line
     // later on (a stack trace repeated for every failing test) is folded, and
@@ -821,64 +835,78 @@ pub fn fold_analysed(
     stats
 }
 
-/// The first record of a list of records opens within this many lines.
-const RECORDS_START_WITHIN: usize = 3;
+/// The first record of a list of records opens one of this many first
+/// paragraphs.
+const RECORDS_START_PARAGRAPHS: usize = 3;
 
-/// Tenths of a log's lines its records must span to make it a list.
+/// Tenths of a log's lines its records must span to make it a list (what
+/// comes before the first record, a preamble, is at most the rest).
 const RECORDS_SHARE_TENTHS: usize = 8;
 
 /// Fewest records a log must hold for their openers to be read as such.
 const MIN_RECORDS: usize = 3;
 
 /// A log that is a list of records (`git log`'s commits, `pip show`'s
-/// packages, gdb's threads) opens each with a line of one shape (`commit
-/// 3f2a…`), printed only where a paragraph starts: that line names its
+/// packages, gdb's threads, `terraform plan`'s resources) opens each with
+/// a line of one shape (`commit 3f2a…`, `# aws_s3_bucket.logs will be
+/// created`), printed only where a paragraph starts: that line names its
 /// record, up to the next one (the last, as far as the longest record
-/// reaches), and the records make up the log. Where a line of a record
-/// is printed, its opener is too (a commit's message without its hash is
-/// a fact without its name); a record folded whole stays folded. A
-/// passing test's line opens no record: it folds; nor do openers that
-/// all say the same. Blocks alike inside a longer log (pytest's locals of
-/// each frame) are no list of records.
+/// reaches), and the records make up the log, but for a preamble and an
+/// epilogue. The names are the list's index: each opener is kept, the
+/// records' alike bodies fold under them (up to
+/// [`FoldOptions::record_names`] records; beyond it an opener stays where
+/// a line of its record is printed, as a commit's message without its
+/// hash would be a fact without its name). A passing test's line opens no
+/// record: it folds; nor do openers that all say the same. Blocks alike
+/// inside a longer log (pytest's locals of each frame) are no list of
+/// records.
 fn keep_record_openers(
     contents: &[&str],
     of_line: &[usize],
     passing: &[bool],
+    opts: &FoldOptions,
     fate: &mut [Fate],
     stats: &mut FoldStats,
 ) {
     let opens_paragraph = |i: usize| i == 0 || contents[i - 1].trim().is_empty();
-    // The first record opens within the first lines: only their shapes
-    // can open records.
-    let mut candidates: Vec<(usize, Vec<usize>, bool)> = Vec::new();
-    for i in 0..of_line.len().min(RECORDS_START_WITHIN + 1) {
-        if opens_paragraph(i)
-            && !contents[i].trim().is_empty()
-            && !candidates.iter().any(|(t, _, _)| *t == of_line[i])
-        {
-            candidates.push((of_line[i], Vec::new(), true));
+    // The first record opens one of the log's first paragraphs (after a
+    // preamble of a paragraph or two): only their openers' shapes can open
+    // records.
+    let mut openers_of: Vec<(usize, Option<Vec<usize>>)> = Vec::new();
+    for i in (0..contents.len())
+        .filter(|&i| opens_paragraph(i) && !contents[i].trim().is_empty())
+        .take(RECORDS_START_PARAGRAPHS)
+    {
+        if !openers_of.iter().any(|(t, _)| *t == of_line[i]) {
+            openers_of.push((of_line[i], Some(Vec::new())));
         }
     }
-    if candidates.is_empty() {
+    if openers_of.is_empty() {
         return;
     }
+    // Each candidate shape's lines while every one of them opens a
+    // paragraph.
     for (i, &t) in of_line.iter().enumerate() {
-        let Some((_, openers, still)) = candidates.iter_mut().find(|(c, _, _)| *c == t) else {
+        let Some((_, entry)) = openers_of.iter_mut().find(|(c, _)| *c == t) else {
             continue;
         };
-        if !*still || contents[i].trim().is_empty() {
+        let Some(openers) = entry else {
+            continue;
+        };
+        if contents[i].trim().is_empty() {
             continue;
         }
         if passing[i] || !opens_paragraph(i) {
-            *still = false;
+            *entry = None;
         } else {
             openers.push(i);
         }
     }
-    for (_, openers, still) in candidates {
-        if !still || openers.len() < MIN_RECORDS {
-            continue;
-        }
+    let lists = openers_of
+        .into_iter()
+        .filter_map(|(_, openers)| openers)
+        .filter(|openers| openers.len() >= MIN_RECORDS);
+    for openers in lists {
         let longest = openers.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         let reach = (openers[openers.len() - 1] + longest).min(contents.len()) - openers[0];
         // Openers that say the same (`unformatted: File would be
@@ -889,12 +917,10 @@ fn keep_record_openers(
             .collect::<FxHashSet<_>>()
             .len()
             == openers.len();
-        if !named
-            || openers[0] > RECORDS_START_WITHIN
-            || reach * 10 < contents.len() * RECORDS_SHARE_TENTHS
-        {
+        if !named || reach * 10 < contents.len() * RECORDS_SHARE_TENTHS {
             continue;
         }
+        let index = openers.len() <= opts.record_names;
         for (k, &i) in openers.iter().enumerate() {
             let end = openers
                 .get(k + 1)
@@ -903,7 +929,7 @@ fn keep_record_openers(
             let printed = fate[i + 1..end]
                 .iter()
                 .any(|f| matches!(f, Fate::Keep | Fate::RunHead(_)));
-            if printed && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context) {
+            if (index || printed) && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context) {
                 if matches!(fate[i], Fate::Folded | Fate::InRun) {
                     stats.folded = stats.folded.saturating_sub(1);
                 }
@@ -1624,6 +1650,47 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plan of 30 resources after a two-paragraph preamble: each
+    /// resource's bodies are alike and fold, its name stays; under the
+    /// tightest budget the names of records folded whole fold too.
+    fn plan_of_resources() -> String {
+        let mut plan = String::from(
+            "Terraform used the selected providers to generate the following\n  + create\n\n\
+             Terraform will perform the following actions:\n\n",
+        );
+        for i in 0..30 {
+            plan.push_str(&format!(
+                "  # terraform_data.dns[\"svc{i}\"] will be created\n  + resource \"terraform_data\" \"dns\" {{\n      \
+                 + id     = (known after apply)\n      + input  = \"svc{i}.local\"\n    }}\n\n"
+            ));
+        }
+        plan.push_str("Plan: 30 to add, 0 to change, 0 to destroy.\n");
+        plan
+    }
+
+    #[test]
+    fn a_list_of_named_records_keeps_every_name_after_a_preamble() {
+        let plan = plan_of_resources();
+        let lines: Vec<&str> = plan.lines().collect();
+        let fold_with = |opts: &FoldOptions| {
+            let mut out = Vec::new();
+            fold(&lines, &lines, opts, &mut out);
+            out
+        };
+        let out = fold_with(&FoldOptions::default());
+        for i in 0..30 {
+            let name = format!("  # terraform_data.dns[\"svc{i}\"] will be created");
+            assert!(out.contains(&name), "{name} lost: {out:#?}");
+        }
+        assert!(out.len() < lines.len() / 2, "{out:#?}");
+        let tightest = fold_with(&FoldOptions::default().tightest());
+        let names = tightest
+            .iter()
+            .filter(|l| l.contains("will be created"))
+            .count();
+        assert!(names < 30, "{tightest:#?}");
+    }
 
     #[test]
     fn stack_frames_of_each_runtime_read_as_frames() {
