@@ -9,7 +9,9 @@
 //! dashes followed by words: `^^^ expected `u32`, found `u64``) stays, as do
 //! the header, the location and the `= note`/`help:` lines around the frame.
 //! A frame showing a change (`ruff format --check`'s `98  + new` and `    -
-//! old`, the dashed rule between hunks) is source too, and folds.
+//! old`, the dashed rule between hunks) is source too, and folds. So does a
+//! frame printed with no gutter (javac, javadoc, older gcc): the source line
+//! right under the diagnostic and a line of carets under it.
 
 use crate::pytest_tb::Role;
 
@@ -53,7 +55,45 @@ pub fn roles(contents: &[&str], diagnostic: &[bool]) -> Vec<Role> {
                 && (t == "..." || !t.is_empty() && line.starts_with(char::is_whitespace));
     }
     pointed_frames(contents, &mut roles);
+    bare_frames(contents, diagnostic, &mut roles);
     roles
+}
+
+/// javac, javadoc and gcc before version 9 print a diagnostic's source
+/// line right under it with no gutter, and under that a line of nothing
+/// but a caret pointing at the column (`A.java:3: error: …`, `  int f() {
+/// return "s"; }`, `                   ^`). Under an error or a warning the
+/// source is the file's at the place the diagnostic names, and the caret
+/// says only the column: both fold, the diagnostic stays. Under a note
+/// (`previous declaration of 'f' was here`) the source is what the note
+/// shows, and stays; so does a frame under a line that is only a place
+/// (node's crash report prints `file.js:56`, the source, the caret, then
+/// the message).
+fn bare_frames(contents: &[&str], diagnostic: &[bool], roles: &mut [Role]) {
+    let error_or_warning = |line: &str| {
+        crate::markers::diagnostic_parts(line)
+            .is_some_and(|d| matches!(d.level().as_str(), "error" | "warning"))
+    };
+    for i in 0..contents.len().saturating_sub(2) {
+        let (source, caret) = (i + 1, i + 2);
+        if diagnostic[i]
+            && error_or_warning(contents[i])
+            && !diagnostic[source]
+            && !contents[source].trim().is_empty()
+            && is_bare_caret(contents[caret])
+            && roles[source] == Role::Other
+            && roles[caret] == Role::Other
+        {
+            roles[source] = Role::Folded;
+            roles[caret] = Role::Folded;
+        }
+    }
+}
+
+/// A line of nothing but a caret and its underline (`       ^`, `   ^~~~`).
+fn is_bare_caret(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('^') && t.chars().all(|c| matches!(c, '^' | '~'))
 }
 
 /// Frames outside a diagnostic: test runners and bundlers (jest, vitest,
@@ -190,6 +230,35 @@ fn is_label(rest: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_with_no_gutter_folds_under_its_diagnostic() {
+        let contents = [
+            "demo/Ledger.java:24: warning: no @return",
+            "    public long balance(String account) { return 0L; }",
+            "                ^",
+            "A.java:4: error: cannot find symbol",
+            "  void g() { undefined(); }",
+            "             ^",
+            "  symbol:   method undefined()",
+            "m.c:2:5: warning: unused variable 'x'",
+            "   int x;",
+            "       ^~",
+            "vis.h:45:6: note: previous declaration of 'tick' was here",
+            " void tick(Vis *, fd_set *);",
+            "      ^",
+            "  lib/a.js:0:0: node_modules/x/toToken.js:56",
+            "    token.value = 1;",
+            "                  ^",
+            "A caret alone is no frame:",
+            "    ^",
+        ];
+        let roles = roles(&contents);
+        let folded: Vec<usize> = (0..contents.len())
+            .filter(|&i| roles[i] == Role::Folded)
+            .collect();
+        assert_eq!(folded, [1, 2, 4, 5, 8, 9]);
+    }
 
     /// The roles of `contents`, its diagnostics read here.
     fn roles(contents: &[&str]) -> Vec<Role> {
