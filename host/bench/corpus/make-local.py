@@ -201,6 +201,10 @@ readelf -S and -Ws).
 no tool and no path (Ruby source, Cargo.toml manifests, CI workflows, a
 YAML table of flags) and cargo-nextest's run of a reference-test crate.
 
+`--round38` writes only `unseen_tool_cases()`: tools no earlier round ran
+(terraform validate, plan and fmt, javadoc's doclint, cargo doc's broken
+links, strace, perl's warnings, npm query).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -3611,6 +3615,134 @@ def system_listing_cases():
     case("readelf-dynsyms-libz", "log", f"readelf -Ws --dyn-syms {lib}", t, keep, "every symbol's name")
 
 
+def unseen_tool_cases():
+    """Round 38: tools no earlier round ran (Terraform, javadoc, rustdoc,
+    strace, perl's warnings, npm query), each rule written before ghost's
+    output was looked at."""
+    tf = "TF_CLI_CONFIG_FILE=/dev/null terraform"
+    with tempfile.TemporaryDirectory() as tmp:
+        # terraform validate of a module with mistakes: every error's
+        # title and the `on FILE line N` line that places it.
+        mod = os.path.join(tmp, "module")
+        os.makedirs(mod)
+        open(os.path.join(mod, "main.tf"), "w").write(
+            'variable "names" {\n  type    = list(string)\n  default = ["alpha", "beta"]\n}\n\n'
+            'resource "terraform_data" "item" {\n  for_each = toset(var.names)\n  input    = "${each.key}-${var.region}"\n}\n\n'
+            'resource "terraform_data" "copy" {\n  input = terraform_data.missing.output\n}\n\n'
+            'output "first" {\n  value = terraform_data.item["alpha"].outputs\n}\n\n'
+            'output "zone" {\n  value = local.zone\n}\n')
+        open(os.path.join(mod, "extra.tf"), "w").write(
+            'module "net" {\n  source = "./net"\n}\n\n'
+            'resource "terraform_data" "tagged" {\n  input = { owner = var.owner, count = length(var.names, 2) }\n}\n')
+        os.makedirs(os.path.join(mod, "net"))
+        open(os.path.join(mod, "net", "main.tf"), "w").write('output "cidr" { value = "10.0.0.0/16" }\n')
+        run(f"{tf} init -no-color", cwd=mod)
+        t = run(f"{tf} validate -no-color", cwd=mod)
+        case("terraform-validate-errors", "log", "terraform validate", t,
+             lambda l: re.match(r"^(│ )?(Error|Warning): ", l) or re.match(r"^(│ )?\s+on \S+\.tf line \d+", l),
+             "every `Error:`/`Warning:` title and every `on FILE line N` line")
+        # terraform plan of 36 resources and an output map: every
+        # resource's `# ADDRESS will be created` line, the `Plan:` line
+        # and every output value.
+        plan = os.path.join(tmp, "plan")
+        os.makedirs(plan)
+        services = ["api", "auth", "billing", "cart", "catalog", "checkout", "email", "gateway", "inventory",
+                    "ledger", "media", "notify", "orders", "payments", "search", "shipping", "users", "webhooks"]
+        body = ", ".join(f'{n} = {{ port = {8080 + i}, replicas = {1 + i % 4} }}' for i, n in enumerate(services))
+        open(os.path.join(plan, "main.tf"), "w").write(
+            'variable "services" {\n  type = map(object({ port = number, replicas = number }))\n'
+            f'  default = {{ {body} }}\n}}\n'
+            'resource "terraform_data" "service" {\n  for_each = var.services\n'
+            '  input = { name = each.key, port = each.value.port, replicas = each.value.replicas, image = "registry.local/${each.key}:1.4.2" }\n}\n'
+            'resource "terraform_data" "dns" {\n  for_each = var.services\n  input = "${each.key}.svc.cluster.local"\n'
+            '  triggers_replace = [terraform_data.service[each.key].id]\n}\n'
+            'output "endpoints" { value = { for k, v in var.services : k => "http://${k}:${v.port}" } }\n')
+        run(f"{tf} init -no-color", cwd=plan)
+        t = run(f"{tf} plan -no-color", cwd=plan)
+        case("terraform-plan-create", "log", "terraform plan", t,
+             lambda l: re.match(r"^  # \S+ will be ", l) or l.startswith("Plan: ") or re.match(r'^      \+ \w+ += "http', l),
+             "every `# ADDRESS will be created` line, the `Plan:` line and every output value line")
+        # terraform fmt -check -diff: a diff, every changed line.
+        fmt = os.path.join(tmp, "fmt")
+        os.makedirs(fmt)
+        open(os.path.join(fmt, "network.tf"), "w").write(
+            'variable "cidr" {\ntype = string\n  default     = "10.0.0.0/16"\n}\nvariable "zones" {\n   type = list(string)\n'
+            'default = ["a","b","c"]\n}\n\nresource "terraform_data" "subnet" {\n  count = length(var.zones)\n  input = {\n'
+            '      zone = var.zones[count.index]\n    cidr   = cidrsubnet(var.cidr, 8, count.index)\n  }\n}\nlocals {\n'
+            '  names = [for z in var.zones: "subnet-${z}"]\n  tags = {\n    Owner="platform"\n    Environment   =    "staging"\n  }\n}\n')
+        t = run(f"{tf} fmt -check -diff -no-color", cwd=fmt)
+        case("terraform-fmt-diff", "code", "terraform fmt -check -diff", t,
+             lambda l: re.match(r"^[+-](?![+-]{2} )", l) is not None,
+             "every added and removed line")
+        # javadoc's doclint: every `FILE:N: warning|error:` line and the counts.
+        jd = os.path.join(tmp, "jd")
+        os.makedirs(os.path.join(jd, "demo"))
+        open(os.path.join(jd, "demo", "Ledger.java"), "w").write(
+            "package demo;\n\nimport java.util.*;\n\n/** A ledger of accounts. */\npublic class Ledger {\n"
+            "    public static final int LIMIT = 100;\n    private final Map<String, Long> balances = new HashMap<>();\n\n"
+            "    public Ledger() {}\n\n    /**\n     * Credits an account.\n     * @param account the account\n     * @param amount\n"
+            "     * @return the new balance\n     * @throws IllegalStateException when frozen\n     */\n"
+            "    public long credit(String account, long amount) { return balances.merge(account, amount, Long::sum); }\n\n"
+            "    public long debit(String account, long amount) { return credit(account, -amount); }\n\n"
+            "    /** Balance of {@link #acount}. <p> unclosed */\n"
+            "    public long balance(String account) { return balances.getOrDefault(account, 0L); }\n\n"
+            "    public Set<String> accounts() { return balances.keySet(); }\n\n"
+            "    /** @param from where\n     *  @param to where to */\n"
+            "    public void transfer(String from, String to, long amount) throws Exception { debit(from, amount); credit(to, amount); }\n\n"
+            "    public static class Entry {\n        public String memo;\n        public long cents;\n"
+            "        public Entry(String memo, long cents) { this.memo = memo; this.cents = cents; }\n"
+            "        public String toString() { return memo + \":\" + cents; }\n    }\n\n"
+            "    public enum Kind { CREDIT, DEBIT, TRANSFER }\n}\n")
+        t = run("javadoc -Xdoclint:all -d out demo/Ledger.java", cwd=jd)
+        case("javadoc-doclint", "log", "javadoc -Xdoclint:all -d out demo/Ledger.java", t,
+             lambda l: re.match(r"^\S+\.java:\d+: (warning|error): ", l) or re.match(r"^\d+ (warnings?|errors?)$", l),
+             "every `FILE:N: warning|error:` line and the warning and error counts")
+        # cargo doc with broken intra-doc links: every `warning:` header,
+        # its `-->` line and the `generated N warnings` line.
+        crate = os.path.join(tmp, "ledger")
+        os.makedirs(os.path.join(crate, "src"))
+        open(os.path.join(crate, "Cargo.toml"), "w").write('[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n')
+        open(os.path.join(crate, "src", "lib.rs"), "w").write(
+            "//! A ledger. See [`Acount`] and [the book](crate::book) for details.\n//! Balances are kept in <cents>.\n\n"
+            "/// An account, credited by [`Ledger::credti`].\npub struct Account { pub name: String }\n\n"
+            "/// The ledger itself: see [`Account`], [`Entry`] and [`Kind::Refund`].\npub struct Ledger;\n\nimpl Ledger {\n"
+            "    /// Credits `account`; fails like [`std::io::Errr`] would. Returns a Vec<u64>.\n"
+            "    pub fn credit(&self, account: &Account) -> u64 { let _ = account; 0 }\n"
+            "    /// See [`Self::credit`] and [`Self::debit_all`].\n    pub fn debit(&self) {}\n}\n\n"
+            "/// Kinds of entries: [`Kind::Credit`] or [`Kind::Debit`]; see <https://example.com>.\npub enum Kind { Credit, Debit }\n\n"
+            "/// An unclosed <b>tag and a [broken link][ref].\npub fn helper() {}\n")
+        t = run("cargo doc --offline --color never 2>&1 | grep -v '^\\s*\\(Compiling\\|Documenting\\)'", cwd=crate)
+        case("cargo-doc-broken-links", "log", "cargo doc", t,
+             lambda l: l.startswith("warning:") or l.strip().startswith("--> "),
+             "every `warning:` header, its `--> file:line:col` line and the `generated N warnings` line")
+        # strace of a Python script that opens a missing file: the failing
+        # openat, what the process wrote to stderr, its exit.
+        py = run("python3 -c 'import sys; print(sys.executable)'", stderr=False).strip()
+        cmd = f"strace {py} -c \"import json; json.load(open('/etc/ghost-missing/settings.json'))\""
+        t = run(cmd, cwd=tmp)
+        case("strace-missing-file", "log", cmd, t,
+             lambda l: "/etc/ghost-missing/settings.json" in l or (l.startswith('write(2, "') and not l.startswith('write(2, "", 0)'))
+             or l.startswith("exit_group(") or l.startswith("+++ exited"),
+             "every line naming the missing file, every non-empty write to stderr, exit_group and the exit line")
+        # perl's warnings from a loop: every distinct warning.
+        open(os.path.join(tmp, "w.pl"), "w").write(
+            'use strict; use warnings;\nmy %seen; my @rows = (["alpha", 3], ["beta"], ["gamma", "x"], [undef, 4]);\n'
+            'for my $i (1..40) {\n  for my $r (@rows) {\n    my $total = $r->[1] + $i;\n    $seen{$r->[0]}++;\n  }\n}\n'
+            'my $s = "n=" . $seen{delta};\nprintf "%d\\n", "12abc";\n')
+        t = run("perl w.pl", cwd=tmp)
+        case("perl-warnings-loop", "log", "perl w.pl", t,
+             lambda l: " at w.pl line " in l,
+             "every distinct warning (` at w.pl line N`)")
+        # npm query of an installed tree: every package's name and version.
+        proj = os.path.join(tmp, "proj")
+        os.makedirs(proj)
+        run("npm init -y && npm install --no-audit --no-fund lodash@4.17.4 minimist@0.0.8 handlebars@4.0.5 node-fetch@2.6.0", cwd=proj)
+        t = run('npm query "*"', cwd=proj, stderr=False)
+        pkgs = json.loads(t)
+        keep = [p["name"] for p in pkgs] + [p["version"] for p in pkgs if p.get("version")]
+        case("npm-query-all", "structured", 'npm query "*"', t, keep, "every package's name and version")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3720,6 +3852,9 @@ def main():
         return
     if "--round37" in sys.argv:
         unhinted_cases()
+        return
+    if "--round38" in sys.argv:
+        unseen_tool_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
