@@ -9,6 +9,11 @@
 //! A hunk is read by the counts its header gives (`@@ -12,7 +12,9 @@`), so
 //! a context line that looks like a header (`--- a` in a diff of a diff)
 //! is context all the same.
+//!
+//! A file whose hunks add and remove what an earlier file's did, line for
+//! line (a rename done across many files), is a repeat: its name and each
+//! hunk's header stay, and its hunks' lines fold under a marker naming the
+//! file that showed those changes (see [`repeats`]).
 
 use crate::source::Line;
 
@@ -26,15 +31,34 @@ pub fn is_unified_diff(lines: &[Line<'_>]) -> bool {
 /// Which lines stay (see the module's doc).
 pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
     let mut keep = vec![true; lines.len()];
+    for (header, end) in hunks(lines) {
+        let start = header + 1;
+        let first = |k: usize| lines[k].code.as_bytes().first().copied();
+        let changed = |k: usize| matches!(first(k), Some(b'-' | b'+'));
+        for (k, kept) in keep.iter_mut().enumerate().take(end).skip(start) {
+            // `\ No newline at end of file` stays with the line it is of.
+            if !changed(k) && first(k) != Some(b'\\') {
+                *kept = (k.saturating_sub(CONTEXT_KEPT).max(start)
+                    ..=(k + CONTEXT_KEPT).min(end - 1))
+                    .any(changed);
+            }
+        }
+    }
+    keep
+}
+
+/// Each hunk of `lines`: its header's index and the end of its body (its
+/// lines until both counts the header gives are used up, and a `\ No
+/// newline at end of file` after them).
+fn hunks(lines: &[Line<'_>]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let Some((mut old, mut new)) = hunk_counts(lines[i].code) else {
             i += 1;
             continue;
         };
-        // The hunk's body: its lines until both counts are used up.
-        let start = i + 1;
-        let mut end = start;
+        let mut end = i + 1;
         while end < lines.len() && (old > 0 || new > 0) {
             match lines[end].code.as_bytes().first() {
                 Some(b'-') => old = old.saturating_sub(1),
@@ -49,23 +73,69 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
             }
             end += 1;
         }
-        // `\ No newline at end of file` may follow the last line.
         while end < lines.len() && lines[end].code.starts_with('\\') {
             end += 1;
         }
-        let first = |k: usize| lines[k].code.as_bytes().first().copied();
-        let changed = |k: usize| matches!(first(k), Some(b'-' | b'+'));
-        for (k, kept) in keep.iter_mut().enumerate().take(end).skip(start) {
-            // `\ No newline at end of file` stays with the line it is of.
-            if !changed(k) && first(k) != Some(b'\\') {
-                *kept = (k.saturating_sub(CONTEXT_KEPT).max(start)
-                    ..=(k + CONTEXT_KEPT).min(end - 1))
-                    .any(changed);
-            }
-        }
+        found.push((i, end));
         i = end.max(i + 1);
     }
-    keep
+    found
+}
+
+/// For each line of a file's hunks that repeat an earlier file's (the
+/// same added and removed lines, in the same order; the headers and the
+/// context aside: a change may sit elsewhere in each file, among other
+/// lines), the name of the file that showed them first; `None` for every
+/// other line. A file is what follows a `+++ ` line.
+pub fn repeats(lines: &[Line<'_>]) -> Vec<Option<String>> {
+    let mut of_line = vec![None; lines.len()];
+    // Each file's name and hunks, in order.
+    let mut files: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
+    let mut hunks = hunks(lines).into_iter().peekable();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(path) = line.code.strip_prefix("+++ ") else {
+            continue;
+        };
+        // Hunks before this file's name belong to none.
+        while hunks.next_if(|&(h, _)| h < i).is_some() {}
+        let next_file = lines[i + 1..]
+            .iter()
+            .position(|l| l.code.starts_with("+++ "))
+            .map_or(lines.len(), |k| i + 1 + k);
+        let mut own = Vec::new();
+        while let Some(h) = hunks.next_if(|&(h, _)| h < next_file) {
+            own.push(h);
+        }
+        let name = path.split('\t').next().unwrap_or(path);
+        let name = name.strip_prefix("b/").unwrap_or(name).to_string();
+        files.push((name, own));
+    }
+    // What a file's hunks change: their added and removed lines.
+    let body = |hunks: &[(usize, usize)]| -> Vec<&str> {
+        hunks
+            .iter()
+            .flat_map(|&(h, end)| lines[h + 1..end].iter().map(|l| l.code))
+            .filter(|code| code.starts_with(['-', '+']))
+            .collect()
+    };
+    let mut first_of: Vec<(Vec<&str>, &str)> = Vec::new();
+    for (name, own) in &files {
+        let lines_changed = body(own);
+        if lines_changed.is_empty() {
+            continue;
+        }
+        match first_of.iter().find(|(b, _)| *b == lines_changed) {
+            Some((_, first)) => {
+                for &(h, end) in own {
+                    for slot in &mut of_line[h + 1..end] {
+                        *slot = Some((*first).to_string());
+                    }
+                }
+            }
+            None => first_of.push((lines_changed, name)),
+        }
+    }
+    of_line
 }
 
 /// The old and new line counts a hunk's header gives: `(7, 9)` of `@@
@@ -129,6 +199,34 @@ mod tests {
                 "+fn split_into_chunks() {",
                 " fn b0() { }",
                 "\\ No newline at end of file",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_change_repeated_in_another_file_is_named_not_shown_again() {
+        let file = |name: &str, at: usize| {
+            format!(
+                "diff --git a/{name} b/{name}\nindex 1..2 100644\n--- a/{name}\n+++ b/{name}\n\
+                 @@ -{at},3 +{at},3 @@\n def f_{at}(key):\n-    rec = fetch_record(key)\n+    rec = load_record(key)\n     return rec\n"
+            )
+        };
+        let diff =
+            file("mod0.py", 1) + &file("mod1.py", 7) + &file("store.py", 1).replace("key", "k");
+        let (lines, _) = source::lines(&diff);
+        let repeats = repeats(&lines);
+        let repeated: Vec<(&str, &str)> = lines
+            .iter()
+            .zip(&repeats)
+            .filter_map(|(l, r)| Some((l.code, r.as_deref()?)))
+            .collect();
+        assert_eq!(
+            repeated,
+            vec![
+                (" def f_7(key):", "mod0.py"),
+                ("-    rec = fetch_record(key)", "mod0.py"),
+                ("+    rec = load_record(key)", "mod0.py"),
+                ("     return rec", "mod0.py"),
             ]
         );
     }

@@ -250,8 +250,18 @@ pub fn compress_within(
     // A `.txt` or `.log` says nothing of the language: the text decides.
     let source_path = ghost_types::telling_path(source_path);
     let (lines, numbered) = source::lines(text);
-    let (keep, comment) = outline(text, source_path, &lines);
-    let out = render(&lines, numbered, &keep, &[]);
+    let (mut keep, comment) = outline(text, source_path, &lines);
+    let repeats = if diff::is_unified_diff(&lines) {
+        diff::repeats(&lines)
+    } else {
+        Vec::new()
+    };
+    for (kept, repeat) in keep.iter_mut().zip(&repeats) {
+        *kept &= repeat.is_none();
+    }
+    let render =
+        |keep: &[bool], dropped: &[bool]| render(&lines, numbered, keep, dropped, &repeats);
+    let out = render(&keep, &[]);
     let Some(target) = target_tokens else {
         return out;
     };
@@ -259,7 +269,7 @@ pub fn compress_within(
         return out;
     }
     let (keep, dropped) = without_comments(&lines, &keep, &comment);
-    let mut out = render(&lines, numbered, &keep, &dropped);
+    let mut out = render(&keep, &dropped);
     out.notes
         .push(format!("tightened for a budget of {target} tokens"));
     out
@@ -324,8 +334,16 @@ fn without_comments(lines: &[Line<'_>], keep: &[bool], comment: &[bool]) -> (Vec
 }
 
 /// Prints the `keep` lines of a file and a marker for each run of the
-/// others, but for runs of `dropped` lines alone, which are left out.
-fn render(lines: &[Line<'_>], numbered: bool, keep: &[bool], dropped: &[bool]) -> CompressedCode {
+/// others, but for runs of `dropped` lines alone, which are left out. A
+/// run of a diff's lines that `repeats` an earlier file's change names
+/// that file in its marker.
+fn render(
+    lines: &[Line<'_>],
+    numbered: bool,
+    keep: &[bool],
+    dropped: &[bool],
+    repeats: &[Option<String>],
+) -> CompressedCode {
     let is_dropped = |i: usize| dropped.get(i).copied().unwrap_or(false);
     let mut out = Outline::default();
     let mut folds = 0;
@@ -356,13 +374,16 @@ fn render(lines: &[Line<'_>], numbered: bool, keep: &[bool], dropped: &[bool]) -
             .map(|l| l.code.chars().take_while(|c| c.is_whitespace()).collect())
             .unwrap_or_default();
         let n = i - start;
-        let marker = match (numbered, n) {
+        let mut marker = match (numbered, n) {
             (true, _) => {
                 format!("{indent}… lines {first}–{last} folded (Read offset={first} limit={n})")
             }
             (false, 1) => format!("{indent}… line {first}"),
             (false, _) => format!("{indent}… lines {first}–{last}"),
         };
+        if let Some(Some(earlier)) = repeats.get(start) {
+            marker.push_str(&format!(": the same changes as {earlier}'s"));
+        }
         let folded: usize = lines[start..i].iter().map(|l| l.raw.trim().len()).sum();
         if folded < marker.trim().len() * MIN_FOLD_GAIN {
             for (k, line) in lines.iter().enumerate().take(i).skip(start) {
