@@ -86,53 +86,43 @@ fn hunks(lines: &[Line<'_>]) -> Vec<(usize, usize)> {
 /// same added and removed lines, in the same order; the headers and the
 /// context aside: a change may sit elsewhere in each file, among other
 /// lines), the name of the file that showed them first; `None` for every
-/// other line. A file is what follows a `+++ ` line.
-pub fn repeats(lines: &[Line<'_>]) -> Vec<Option<String>> {
+/// other line. A file is what follows a `+++ ` line, up to the next one.
+pub fn repeats<'a>(lines: &[Line<'a>]) -> Vec<Option<&'a str>> {
     let mut of_line = vec![None; lines.len()];
-    // Each file's name and hunks, in order.
-    let mut files: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
+    let starts: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].code.starts_with("+++ "))
+        .collect();
     let mut hunks = hunks(lines).into_iter().peekable();
-    for (i, line) in lines.iter().enumerate() {
-        let Some(path) = line.code.strip_prefix("+++ ") else {
-            continue;
-        };
-        // Hunks before this file's name belong to none.
-        while hunks.next_if(|&(h, _)| h < i).is_some() {}
-        let next_file = lines[i + 1..]
-            .iter()
-            .position(|l| l.code.starts_with("+++ "))
-            .map_or(lines.len(), |k| i + 1 + k);
+    // Each file's added and removed lines, with the file that showed them
+    // first.
+    let mut first_of: Vec<(Vec<&str>, &str)> = Vec::new();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        // Hunks before a file's name belong to none.
+        while hunks.next_if(|&(h, _)| h < start).is_some() {}
         let mut own = Vec::new();
-        while let Some(h) = hunks.next_if(|&(h, _)| h < next_file) {
+        while let Some(h) = hunks.next_if(|&(h, _)| h < end) {
             own.push(h);
         }
-        let name = path.split('\t').next().unwrap_or(path);
-        let name = name.strip_prefix("b/").unwrap_or(name).to_string();
-        files.push((name, own));
-    }
-    // What a file's hunks change: their added and removed lines.
-    let body = |hunks: &[(usize, usize)]| -> Vec<&str> {
-        hunks
+        let changed: Vec<&str> = own
             .iter()
             .flat_map(|&(h, end)| lines[h + 1..end].iter().map(|l| l.code))
             .filter(|code| code.starts_with(['-', '+']))
-            .collect()
-    };
-    let mut first_of: Vec<(Vec<&str>, &str)> = Vec::new();
-    for (name, own) in &files {
-        let lines_changed = body(own);
-        if lines_changed.is_empty() {
+            .collect();
+        if changed.is_empty() {
             continue;
         }
-        match first_of.iter().find(|(b, _)| *b == lines_changed) {
-            Some((_, first)) => {
-                for &(h, end) in own {
-                    for slot in &mut of_line[h + 1..end] {
-                        *slot = Some((*first).to_string());
-                    }
+        match first_of.iter().find(|(c, _)| *c == changed) {
+            Some(&(_, first)) => {
+                for &(h, end) in &own {
+                    of_line[h + 1..end].fill(Some(first));
                 }
             }
-            None => first_of.push((lines_changed, name)),
+            None => {
+                let path = &lines[start].code["+++ ".len()..];
+                let name = path.split('\t').next().unwrap_or(path);
+                first_of.push((changed, name.strip_prefix("b/").unwrap_or(name)));
+            }
         }
     }
     of_line
@@ -218,7 +208,7 @@ mod tests {
         let repeated: Vec<(&str, &str)> = lines
             .iter()
             .zip(&repeats)
-            .filter_map(|(l, r)| Some((l.code, r.as_deref()?)))
+            .filter_map(|(l, r)| Some((l.code, (*r)?)))
             .collect();
         assert_eq!(
             repeated,

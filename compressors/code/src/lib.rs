@@ -342,7 +342,7 @@ fn render(
     numbered: bool,
     keep: &[bool],
     dropped: &[bool],
-    repeats: &[Option<String>],
+    repeats: &[Option<&str>],
 ) -> CompressedCode {
     let is_dropped = |i: usize| dropped.get(i).copied().unwrap_or(false);
     let mut out = Outline::default();
