@@ -205,6 +205,13 @@ YAML table of flags) and cargo-nextest's run of a reference-test crate.
 (terraform validate, plan and fmt, javadoc's doclint, cargo doc's broken
 links, strace, perl's warnings, npm query).
 
+`--round39 VENV_BIN` writes only `unseen_runner_cases()`: test runners and
+build tools no earlier round ran (Meson and Ninja, meson test, Robot
+Framework, behave, busted, testthat, PHP_CodeSniffer, pytest-xdist,
+pip-compile with network, cfn-lint); Debian packages meson ninja-build
+lua-busted r-cran-testthat php-codesniffer, and in VENV_BIN robotframework
+behave pytest pytest-xdist pip-tools cfn-lint.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -3743,6 +3750,223 @@ def unseen_tool_cases():
         case("npm-query-all", "structured", 'npm query "*"', t, keep, "every package's name and version")
 
 
+def unseen_runner_cases():
+    """Round 39: test runners and build tools no earlier round ran (Meson
+    and Ninja, Meson's test runner, Robot Framework, behave, busted,
+    testthat, PHP_CodeSniffer, pytest-xdist, pip-compile, cfn-lint), each
+    rule written before ghost's output was looked at."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # Meson and Ninja building a C program in which two of 24 files do
+        # not compile (ninja -k 0 goes on past the first): every compiler
+        # `error:`/`warning:` line, every `FAILED:` line and ninja's stop.
+        proj = os.path.join(tmp, "calc")
+        os.makedirs(os.path.join(proj, "src"))
+        mods = [f"op{i:02d}" for i in range(22)]
+        for m in mods:
+            open(os.path.join(proj, "src", f"{m}.c"), "w").write(
+                f"#include \"calc.h\"\n\nint {m}(int a, int b) {{\n    return a * {len(m)} + b;\n}}\n")
+        open(os.path.join(proj, "src", "calc.h"), "w").write(
+            "#pragma once\n" + "".join(f"int {m}(int a, int b);\n" for m in mods)
+            + "struct token { int kind; const char *text; };\nint parse(const char *s, struct token *out);\n")
+        open(os.path.join(proj, "src", "parse.c"), "w").write(
+            "#include <string.h>\n#include \"calc.h\"\n\nint parse(const char *s, struct token *out) {\n"
+            "    int n = 0;\n    for (size_t i = 0; i < strlen(s); i++) {\n        out[n].kind = s[i];\n"
+            "        out[n].txt = s + i;\n        n += lenght;\n    }\n    return n;\n}\n")
+        open(os.path.join(proj, "src", "main.c"), "w").write(
+            "#include <stdio.h>\n#include \"calc.h\"\n\nint main(int argc, char **argv) {\n    struct token toks[64];\n"
+            "    int unused;\n    int n = parse(argv[1], toks);\n    printf(\"%s tokens\\n\", n);\n"
+            "    return op00(n, argc) + op99(1, 2);\n}\n")
+        open(os.path.join(proj, "meson.build"), "w").write(
+            "project('calc', 'c', default_options: ['warning_level=3'])\n"
+            "executable('calc', files(" + ", ".join(f"'src/{m}.c'" for m in mods) + ", 'src/parse.c', 'src/main.c'))\n")
+        run("meson setup build", cwd=proj)
+        t = run("ninja -C build -k 0", cwd=proj)
+        case("meson-ninja-errors", "log", "ninja -C build -k 0", t,
+             lambda l: re.match(r"^\.\./src/\S+:\d+:\d+: (error|warning): ", l) or l.startswith("FAILED: ")
+             or l.startswith("ninja: build stopped"),
+             "every compiler `error:`/`warning:` line, every `FAILED:` line and ninja's `build stopped` line")
+        # Meson's test runner over 14 tests, two failing and one timing
+        # out, with their logs: every FAIL/TIMEOUT line, every line the
+        # failing tests printed about their failure, the summary counts.
+        suite = os.path.join(tmp, "suite")
+        os.makedirs(suite)
+        open(os.path.join(suite, "check.c"), "w").write(
+            "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n"
+            "int main(int argc, char **argv) {\n    const char *name = argv[1];\n    printf(\"running %s\\n\", name);\n"
+            "    if (strcmp(name, \"overflow\") == 0) { fprintf(stderr, \"check.c:9: expected 2147483647, got -2147483648\\n\"); return 1; }\n"
+            "    if (strcmp(name, \"rounding\") == 0) { fprintf(stderr, \"check.c:10: round(2.5) gave 2, wanted 3\\n\"); return 3; }\n"
+            "    if (strcmp(name, \"network\") == 0) { sleep(5); }\n    printf(\"%s ok\\n\", name);\n    return 0;\n}\n")
+        names = ["add", "sub", "mul", "div", "mod", "pow", "overflow", "rounding", "parse", "format", "network", "cache", "locale", "unicode"]
+        open(os.path.join(suite, "meson.build"), "w").write(
+            "project('suite', 'c')\nexe = executable('check', 'check.c')\n"
+            + "".join(f"test('{n}', exe, args: ['{n}']" + (", timeout: 1" if n == "network" else "") + ")\n" for n in names))
+        run("meson setup build && ninja -C build", cwd=suite)
+        t = run("meson test -C build --print-errorlogs", cwd=suite)
+        t = re.sub(r"/tmp/tmp\w+", "/tmp/suite", t)
+        case("meson-test-failing", "log", "meson test -C build --print-errorlogs", t,
+             lambda l: re.search(r"\b(FAIL|TIMEOUT)\b", l) or re.match(r"^check\.c:\d+: ", l)
+             or re.match(r"^(Ok|Fail|Timeout|Skipped|Expected Fail|Unexpected Pass):\s+\d+", l),
+             "every FAIL/TIMEOUT line, every line a failing test printed about its failure, the summary counts")
+        # Robot Framework over 24 tests, three failing: every `| FAIL |`
+        # line, the message under it and the totals.
+        rb = os.path.join(tmp, "robot")
+        os.makedirs(rb)
+        tests = "".join(f"Price Of Item {i}\n    ${{p}}=    Evaluate    {i} * 3\n    Should Be Equal As Integers    ${{p}}    {i * 3}\n\n"
+                        for i in range(20))
+        open(os.path.join(rb, "shop.robot"), "w").write(
+            "*** Settings ***\nDocumentation    Prices and the cart.\n\n*** Test Cases ***\n" + tests
+            + "Cart Total Includes Tax\n    ${t}=    Evaluate    100 * 1.2\n    Should Be Equal As Numbers    ${t}    121\n\n"
+            + "Cart Lists Every Item\n    @{items}=    Create List    apple    pear\n    Should Contain    ${items}    plum\n\n"
+            + "Checkout Uses A Coupon\n    Apply Coupon    SPRING10\n\n"
+            + "Empty Cart Is Zero\n    Should Be Equal    ${0}    ${0}\n")
+        t = run(f"{VENV}/robot --output NONE --report NONE --log NONE shop.robot", cwd=rb)
+        lines = t.splitlines()
+        keep = []
+        for i, l in enumerate(lines):
+            if l.rstrip().endswith("| FAIL |"):
+                keep += [l, lines[i + 1]]
+            elif re.match(r"^\d+ tests?, \d+ passed, \d+ failed", l):
+                keep.append(l)
+        case("robot-failing", "log", "robot shop.robot", t, keep,
+             "every `| FAIL |` line, the message line under it and the `N tests, N passed, N failed` lines")
+        # behave over a feature with outlines, two scenarios failing:
+        # every `ASSERT FAILED:` line, every failing or erroring
+        # scenario's place and the three summary lines.
+        bh = os.path.join(tmp, "bh")
+        os.makedirs(os.path.join(bh, "features", "steps"))
+        open(os.path.join(bh, "features", "cart.feature"), "w").write(
+            "Feature: Cart\n  Scenario Outline: adding items\n    Given an empty cart\n    When I add <n> items at <price>\n"
+            "    Then the total is <total>\n\n    Examples:\n      | n | price | total |\n"
+            + "".join(f"      | {n} | {p} | {n * p} |\n" for n, p in [(1, 3), (2, 5), (3, 7), (4, 2), (5, 9), (6, 1)])
+            + "      | 7 | 4 | 29 |\n\n  Scenario: removing the last item\n    Given an empty cart\n    When I add 1 items at 5\n"
+            "    And I remove 1 items\n    Then the cart is empty\n\n  Scenario: a coupon\n    Given an empty cart\n"
+            "    When I add 2 items at 10\n    And I apply the coupon \"HALF\"\n    Then the total is 10\n")
+        open(os.path.join(bh, "features", "steps", "cart.py"), "w").write(
+            "from behave import given, when, then\n\n@given('an empty cart')\ndef empty(ctx):\n    ctx.items = []\n\n"
+            "@when('I add {n:d} items at {price:d}')\ndef add(ctx, n, price):\n    ctx.items += [price] * n\n\n"
+            "@when('I remove {n:d} items')\ndef remove(ctx, n):\n    ctx.items = ctx.items[n:]\n\n"
+            "@then('the total is {total:d}')\ndef total(ctx, total):\n    assert sum(ctx.items) == total, f'total {sum(ctx.items)} != {total}'\n\n"
+            "@then('the cart is empty')\ndef is_empty(ctx):\n    assert not ctx.items\n")
+        t = run(f"{VENV}/behave --no-color", cwd=bh)
+        lines = t.splitlines()
+        keep = [l for l in lines if "ASSERT FAILED:" in l or re.match(r"^\d+ (features?|scenarios?|steps?) passed", l)]
+        for section in ["Failing scenarios:", "Errored scenarios:"]:
+            if section in lines:
+                for l in lines[lines.index(section) + 1:]:
+                    if not l.strip():
+                        break
+                    keep.append(l)
+        case("behave-failing", "log", "behave", t, keep,
+             "every `ASSERT FAILED:` line, every line under `Failing scenarios:` and `Errored scenarios:`, the summary lines")
+        # busted over 30 specs, two failing and one erroring: every
+        # `Failure ->`/`Error ->` header, the line naming the failing
+        # test and the `file:N:` message, and the summary line.
+        bs = os.path.join(tmp, "busted")
+        os.makedirs(os.path.join(bs, "spec"))
+        open(os.path.join(bs, "money.lua"), "w").write(
+            "local M = {}\nfunction M.add(a, b) return a + b end\nfunction M.round(x) return math.floor(x) end\n"
+            "function M.parse(s) return tonumber(s:match('%d+')) end\nreturn M\n")
+        open(os.path.join(bs, "spec", "money_spec.lua"), "w").write(
+            "local money = require('money')\ndescribe('money', function()\n"
+            + "".join(f"  it('adds {i} and {i + 1}', function() assert.are.equal({2 * i + 1}, money.add({i}, {i + 1})) end)\n" for i in range(27))
+            + "  it('rounds half up', function() assert.are.equal(3, money.round(2.5)) end)\n"
+            "  it('parses a price', function() assert.are.same({amount = 12}, {amount = money.parse('12 EUR') + 1}) end)\n"
+            "  it('parses nothing', function() assert.is_nil(money.parse(nil)) end)\nend)\n")
+        t = run("busted --output=plainTerminal", cwd=bs)
+        lines = t.splitlines()
+        keep = []
+        for i, l in enumerate(lines):
+            if re.match(r"^(Failure|Error) (→|->) ", l):
+                keep += [l, lines[i + 1]]
+            elif re.match(r"^\S+\.lua:\d+: ", l) or re.match(r"^\d+ success(es)? / \d+ failures? / \d+ errors? / \d+ pending", l):
+                keep.append(l)
+        case("busted-failing", "log", "busted", t, keep,
+             "every `Failure ->`/`Error ->` header, the test name under it, every `FILE.lua:N:` message and the summary line")
+        # testthat over three files, two expectations failing and one
+        # test erroring: every `Failure`/`Error`/`Warning` header, the
+        # message line under it and the `[ FAIL n | WARN n | SKIP n | PASS n ]` line.
+        tt = os.path.join(tmp, "tt")
+        os.makedirs(os.path.join(tt, "tests"))
+        open(os.path.join(tt, "tests", "test-math.R"), "w").write(
+            "".join(f"test_that(\"square of {i}\", {{ expect_equal({i}^2, {i * i}) }})\n" for i in range(15))
+            + "test_that(\"mean ignores NA\", { expect_equal(mean(c(1, NA, 3)), 2) })\n")
+        open(os.path.join(tt, "tests", "test-strings.R"), "w").write(
+            "test_that(\"upper\", { expect_equal(toupper(\"abc\"), \"ABC\") })\n"
+            "test_that(\"padding\", { expect_identical(formatC(7, width = 3, flag = \"0\"), \"007 \") })\n"
+            "test_that(\"split\", { expect_length(strsplit(\"a,b,c\", \",\")[[1]], 3) })\n")
+        open(os.path.join(tt, "tests", "test-io.R"), "w").write(
+            "test_that(\"reads settings\", { s <- readRDS(\"settings.rds\"); expect_true(s$ok) })\n"
+            "test_that(\"skips on CI\", { skip(\"needs a display\") })\n")
+        t = run("Rscript -e 'testthat::test_dir(\"tests\", stop_on_failure = FALSE)'", cwd=tt)
+        lines = t.splitlines()
+        keep = []
+        for i, l in enumerate(lines):
+            if re.match(r"^(Failure|Error|Warning) \('", l):
+                keep += [l, lines[i + 1]]
+            elif re.match(r"^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]", l):
+                keep.append(l)
+        case("testthat-failing", "log", "Rscript -e 'testthat::test_dir(\"tests\")'", t, keep,
+             "every `Failure ('FILE:N')`/`Error`/`Warning` header, the line under it and the `[ FAIL | WARN | SKIP | PASS ]` line")
+        # PHP_CodeSniffer (PSR12) over two files: every `FILE:` line, every
+        # `FOUND … AFFECTING` line and every table row's line, type and message start.
+        pc = os.path.join(tmp, "phpcs")
+        os.makedirs(os.path.join(pc, "src"))
+        open(os.path.join(pc, "src", "Ledger.php"), "w").write(
+            "<?php\nnamespace App;\nuse Exception;\nclass Ledger {\n  private $balances = array();\n"
+            "  public function credit($account,$amount){\n    if($amount<0) throw new Exception('negative');\n"
+            "    $this->balances[$account] = ($this->balances[$account] ?? 0) + $amount ;\n    return $this->balances[$account];\n  }\n"
+            "  function Debit($account, $amount) { return $this->credit($account, -$amount); }\n}\n?>\n")
+        open(os.path.join(pc, "src", "helpers.php"), "w").write(
+            "<?php\nfunction format_money( $cents ) {\n\treturn sprintf('%d.%02d', $cents / 100, $cents % 100);\n}\n"
+            "function parse_money($s)\n{\n    if (! preg_match('/^(\\d+)\\.(\\d\\d)$/', $s, $m)) return NULL;\n"
+            "    return $m[1] * 100 + $m[2];\n}\necho format_money(1234);\n")
+        t = run("phpcs --standard=PSR12 --report-width=100 src", cwd=pc).replace(tmp, "/tmp")
+        case("phpcs-psr12", "log", "phpcs --standard=PSR12 src", t,
+             lambda l: l.startswith("FILE: ") or l.startswith("FOUND ") or re.match(r"^\s*\d+ \| (ERROR|WARNING) \|", l),
+             "every `FILE:` line, every `FOUND … AFFECTING` line and every row's `N | ERROR|WARNING |` line")
+        # pytest with xdist over 60 tests on two workers, three failing:
+        # every `FAILED` line, every `E ` line and the final count line.
+        px = os.path.join(tmp, "px")
+        os.makedirs(px)
+        open(os.path.join(px, "test_inventory.py"), "w").write(
+            "import pytest\n\nSTOCK = {f'sku{i}': i for i in range(60)}\n\n"
+            "@pytest.mark.parametrize('sku', sorted(STOCK))\ndef test_stock_is_counted(sku):\n"
+            "    assert STOCK[sku] >= 0\n\n"
+            "def test_reorder_level():\n    level = {'sku3': 2}\n    assert level['sku3'] == STOCK['sku3'], 'reorder level drifted'\n\n"
+            "def test_missing_sku():\n    assert STOCK['sku99'] == 0\n\n"
+            "def test_total_value():\n    assert sum(STOCK.values()) == 1700\n")
+        t = run(f"{VENV}/pytest -n 2 -v -p no:cacheprovider", cwd=px)
+        t = re.sub(r"/tmp/tmp\w+", "/tmp/px", t)
+        case("pytest-xdist-failing", "log", "pytest -n 2 -v", t,
+             lambda l: " FAILED " in l or l.startswith("FAILED ") or l.startswith("E ") or re.match(r"^=+ \d+ failed", l),
+             "every `FAILED` line (per worker and in the summary), every `E ` line and the final count line")
+        # pip-compile of four top-level requirements (needs PyPI): every
+        # pinned `name==version` line.
+        pcdir = os.path.join(tmp, "pipc")
+        os.makedirs(pcdir)
+        open(os.path.join(pcdir, "requirements.in"), "w").write("requests==2.32.3\nflask==3.0.3\nrich==13.7.1\nattrs==23.2.0\n")
+        t = run(f"{VENV}/pip-compile --quiet --no-header --output-file=- requirements.in", cwd=pcdir, stderr=False)
+        case("pip-compile-pins", "log", "pip-compile --output-file=- requirements.in", t,
+             lambda l: re.match(r"^[A-Za-z0-9_.-]+==\S+", l),
+             "every pinned `name==version` line")
+        # cfn-lint over a CloudFormation template with mistakes: every
+        # rule line (`E3012 …`, `W2001 …`) and the `file:line:col` under it.
+        cf = os.path.join(tmp, "cf")
+        os.makedirs(cf)
+        open(os.path.join(cf, "stack.yaml"), "w").write(
+            "AWSTemplateFormatVersion: '2010-09-09'\nParameters:\n  Env:\n    Type: String\n  Unused:\n    Type: String\n"
+            "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: !Sub '${Env}-data'\n"
+            "      VersioningConfiguration:\n        Status: On\n  Queue:\n    Type: AWS::SQS::Queue\n    Properties:\n"
+            "      VisibilityTimeout: ninety\n      MessageRetentionPeriod: 100\n  Topic:\n    Type: AWS::SNS::Topicc\n"
+            "  Function:\n    Type: AWS::Lambda::Function\n    Properties:\n      Runtime: python2.7\n      Handler: index.handler\n"
+            "      Role: !GetAtt Role.Arn\n      Code:\n        ZipFile: print(1)\n"
+            "Outputs:\n  QueueUrl:\n    Value: !Ref Queu\n")
+        t = run(f"{VENV}/cfn-lint stack.yaml", cwd=cf)
+        case("cfn-lint-template", "log", "cfn-lint stack.yaml", t,
+             lambda l: re.match(r"^[EWI]\d{4} ", l) or re.match(r"^stack\.yaml:\d+:\d+$", l),
+             "every rule line (`E3012 …`) and every `stack.yaml:N:N` line")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -3855,6 +4079,9 @@ def main():
         return
     if "--round38" in sys.argv:
         unseen_tool_cases()
+        return
+    if "--round39" in sys.argv:
+        unseen_runner_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
