@@ -212,6 +212,11 @@ pip-compile with network, cfn-lint); Debian packages meson ninja-build
 lua-busted r-cran-testthat php-codesniffer, and in VENV_BIN robotframework
 behave pytest pytest-xdist pip-tools cfn-lint.
 
+`--round40` writes only `more_language_code_cases()`: source files in
+languages no code case is in (Lua from Penlight and busted, Tcl's library,
+libstdc++'s headers); Debian packages lua-busted (with lua-penlight) and
+tcl.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -3967,6 +3972,46 @@ def unseen_runner_cases():
              "every rule line (`E3012 …`) and every `stack.yaml:N:N` line")
 
 
+def more_language_code_cases():
+    """Round 40: source files an agent reads in languages no code case is
+    in (Lua, Tcl, C++ headers), from packages on this machine (Penlight,
+    busted, Tcl's library, GCC's libstdc++). The must-keep lines are the
+    names each file declares (and a class's methods), by a regex per
+    language at line start, written before ghost's output was looked at."""
+    def names(text, patterns):
+        out = []
+        for l in text.splitlines():
+            for p in patterns:
+                m = re.match(p, l)
+                if m:
+                    out.append(m.group("name"))
+                    break
+        return out
+    lua = [r"^(local\s+)?function\s+(?P<name>[\w.:]+)\s*\(", r"^(local\s+)?(?P<name>[\w.]+)\s*=\s*function\b"]
+    tcl = [r"^\s*proc\s+(?P<name>\S+)", r"^namespace eval (?P<name>\S+)"]
+    # libstdc++ puts a function's name at the start of its own line, six
+    # spaces in, under its return type; a class or struct opens its line.
+    # Keywords and the library's macros start such lines too: not names.
+    cpp = [r"^\s*(class|struct) (?P<name>\w+)\s*(:.*|\{.*)?$",
+           r"^      (?!static_assert|noexcept|__glibcxx_|_GLIBCXX_)(?P<name>~?[A-Za-z_]\w*|operator\S+)\((?!.*\);\s*$)"]
+    files = [
+        ("code-lua-penlight-tablex", "/usr/share/lua/5.4/pl/tablex.lua", lua),
+        ("code-lua-penlight-list", "/usr/share/lua/5.4/pl/List.lua", lua),
+        ("code-lua-busted-core", "/usr/share/lua/5.2/busted/core.lua", lua),
+        ("code-tcl-package", "/usr/share/tcltk/tcl8.6/package.tcl", tcl),
+        ("code-tcl-safe", "/usr/share/tcltk/tcl8.6/safe.tcl", tcl),
+        ("code-cpp-stl-list", "/usr/include/c++/12/bits/stl_list.h", cpp),
+        ("code-cpp-stl-map", "/usr/include/c++/12/bits/stl_map.h", cpp),
+    ]
+    for cid, path, patterns in files:
+        if not os.path.exists(path):
+            print(f"{cid}: {path} missing, skipped")
+            continue
+        text = open(path, errors="replace").read()
+        case(cid, "code", path, text, names(text, patterns),
+             "names of top-level declarations (and a class's methods), by a regex per language at line start", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4082,6 +4127,9 @@ def main():
         return
     if "--round39" in sys.argv:
         unseen_runner_cases()
+        return
+    if "--round40" in sys.argv:
+        more_language_code_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
