@@ -108,6 +108,9 @@ fn is_item_declaration(code: &str) -> bool {
         "function ",
         "class ",
         "func ",
+        // Tcl's: a command defined inside another's body (a logger
+        // defined one way or another by a setter) is an item all the same.
+        "proc ",
     ]
     .iter()
     .any(|k| t.starts_with(k))
@@ -152,12 +155,29 @@ fn classify(header: &str) -> Block {
     if is_function {
         return Block::Body;
     }
-    if words.iter().any(|w| CONTAINERS.contains(w)) && !header.contains('=')
+    if words.iter().any(|w| CONTAINERS.contains(w)) && !assigns(header)
         || header.trim_end().ends_with("= struct")
     {
         return Block::Container;
     }
     Block::Body
+}
+
+/// Whether `header` assigns what its brace opens (`const x = {`, `type T =
+/// {`, `module.exports = class {`): an `=` outside brackets. One inside is
+/// not: a template's default argument (C++'s `template<typename _Compare =
+/// less<_Key>> class map`), a parameter's default value.
+fn assigns(header: &str) -> bool {
+    let mut depth = 0i32;
+    for c in header.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = (depth - 1).max(0),
+            '=' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A brace event on a line: an opening brace at a byte offset, or a closing one.
@@ -287,6 +307,34 @@ mod tests {
             "{k:?}"
         );
         assert!(!k.contains(&"        self.0.push(t);".to_string()));
+    }
+
+    #[test]
+    fn a_template_class_with_default_arguments_keeps_its_members() {
+        // libstdc++'s style: the template's head, the class, its brace and
+        // each member's return type on lines of their own.
+        let cpp = "  template<typename _Key, typename _Compare = std::less<_Key>>\n    class ledger\n    {\n    public:\n      iterator\n      begin() noexcept\n      { return _M_t.begin(); }\n\n      mapped_type&\n      at(const key_type& __k)\n      {\n\titerator __i = lower_bound(__k);\n\treturn (*__i).second;\n      }\n    };\n";
+        let k = kept(cpp);
+        assert!(k.contains(&"      begin() noexcept".to_string()), "{k:?}");
+        assert!(k.contains(&"      at(const key_type& __k)".to_string()));
+        assert!(!k.iter().any(|l| l.contains("lower_bound")));
+        // An object assigned is still a body.
+        let js = "const table = {\n  a: 1,\n  b: 2,\n  c: 3,\n};\n";
+        assert!(!kept(js).contains(&"  b: 2,".to_string()));
+        let ts = "type Options = {\n  name: string;\n};\n";
+        assert!(!kept(ts).contains(&"  name: string;".to_string()));
+    }
+
+    #[test]
+    fn a_tcl_proc_defined_in_a_body_keeps_its_head() {
+        let tcl = "proc ::safe::setLogCmd {args} {\n    variable Log\n    if {$Log eq \"\"} {\n\tproc ::safe::Log {args} {}\n    } else {\n\tproc ::safe::Log {child msg} {\n\t    variable Log\n\t    {*}$Log \"$child : $msg\"\n\t}\n    }\n}\n";
+        let k = kept(tcl);
+        assert!(
+            k.contains(&"\tproc ::safe::Log {args} {}".to_string()),
+            "{k:?}"
+        );
+        assert!(k.contains(&"\tproc ::safe::Log {child msg} {".to_string()));
+        assert!(!k.iter().any(|l| l.contains("{*}$Log")));
     }
 
     #[test]
