@@ -1,7 +1,8 @@
-//! Folding for `do … end` languages (Elixir, Ruby): a function or a test
-//! keeps its head (every line of it up to `do`) and its `end`, and folds its
-//! body. Modules, `describe` blocks and everything else stay, so the file's
-//! outline reads as it is written.
+//! Folding for `do … end` languages (Elixir, Ruby, Lua): a function or a
+//! test keeps its head (every line of it up to `do`, a Lua `function`'s
+//! parameters) and its `end`, and folds its body. Modules, `describe`
+//! blocks and everything else stay, so the file's outline reads as it is
+//! written.
 
 use crate::source::{self, Line};
 
@@ -26,6 +27,10 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
     while i < lines.len() {
         let code = lines[i].code;
         let t = code.trim_start();
+        if is_lua_function_head(t) {
+            i = fold_lua_function(lines, i, &mut keep);
+            continue;
+        }
         if !FOLDED_HEADS.iter().any(|h| t.starts_with(h)) {
             i += 1;
             continue;
@@ -71,16 +76,72 @@ pub fn keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
             i = head_end + 1;
             continue;
         };
-        if end > head_end + 2 {
-            // A method or class declared inside the body keeps its head
-            // line, as a nested item does in a brace language.
-            for k in head_end + 1..end {
-                keep[k] = declares_an_item(lines[k].code.trim_start());
-            }
-        }
+        fold_body(lines, head_end, end, &mut keep);
         i = end + 1;
     }
     keep
+}
+
+/// Folds the lines between a head ending at `head_end` and its `end`, but
+/// for the heads of items declared in it, as a nested item keeps its head
+/// in a brace language. A body of one line stays.
+fn fold_body(lines: &[Line<'_>], head_end: usize, end: usize, keep: &mut [bool]) {
+    if end > head_end + 2 {
+        for k in head_end + 1..end {
+            keep[k] = declares_an_item(lines[k].code.trim_start());
+        }
+    }
+}
+
+/// A Lua function's first line: `function M.name(`, `local function
+/// name(`, or a function assigned, `M.name = function(`, whose body goes on
+/// below (not `function(x) return x end` on one line).
+fn is_lua_function_head(t: &str) -> bool {
+    let declared = t.starts_with("function ") || t.starts_with("local function ");
+    let assigned = t.split_once(" = function").is_some_and(|(name, rest)| {
+        rest.starts_with(['(', ' '])
+            && !name.is_empty()
+            && name.trim_start_matches("local ").bytes().all(|c| {
+                c.is_ascii_alphanumeric()
+                    || matches!(c, b'_' | b'.' | b':' | b'[' | b']' | b'"' | b'\'')
+            })
+    });
+    (declared || assigned) && !ends_its_block(t)
+}
+
+/// Whether a line closes the block it opened: `… end`, `… end)`.
+fn ends_its_block(t: &str) -> bool {
+    let t = t.trim_end().trim_end_matches([')', ',', ';']);
+    t == "end" || t.ends_with(" end")
+}
+
+/// Folds the body of the Lua function whose head starts at line `i`: the
+/// head runs to where its parameters' parentheses close, the body to the
+/// `end` at the head's indentation (`end`, `end)`, `end,`). Returns the
+/// line to read next.
+fn fold_lua_function(lines: &[Line<'_>], i: usize, keep: &mut [bool]) -> usize {
+    let mut depth = 0;
+    let head_end = (i..lines.len().min(i + MAX_HEAD_LINES)).find(|&j| {
+        depth += paren_depth_at_end(lines[j].code);
+        depth <= 0
+    });
+    let Some(head_end) = head_end else {
+        return i + 1;
+    };
+    let indent = source::indent(lines[i].code);
+    let end = (head_end + 1..lines.len()).find(|&k| {
+        let c = lines[k].code;
+        source::indent(c) == indent
+            && ends_its_block(c.trim_start())
+            && c.trim_start().starts_with("end")
+    });
+    match end {
+        Some(end) => {
+            fold_body(lines, head_end, end, keep);
+            end + 1
+        }
+        None => head_end + 1,
+    }
 }
 
 /// A line declaring a method, function, class or module.
@@ -88,6 +149,7 @@ fn declares_an_item(t: &str) -> bool {
     ["def ", "defp ", "class ", "module ", "defmodule "]
         .iter()
         .any(|k| t.starts_with(k))
+        || is_lua_function_head(t)
 }
 
 /// How many parentheses are still open at the end of `t`.
@@ -157,6 +219,18 @@ mod tests {
     fn an_elixir_guard_on_the_next_line_stays_with_its_head() {
         let text = "  def f(x)\n      when is_integer(x) do\n    a = x + 1\n    a * 2\n  end\n";
         assert_eq!(mask(text), vec![true, true, false, false, true]);
+    }
+
+    #[test]
+    fn lua_functions_fold_their_bodies() {
+        let text = "local M = {}\n\nfunction M.size(t)\n  local n = 0\n  for _ in pairs(t) do\n    n = n + 1\n  end\n  return n\nend\n\nlocal function keys(t,\n    sorted)\n  local out = {}\n  for k in pairs(t) do out[#out + 1] = k end\n  return out\nend\n\nM.map = function(f, t)\n  local function apply(v)\n    return f(v)\n  end\n  return apply(t)\nend\n\nM.id = function(x) return x end\nreturn M\n";
+        assert_eq!(
+            mask(text),
+            vec![
+                true, true, true, false, false, false, false, false, true, true, true, true, false,
+                false, false, true, true, true, true, false, false, false, true, true, true, true
+            ]
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! Line numbers from Claude Code's `N→` prefixes survive on every kept line.
 //!
 //! Brace languages fold by a brace-depth lexer ([`braces`]), Python by
-//! indentation ([`indentation`]), Elixir and Ruby by `do … end` blocks
+//! indentation ([`indentation`]), Elixir, Ruby and Lua by `do … end` blocks
 //! ([`doend`]); any other language falls back to whichever fits its text.
 //! A unified diff is not folded as code: its changed lines all stay, and
 //! only unchanged context away from a change folds ([`diff`]).
@@ -50,7 +50,7 @@ pub enum Syntax {
     Braces,
     /// Blocks by indentation.
     Indentation,
-    /// Blocks in `do … end` (Elixir, Ruby), with their braces too.
+    /// Blocks in `do … end` (Elixir, Ruby, Lua), with their braces too.
     DoEnd,
 }
 
@@ -61,7 +61,7 @@ pub fn syntax_of(source_path: Option<&str>, lines: &[Line<'_>]) -> Syntax {
         .map(|(_, e)| e.to_ascii_lowercase());
     match ext.as_deref() {
         Some("py" | "pyi" | "pyw") => Syntax::Indentation,
-        Some("ex" | "exs" | "rb" | "rake") => Syntax::DoEnd,
+        Some("ex" | "exs" | "rb" | "rake" | "lua") => Syntax::DoEnd,
         Some(_) if ext.as_deref().is_some_and(|e| !matches!(e, "txt" | "md")) => Syntax::Braces,
         _ => guess_syntax(lines),
     }
@@ -101,6 +101,10 @@ fn guess_syntax(lines: &[Line<'_>]) -> Syntax {
 fn is_comment(code: &str) -> bool {
     let t = code.trim_start();
     t.starts_with("//")
+        // Lua's, SQL's and Haskell's line comments (not C's `--i;`).
+        || t.starts_with("-- ")
+        || t.starts_with("---")
+        || t == "--"
         || t.starts_with("/*")
         || t.starts_with("* ")
         || t == "*"
