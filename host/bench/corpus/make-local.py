@@ -217,6 +217,12 @@ languages no code case is in (Lua from Penlight and busted, Tcl's library,
 libstdc++'s headers); Debian packages lua-busted (with lua-penlight) and
 tcl.
 
+`--round41` writes only `script_language_code_cases()`: source files in R
+(remotes), Vim script (Vim's runtime), PowerShell (a venv's activation
+script in cargo's registry) and SQL (PostgreSQL's catalog); Debian
+packages r-cran-remotes (with r-cran-testthat), vim-runtime and
+postgresql.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4012,6 +4018,48 @@ def more_language_code_cases():
              "names of top-level declarations (and a class's methods), by a regex per language at line start", tool="Read")
 
 
+def script_language_code_cases():
+    """Round 41: source files an agent reads in more languages no code case
+    is in (R, Vim script, PowerShell, SQL), from packages on this machine
+    (R's remotes, Vim's runtime, a Python venv's activation script vendored
+    in cargo's registry, PostgreSQL's catalog). The must-keep lines are the
+    names each file declares, by a regex per language, written before
+    ghost's output was looked at."""
+    def names(text, patterns):
+        out = []
+        for l in text.splitlines():
+            for p in patterns:
+                m = re.match(p, l)
+                if m:
+                    out.append(m.group("name"))
+                    break
+        return out
+    reg = os.path.join(os.path.expanduser("~/.cargo/registry/src"), sorted(os.listdir(os.path.expanduser("~/.cargo/registry/src")))[0])
+    crate = lambda prefix: os.path.join(reg, next(d for d in sorted(os.listdir(reg)) if d.startswith(prefix)))
+    # R defines a function by assigning it, at the top level or (in a file
+    # generated into one closure) nested.
+    r = [r"^\s*(?P<name>[\w.]+)\s*<-\s*function\b"]
+    # Legacy `function!`/`fun!` and Vim9's `def`/`export def`.
+    vim = [r"^\s*fu(n|nc|nct|ncti|nctio|nction)?!?\s+(?P<name>[\w#:.<>]+)\s*\(",
+           r"^\s*(export\s+)?def\s+(?P<name>[\w#:.<>]+)\s*\("]
+    ps1 = [r"^\s*function (?P<name>[\w-]+)"]
+    sql = [r"^CREATE (OR REPLACE )?(FUNCTION|VIEW|TABLE|TYPE|AGGREGATE|PROCEDURE) (?P<name>[\w.]+)"]
+    files = [
+        ("code-r-remotes-install-github", "/usr/lib/R/site-library/remotes/install-github.R", r),
+        ("code-vim-tar", "/usr/share/vim/vim90/autoload/tar.vim", vim),
+        ("code-vim-dist-ft", "/usr/share/vim/vim90/autoload/dist/ft.vim", vim),
+        ("code-ps1-venv-activate", os.path.join(crate("rustpython-pylib-"), "Lib/venv/scripts/common/Activate.ps1"), ps1),
+        ("code-sql-postgres-system-functions", "/usr/share/postgresql/15/system_functions.sql", sql),
+    ]
+    for cid, path, patterns in files:
+        if not os.path.exists(path):
+            print(f"{cid}: {path} missing, skipped")
+            continue
+        text = open(path, errors="replace").read()
+        case(cid, "code", path, text, names(text, patterns),
+             "names each file declares (R's functions nested too), by a regex per language at line start", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4130,6 +4178,9 @@ def main():
         return
     if "--round40" in sys.argv:
         more_language_code_cases()
+        return
+    if "--round41" in sys.argv:
+        script_language_code_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
