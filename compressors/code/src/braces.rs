@@ -114,6 +114,9 @@ fn is_item_declaration(code: &str) -> bool {
     ]
     .iter()
     .any(|k| t.starts_with(k))
+        // R names a function by assigning it (`helper <- function(x) {`),
+        // in a package's closure as at the top level.
+        || t.contains("<- function")
 }
 
 /// Keywords whose block holds declarations.
@@ -335,6 +338,21 @@ mod tests {
         );
         assert!(k.contains(&"\tproc ::safe::Log {child msg} {".to_string()));
         assert!(!k.iter().any(|l| l.contains("{*}$Log")));
+    }
+
+    #[test]
+    fn an_r_function_assigned_in_a_body_keeps_its_head() {
+        let r = "function(...) {\n  helper <- function(x) {\n    y <- x + 1\n    y * 2\n  }\n  other <- function() NULL\n  z <- 3\n}\n";
+        let k = kept(r);
+        assert!(
+            k.contains(&"  helper <- function(x) {".to_string()),
+            "{k:?}"
+        );
+        assert!(k.contains(&"  other <- function() NULL".to_string()));
+        assert!(
+            !k.iter()
+                .any(|l| l.contains("y * 2") || l.contains("z <- 3"))
+        );
     }
 
     #[test]

@@ -152,6 +152,57 @@ fn declares_an_item(t: &str) -> bool {
         || is_lua_function_head(t)
 }
 
+/// Whether each line of a Vim script is kept: a function's body folds
+/// between its head (`function! s:Name(…)`, `fun`, Vim9's `def` and
+/// `export def`) and its `endfunction`/`enddef` at the head's indentation.
+pub fn vim_keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
+    let mut keep = vec![true; lines.len()];
+    let mut i = 0;
+    while i < lines.len() {
+        let code = lines[i].code;
+        if !is_vim_function_head(code.trim_start()) {
+            i += 1;
+            continue;
+        }
+        let indent = source::indent(code);
+        let end = (i + 1..lines.len()).find(|&k| {
+            let c = lines[k].code;
+            let t = c.trim_start();
+            source::indent(c) == indent && (t.starts_with("endf") || t.starts_with("enddef"))
+        });
+        match end {
+            Some(end) => {
+                fold_body(lines, i, end, &mut keep);
+                i = end + 1;
+            }
+            None => i += 1,
+        }
+    }
+    keep
+}
+
+/// A Vim function's head: `fu`, `fun`, … `function`, with or without `!`,
+/// or Vim9's `def`, `export def`, then its name.
+fn is_vim_function_head(t: &str) -> bool {
+    let t = t.strip_prefix("export ").map_or(t, str::trim_start);
+    if let Some(rest) = t.strip_prefix("def ") {
+        return !rest.trim().is_empty();
+    }
+    let Some(rest) = t.strip_prefix("fu") else {
+        return false;
+    };
+    // The abbreviations of `function`: `fu`, `fun`, `func`, … in order.
+    let spelled = rest
+        .bytes()
+        .zip(b"nction".iter())
+        .take_while(|(a, b)| a == *b)
+        .count();
+    let rest = rest[spelled..]
+        .strip_prefix('!')
+        .unwrap_or(&rest[spelled..]);
+    rest.starts_with([' ', '\t']) && !rest.trim().is_empty()
+}
+
 /// How many parentheses are still open at the end of `t`.
 fn paren_depth_at_end(t: &str) -> i32 {
     t.chars().fold(0, |d, c| match c {
@@ -231,6 +282,21 @@ mod tests {
                 false, false, true, true, true, true, false, false, false, true, true, true, true
             ]
         );
+    }
+
+    #[test]
+    fn vim_functions_fold_their_bodies() {
+        let text = "\" tar.vim\nlet s:x = {}\nfun! tar#Browse(tarfile)\n  \" a comment with a \" quote {\n  let a = 1\n  return a\nendfun\n\nexport def FTasm()\n  var b = 2\n  echo b\n  echo b\nenddef\nfunction s:Short()\n  return 1\nendfunction\n";
+        let (lines, _) = source::lines(text);
+        assert_eq!(
+            vim_keep_mask(&lines),
+            vec![
+                true, true, true, false, false, false, true, true, true, false, false, false, true,
+                true, true, true
+            ]
+        );
+        assert!(!is_vim_function_head("funny(1)"));
+        assert!(!is_vim_function_head("default = 1"));
     }
 
     #[test]

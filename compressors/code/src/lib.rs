@@ -10,7 +10,8 @@
 //!
 //! Brace languages fold by a brace-depth lexer ([`braces`]), Python by
 //! indentation ([`indentation`]), Elixir, Ruby and Lua by `do … end` blocks
-//! ([`doend`]); any other language falls back to whichever fits its text.
+//! ([`doend`]), Vim script by its functions' `endfunction`/`enddef`; any
+//! other language falls back to whichever fits its text.
 //! A unified diff is not folded as code: its changed lines all stay, and
 //! only unchanged context away from a change folds ([`diff`]).
 
@@ -52,6 +53,10 @@ pub enum Syntax {
     Indentation,
     /// Blocks in `do … end` (Elixir, Ruby, Lua), with their braces too.
     DoEnd,
+    /// Functions closed by a keyword of their own and no braces (Vim
+    /// script's `function` … `endfunction`, `def` … `enddef`), where `"`
+    /// opens a comment: braces are not read.
+    EndKeyword,
 }
 
 /// Picks the folding for `source_path`'s extension, or from the text.
@@ -62,6 +67,7 @@ pub fn syntax_of(source_path: Option<&str>, lines: &[Line<'_>]) -> Syntax {
     match ext.as_deref() {
         Some("py" | "pyi" | "pyw") => Syntax::Indentation,
         Some("ex" | "exs" | "rb" | "rake" | "lua") => Syntax::DoEnd,
+        Some("vim") => Syntax::EndKeyword,
         Some(_) if ext.as_deref().is_some_and(|e| !matches!(e, "txt" | "md")) => Syntax::Braces,
         _ => guess_syntax(lines),
     }
@@ -294,6 +300,7 @@ fn outline(text: &str, source_path: Option<&str>, lines: &[Line<'_>]) -> (Vec<bo
             .zip(doend::keep_mask(lines))
             .map(|(a, b)| a && b)
             .collect(),
+        Syntax::EndKeyword => doend::vim_keep_mask(lines),
     };
     let mut keep = match parse(language, source_path, lines, text.len()) {
         Some(folds) => folds.mask(lines.len(), &lexer),
