@@ -223,6 +223,11 @@ script in cargo's registry) and SQL (PostgreSQL's catalog); Debian
 packages r-cran-remotes (with r-cran-testthat), vim-runtime and
 postgresql.
 
+`--round42` writes only `held_out_script_code_cases()`: more R and Vim
+script files (robustbase, TH.data, Vim's completion scripts), added after
+the rules for those languages were written from round 41; Debian packages
+r-cran-robustbase, r-cran-th.data and vim-runtime.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4060,6 +4065,40 @@ def script_language_code_cases():
              "names each file declares (R's functions nested too), by a regex per language at line start", tool="Read")
 
 
+def held_out_script_code_cases():
+    """Round 42: more R and Vim script files, added after round 41's rules
+    for those languages were written, to measure them on files they were
+    not written from (R's robustbase and TH.data, Vim's completion
+    scripts). The must-keep lines are the names each file declares, by
+    round 41's regexes."""
+    def names(text, patterns):
+        out = []
+        for l in text.splitlines():
+            for p in patterns:
+                m = re.match(p, l)
+                if m:
+                    out.append(m.group("name"))
+                    break
+        return out
+    r = [r"^\s*(?P<name>[\w.]+)\s*<-\s*function\b"]
+    vim = [r"^\s*fu(n|nc|nct|ncti|nctio|nction)?!?\s+(?P<name>[\w#:.<>]+)\s*\(",
+           r"^\s*(export\s+)?def\s+(?P<name>[\w#:.<>]+)\s*\("]
+    files = [
+        ("code-r-robustbase-simulation-functions", "/usr/lib/R/site-library/robustbase/doc/simulation.functions.R", r),
+        ("code-r-thdata-psglmm", "/usr/lib/R/site-library/TH.data/PSGLMM_MEE/R/psglmm.R", r),
+        ("code-vim-sqlcomplete", "/usr/share/vim/vim90/autoload/sqlcomplete.vim", vim),
+        ("code-vim-rubycomplete", "/usr/share/vim/vim90/autoload/rubycomplete.vim", vim),
+        ("code-vim-syntaxcomplete", "/usr/share/vim/vim90/autoload/syntaxcomplete.vim", vim),
+    ]
+    for cid, path, patterns in files:
+        if not os.path.exists(path):
+            print(f"{cid}: {path} missing, skipped")
+            continue
+        text = open(path, errors="replace").read()
+        case(cid, "code", path, text, names(text, patterns),
+             "names each file declares (R's functions nested too), by a regex per language at line start", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4181,6 +4220,9 @@ def main():
         return
     if "--round41" in sys.argv:
         script_language_code_cases()
+        return
+    if "--round42" in sys.argv:
+        held_out_script_code_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
