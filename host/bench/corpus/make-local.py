@@ -228,6 +228,11 @@ script files (robustbase, TH.data, Vim's completion scripts), added after
 the rules for those languages were written from round 41; Debian packages
 r-cran-robustbase, r-cran-th.data and vim-runtime.
 
+`--round43` writes only `markup_prose_cases()`: documents in
+reStructuredText (awscli in the machine's Python, wadllib, cachetools in
+the Google Cloud SDK, RustPython's email docs in cargo's registry), Perl's
+POD and Org (R's mets).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4099,6 +4104,52 @@ def held_out_script_code_cases():
              "names each file declares (R's functions nested too), by a regex per language at line start", tool="Read")
 
 
+def markup_prose_cases():
+    """Round 43: documents an agent reads in markup other than Markdown
+    (reStructuredText, Perl's POD, Org), from packages on this machine
+    (awscli, wadllib, cachetools, RustPython's email docs, Perl's
+    Locale::Maketext and ExtUtils::MakeMaker, R's mets). The must-keep
+    lines are every heading: reStructuredText's title over its underline
+    (and under its overline), POD's `=headN` lines, Org's `*` lines,
+    each without trailing spaces. Before the rules were written, seven of
+    these were tried (see the note in the README); the others were not
+    looked at until they were scored."""
+    def rst_headings(text):
+        lines = text.splitlines()
+        out = []
+        for i in range(len(lines) - 1):
+            title, under = lines[i].strip(), lines[i + 1].rstrip()
+            if (title and len(under) >= 3 and len(set(under)) == 1 and under[0] in "=-~^*#\"+`:.'_"
+                    and len(under) >= len(title) and not re.fullmatch(r"[=\-~^*#\"+`:.'_]+", title)):
+                out.append(title)
+        return out
+    pod = lambda text: [l.rstrip() for l in text.splitlines() if re.match(r"^=head\d ", l)]
+    org = lambda text: [l.rstrip() for l in text.splitlines() if re.match(r"^\*+ \S", l)]
+    site = "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages"
+    reg = os.path.join(os.path.expanduser("~/.cargo/registry/src"), sorted(os.listdir(os.path.expanduser("~/.cargo/registry/src")))[0])
+    crate = lambda prefix: os.path.join(reg, next(d for d in sorted(os.listdir(reg)) if d.startswith(prefix)))
+    files = [
+        ("prose-rst-awscli-config-vars", f"{site}/awscli/topics/config-vars.rst", rst_headings),
+        ("prose-rst-awscli-s3-config", f"{site}/awscli/topics/s3-config.rst", rst_headings),
+        ("prose-rst-wadllib-index", "/usr/lib/python3/dist-packages/wadllib/docs/index.rst", rst_headings),
+        ("prose-rst-cachetools-index", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/cachetools/docs/index.rst", rst_headings),
+        ("prose-rst-email-architecture", os.path.join(crate("rustpython-pylib-"), "Lib/email/architecture.rst"), rst_headings),
+        ("prose-pod-locale-maketext", "/usr/share/perl/5.36.0/Locale/Maketext.pod", pod),
+        ("prose-pod-locale-maketext-tpj13", "/usr/share/perl/5.36.0/Locale/Maketext/TPJ13.pod", pod),
+        ("prose-pod-makemaker-faq", "/usr/share/perl/5.36.0/ExtUtils/MakeMaker/FAQ.pod", pod),
+        ("prose-pod-makemaker-tutorial", "/usr/share/perl/5.36.0/ExtUtils/MakeMaker/Tutorial.pod", pod),
+        ("prose-org-mets-dutils", "/usr/lib/R/site-library/mets/misc/dutils.org", org),
+        ("prose-org-mets-workshop-src", "/usr/lib/R/site-library/mets/misc/workshop-src.org", org),
+    ]
+    for cid, path, rule in files:
+        if not os.path.exists(path):
+            print(f"{cid}: {path} missing, skipped")
+            continue
+        text = open(path, errors="replace").read()
+        case(cid, "prose", path, text, rule(text),
+             "every heading (reStructuredText's titles, POD's =headN lines, Org's * lines), without trailing spaces", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4223,6 +4274,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round43" in sys.argv:
+        markup_prose_cases()
         return
     # Every round's flag returned above: anything else is a typo, and
     # rebuilding the whole corpus (below) must not be what a typo does.
