@@ -1,11 +1,14 @@
 //! Splitting Markdown (or plain text) into the blocks the prose compressor
 //! treats differently: headings, code fences, list items, quotes, tables,
-//! images and link definitions, and paragraphs of sentences.
+//! images and link definitions, and paragraphs of sentences. The headings
+//! of reStructuredText (a title over a line of one punctuation mark, or
+//! between two) and Perl's POD (`=head2 Title`) are headings too.
 
 /// One block of a document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block<'a> {
-    /// `# Title` (kept whole).
+    /// `# Title`, a title's underline or overline, `=head1 NAME` (kept
+    /// whole).
     Heading(&'a str),
     /// A fenced code block: its lines, fences included.
     Code(Vec<&'a str>),
@@ -41,9 +44,18 @@ pub fn blocks(text: &str) -> Vec<Block<'_>> {
             }
             i = (i + 1).min(lines.len());
             out.push(Block::Code(lines[start..i].to_vec()));
-        } else if t.starts_with('#') && t.trim_start_matches('#').starts_with(' ') {
+        } else if t.starts_with('#') && t.trim_start_matches('#').starts_with(' ')
+            || is_pod_heading(line)
+        {
             out.push(Block::Heading(line));
             i += 1;
+        } else if i + 2 < lines.len()
+            && is_title_rule(line, lines[i + 1])
+            && lines[i + 2].trim_end() == line.trim_end()
+        {
+            // reStructuredText's title between an overline and an underline.
+            out.extend(lines[i..i + 3].iter().map(|l| Block::Heading(l)));
+            i += 3;
         } else if is_list_item(t) {
             // Continuation lines (not blank, not a new item or block) belong to the item.
             let start = i;
@@ -60,7 +72,9 @@ pub fn blocks(text: &str) -> Vec<Block<'_>> {
                 i += 1;
             }
             out.push(Block::Table(lines[start..i].to_vec()));
-        } else if i + 1 < lines.len() && is_setext_underline(lines[i + 1]) {
+        } else if i + 1 < lines.len()
+            && (is_setext_underline(lines[i + 1]) || is_title_rule(lines[i + 1], line))
+        {
             out.push(Block::Heading(line));
             out.push(Block::Heading(lines[i + 1]));
             i += 2;
@@ -85,6 +99,7 @@ pub fn blocks(text: &str) -> Vec<Block<'_>> {
                 if t.is_empty()
                     || t.starts_with("```")
                     || (t.starts_with('#') && t.trim_start_matches('#').starts_with(' '))
+                    || is_pod_heading(lines[i])
                     || is_list_item(t)
                     || t.starts_with('|')
                 {
@@ -130,6 +145,30 @@ fn is_markup_continuation(t: &str) -> bool {
 fn is_setext_underline(line: &str) -> bool {
     let t = line.trim();
     t.len() >= 3 && (t.bytes().all(|b| b == b'=') || t.bytes().all(|b| b == b'-'))
+}
+
+/// The characters reStructuredText draws a title's underline and overline
+/// with (beyond Markdown's `=` and `-`).
+const TITLE_RULE_CHARS: &[u8] = b"=-~^*#\"+`:.'_";
+
+/// Whether `rule` is a line of one of [`TITLE_RULE_CHARS`], at least three
+/// and at least as long as `title`, a line of text: reStructuredText's
+/// underline (or overline) of a section title. A Markdown rule (`***`)
+/// under a longer paragraph line is not one.
+fn is_title_rule(rule: &str, title: &str) -> bool {
+    let r = rule.trim_end().as_bytes();
+    let title = title.trim();
+    r.len() >= 3
+        && TITLE_RULE_CHARS.contains(&r[0])
+        && r.iter().all(|&c| c == r[0])
+        && r.len() >= title.chars().count()
+        && title.bytes().any(|c| c.is_ascii_alphanumeric())
+}
+
+/// POD's heading command at the margin: `=head1 NAME` … `=head4`.
+fn is_pod_heading(line: &str) -> bool {
+    line.strip_prefix("=head")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 fn continues_item(line: &str) -> bool {
@@ -200,6 +239,22 @@ mod tests {
             b.iter().filter(|x| matches!(x, Block::ListItem(_))).count(),
             2
         );
+    }
+
+    #[test]
+    fn restructuredtext_and_pod_headings() {
+        let rst = "********************************\n:mod:`cache` --- Memoizing tools\n********************************\n\nSome text here.\n\nUsage\n~~~~~\n\nMore text.\n";
+        let b = blocks(rst);
+        assert_eq!(b[1], Block::Heading(":mod:`cache` --- Memoizing tools"));
+        assert_eq!(b[2], Block::Heading("********************************"));
+        assert!(b.contains(&Block::Heading("Usage")));
+        // A rule shorter than the line above it is not its underline.
+        assert!(!blocks("A paragraph line that is long\n***\n").contains(&Block::Heading("***")));
+        let pod =
+            "=head1 NAME\n\nFoo - does things\n\n=head2 Module Installation\nHow to install.\n";
+        let b = blocks(pod);
+        assert_eq!(b[0], Block::Heading("=head1 NAME"));
+        assert!(b.contains(&Block::Heading("=head2 Module Installation")));
     }
 
     #[test]

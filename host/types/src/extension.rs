@@ -76,6 +76,10 @@ pub const EXTENSIONS: &[(&str, ContentClass)] = &[
     ("txt", ContentClass::Prose),
     ("rst", ContentClass::Prose),
     ("adoc", ContentClass::Prose),
+    ("asciidoc", ContentClass::Prose),
+    // Perl's documentation and Emacs's Org documents.
+    ("pod", ContentClass::Prose),
+    ("org", ContentClass::Prose),
     // Saved output.
     ("log", ContentClass::Log),
     ("out", ContentClass::Log),
