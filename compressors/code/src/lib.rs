@@ -75,17 +75,22 @@ pub fn syntax_of(source_path: Option<&str>, lines: &[Line<'_>]) -> Syntax {
 
 /// The syntax a text looks like, without a path: Python's block openers
 /// (`def`/`class` lines, lines ending in `:`), the brace languages' lines
-/// ending in `{` or `;`, and Ruby's and Elixir's lines closing a block
-/// with `end` alone. A signature may span lines, so a `def` line need not
-/// end in `:` to count.
+/// ending in `{` or `;`, Ruby's and Elixir's lines closing a block with
+/// `end` alone, and Vim script's `endfunction`. A signature may span lines,
+/// so a `def` line need not end in `:` to count.
 fn guess_syntax(lines: &[Line<'_>]) -> Syntax {
-    let (mut indentation, mut braces, mut do_end) = (0, 0, 0);
+    let (mut indentation, mut braces, mut do_end, mut vim_ends) = (0, 0, 0, 0);
     for line in lines {
         let t = line.code.trim();
         if t.ends_with('{') || t.ends_with(';') {
             braces += 1;
         } else if t == "end" {
             do_end += 1;
+        } else if matches!(
+            t,
+            "endf" | "endfu" | "endfun" | "endfunc" | "endfunction" | "enddef"
+        ) {
+            vim_ends += 1;
         } else if t.starts_with("def ")
             || t.starts_with("async def ")
             || t.starts_with("class ")
@@ -93,6 +98,10 @@ fn guess_syntax(lines: &[Line<'_>]) -> Syntax {
         {
             indentation += 1;
         }
+    }
+    // Only Vim script closes functions with `endfunction` or `enddef`.
+    if vim_ends >= 2 {
+        return Syntax::EndKeyword;
     }
     // Every Ruby `def` (counted as Python's) has its `end`; Python has none.
     if do_end > braces && do_end >= indentation {
@@ -614,5 +623,20 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("    44→}"));
+    }
+
+    #[test]
+    fn vim_script_without_a_path_folds_by_its_functions() {
+        let body = "  let l:a = \"x\"\n  \" a comment { with a brace\n  let l:b = {'k': 1}\n  return l:a\n";
+        let text = format!(
+            "\" tar.vim\nfun! tar#Browse(tarfile)\n{body}endfun\n\nfun! s:Select()\n{body}endfun\n"
+        );
+        let (lines, _) = source::lines(&text);
+        assert_eq!(syntax_of(None, &lines), Syntax::EndKeyword);
+        assert_eq!(syntax_of(Some("saved.txt"), &lines), Syntax::EndKeyword);
+        let out = compress(&text, None).text;
+        assert!(out.contains("fun! tar#Browse(tarfile)"), "{out}");
+        assert!(out.contains("fun! s:Select()"), "{out}");
+        assert!(!out.contains("return l:a"), "{out}");
     }
 }
