@@ -1192,4 +1192,16 @@ Aborted with 3 warnings in strict mode!\n";
         );
         assert_eq!(classify(text, bash(None)).0, ContentClass::Log);
     }
+
+    #[test]
+    fn pod_and_restructuredtext_saved_as_text_are_documents() {
+        let txt = Hints {
+            source_path: Some("saved.txt"),
+            ..Hints::default()
+        };
+        let pod = "=head1 NAME\n\nLocale::Maketext - framework for localization\n\n=head1 SYNOPSIS\n\n  package MyProgram;\n  use strict;\n  use MyProgram::L10N;\n  my $lh = MyProgram::L10N->get_handle() || die \"What language?\";\n\n=head1 DESCRIPTION\n\nIt is a common feature of applications that they work in several languages.\n\n=head2 Methods\n\n=over\n\n=item new\n\n=back\n";
+        assert_eq!(classify(pod, txt).0, ContentClass::Prose);
+        let rst = "S3 Configuration\n~~~~~~~~~~~~~~~~\n\n.. contents::\n\n  aws configure set default.s3.max_concurrent_requests 20\n  aws configure set default.s3.max_queue_size 10000\n  aws configure set default.s3.multipart_threshold 64MB\n\nmax_concurrent_requests\n^^^^^^^^^^^^^^^^^^^^^^^\n\n  [profile development]\n  s3 =\n    max_concurrent_requests = 20\n";
+        assert_eq!(classify(rst, txt).0, ContentClass::Prose);
+    }
 }

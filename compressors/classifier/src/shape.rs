@@ -16,7 +16,7 @@
 //!   the text reads as prose, so a weak path hint (`.txt`) cannot turn a
 //!   build log into a document.
 
-use ghost_types::ContentClass;
+use ghost_types::{ContentClass, markup};
 
 use ghost_log_folding::{help_text, markers};
 
@@ -122,7 +122,8 @@ struct Lines<'a> {
     /// The lines that are neither comments nor Markdown (headings, links).
     code: Vec<&'a str>,
     /// Markdown headings: `# Title` over a line that is not code (and not
-    /// in a run of `#` lines), or a line underlined with `===` or `---`.
+    /// in a run of `#` lines), or a line underlined with `===` or `---`;
+    /// reStructuredText's titles and POD's `=headN` lines.
     headings: usize,
     /// Headings, lines holding a link (`](`), fence lines and list items
     /// quoting code.
@@ -148,6 +149,9 @@ impl<'a> Lines<'a> {
         };
         let mut in_fence = false;
         let mut in_block_comment = false;
+        // Inside POD (`=head1` … `=cut`): documentation, its indented
+        // examples included, as a fence's code is a document's.
+        let mut in_pod = false;
         for (i, l) in raw.iter().enumerate() {
             let t = l.trim();
             if t.starts_with("```") {
@@ -159,6 +163,14 @@ impl<'a> Lines<'a> {
                 continue;
             }
             lines.text.push(l);
+            if is_pod_command(l) || in_pod {
+                in_pod = l.trim_end() != "=cut";
+                if markup::is_pod_heading(l) {
+                    lines.markdown += 1;
+                    lines.headings += 1;
+                }
+                continue;
+            }
             // A heading titles text; a lone `# comment` sits on the code it
             // speaks of, and a run of `#` lines is a comment block.
             let heading = t.starts_with('#')
@@ -168,8 +180,11 @@ impl<'a> Lines<'a> {
                 && !raw
                     .get(i + 1)
                     .is_some_and(|next| reads_as_code(next.trim_start()));
+            // A title over its underline, standing alone. (Not between an
+            // overline and an underline: a program's banners look so,
+            // Robot Framework's suite, PHP_CodeSniffer's counts.)
             let underlined = i > 0
-                && is_underline(t)
+                && (is_underline(t) || markup::is_title_rule(t, raw[i - 1]))
                 && !raw[i - 1].trim().is_empty()
                 && blank(i.checked_sub(2));
             let markdown =
@@ -217,6 +232,13 @@ fn is_atx_heading(t: &str) -> bool {
 /// A setext heading's underline: `===` or `---`, nothing else.
 fn is_underline(t: &str) -> bool {
     t.len() >= 3 && (t.bytes().all(|b| b == b'=') || t.bytes().all(|b| b == b'-'))
+}
+
+/// A POD command at the margin: `=` then a word (`=head1`, `=pod`,
+/// `=over`, `=item`, `=cut`), not `==` or an assignment.
+fn is_pod_command(l: &str) -> bool {
+    l.strip_prefix('=')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_lowercase()))
 }
 
 /// A line of a paragraph: six words or more, three in four of them plain

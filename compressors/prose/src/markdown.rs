@@ -4,6 +4,8 @@
 //! of reStructuredText (a title over a line of one punctuation mark, or
 //! between two) and Perl's POD (`=head2 Title`) are headings too.
 
+use ghost_types::markup::{is_pod_heading, is_title_rule};
+
 /// One block of a document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block<'a> {
@@ -145,30 +147,6 @@ fn is_markup_continuation(t: &str) -> bool {
 fn is_setext_underline(line: &str) -> bool {
     let t = line.trim();
     t.len() >= 3 && (t.bytes().all(|b| b == b'=') || t.bytes().all(|b| b == b'-'))
-}
-
-/// The characters reStructuredText draws a title's underline and overline
-/// with (beyond Markdown's `=` and `-`).
-const TITLE_RULE_CHARS: &[u8] = b"=-~^*#\"+`:.'_";
-
-/// Whether `rule` is a line of one of [`TITLE_RULE_CHARS`], at least three
-/// and at least as long as `title`, a line of text: reStructuredText's
-/// underline (or overline) of a section title. A Markdown rule (`***`)
-/// under a longer paragraph line is not one.
-fn is_title_rule(rule: &str, title: &str) -> bool {
-    let r = rule.trim_end().as_bytes();
-    let title = title.trim();
-    r.len() >= 3
-        && TITLE_RULE_CHARS.contains(&r[0])
-        && r.iter().all(|&c| c == r[0])
-        && r.len() >= title.chars().count()
-        && title.bytes().any(|c| c.is_ascii_alphanumeric())
-}
-
-/// POD's heading command at the margin: `=head1 NAME` … `=head4`.
-fn is_pod_heading(line: &str) -> bool {
-    line.strip_prefix("=head")
-        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 fn continues_item(line: &str) -> bool {

@@ -15,6 +15,7 @@ mod class;
 pub mod command;
 pub mod document;
 mod extension;
+pub mod markup;
 mod request;
 
 pub use class::{ContentClass, UnknownClass};
