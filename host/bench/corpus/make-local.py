@@ -263,6 +263,31 @@ def case(cid, cls, command, text, rule, how, tool="Bash"):
     print(f"{cid}: {len(text)} bytes, {len(keep)} must-keep")
 
 
+def declared_names(text, patterns):
+    """The `name` group of the first of `patterns` matching each line of
+    `text`: the names a source file declares, by a regex per language."""
+    out = []
+    for l in text.splitlines():
+        for p in patterns:
+            m = re.match(p, l)
+            if m:
+                out.append(m.group("name"))
+                break
+    return out
+
+
+def read_code_cases(files, how):
+    """A code case (a Read of the file, its path the hint) for each
+    `(id, path, patterns)` of `files`, its must-keep lines the names the
+    patterns find; a missing file is skipped."""
+    for cid, path, patterns in files:
+        if not os.path.exists(path):
+            print(f"{cid}: {path} missing, skipped")
+            continue
+        text = open(path, errors="replace").read()
+        case(cid, "code", path, text, declared_names(text, patterns), how, tool="Read")
+
+
 def more_cases():
     """Cases added in a second round, across more tools (rules first)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -1530,15 +1555,6 @@ def code_cases():
     (and a class's methods), by a regex per language at line start."""
     reg = os.path.join(os.path.expanduser("~/.cargo/registry/src"), sorted(os.listdir(os.path.expanduser("~/.cargo/registry/src")))[0])
     crate = lambda prefix: os.path.join(reg, next(d for d in sorted(os.listdir(reg)) if d.startswith(prefix)))
-    def names(text, patterns):
-        out = []
-        for l in text.splitlines():
-            for p in patterns:
-                m = re.match(p, l)
-                if m:
-                    out.append(m.group("name"))
-                    break
-        return out
     go = [r"^func (\([^)]*\) )?(?P<name>\w+)", r"^type (?P<name>\w+)", r"^(var|const) (?P<name>\w+)"]
     c = [r"^(static |extern |inline |const |unsigned |struct )*[\w\*]+[\s\*]+\**(?P<name>\w+)\([^;]*$", r"^(typedef )?struct (?P<name>\w+) \{", r"^#define (?P<name>\w+)"]
     ts = [r"^(export )?(default )?(declare )?(abstract )?(async )?(function\*?|class|interface|type|const|let|enum) (?P<name>\w+)"]
@@ -1582,7 +1598,7 @@ def code_cases():
             shown = path if not os.path.isabs(path) else path
             if full.startswith(tmp):
                 shown = os.path.relpath(full, tmp)
-            case(cid, "code", shown, text, names(text, patterns),
+            case(cid, "code", shown, text, declared_names(text, patterns),
                  "names of top-level declarations (and a class's methods), by a regex per language at line start", tool="Read")
 
 
@@ -3994,15 +4010,6 @@ def more_language_code_cases():
     busted, Tcl's library, GCC's libstdc++). The must-keep lines are the
     names each file declares (and a class's methods), by a regex per
     language at line start, written before ghost's output was looked at."""
-    def names(text, patterns):
-        out = []
-        for l in text.splitlines():
-            for p in patterns:
-                m = re.match(p, l)
-                if m:
-                    out.append(m.group("name"))
-                    break
-        return out
     lua = [r"^(local\s+)?function\s+(?P<name>[\w.:]+)\s*\(", r"^(local\s+)?(?P<name>[\w.]+)\s*=\s*function\b"]
     tcl = [r"^\s*proc\s+(?P<name>\S+)", r"^namespace eval (?P<name>\S+)"]
     # libstdc++ puts a function's name at the start of its own line, six
@@ -4019,13 +4026,7 @@ def more_language_code_cases():
         ("code-cpp-stl-list", "/usr/include/c++/12/bits/stl_list.h", cpp),
         ("code-cpp-stl-map", "/usr/include/c++/12/bits/stl_map.h", cpp),
     ]
-    for cid, path, patterns in files:
-        if not os.path.exists(path):
-            print(f"{cid}: {path} missing, skipped")
-            continue
-        text = open(path, errors="replace").read()
-        case(cid, "code", path, text, names(text, patterns),
-             "names of top-level declarations (and a class's methods), by a regex per language at line start", tool="Read")
+    read_code_cases(files, "names of top-level declarations (and a class's methods), by a regex per language at line start")
 
 
 def script_language_code_cases():
@@ -4035,15 +4036,6 @@ def script_language_code_cases():
     in cargo's registry, PostgreSQL's catalog). The must-keep lines are the
     names each file declares, by a regex per language, written before
     ghost's output was looked at."""
-    def names(text, patterns):
-        out = []
-        for l in text.splitlines():
-            for p in patterns:
-                m = re.match(p, l)
-                if m:
-                    out.append(m.group("name"))
-                    break
-        return out
     reg = os.path.join(os.path.expanduser("~/.cargo/registry/src"), sorted(os.listdir(os.path.expanduser("~/.cargo/registry/src")))[0])
     crate = lambda prefix: os.path.join(reg, next(d for d in sorted(os.listdir(reg)) if d.startswith(prefix)))
     # R defines a function by assigning it, at the top level or (in a file
@@ -4061,13 +4053,7 @@ def script_language_code_cases():
         ("code-ps1-venv-activate", os.path.join(crate("rustpython-pylib-"), "Lib/venv/scripts/common/Activate.ps1"), ps1),
         ("code-sql-postgres-system-functions", "/usr/share/postgresql/15/system_functions.sql", sql),
     ]
-    for cid, path, patterns in files:
-        if not os.path.exists(path):
-            print(f"{cid}: {path} missing, skipped")
-            continue
-        text = open(path, errors="replace").read()
-        case(cid, "code", path, text, names(text, patterns),
-             "names each file declares (R's functions nested too), by a regex per language at line start", tool="Read")
+    read_code_cases(files, "names each file declares (R's functions nested too), by a regex per language at line start")
 
 
 def held_out_script_code_cases():
@@ -4076,15 +4062,6 @@ def held_out_script_code_cases():
     not written from (R's robustbase and TH.data, Vim's completion
     scripts). The must-keep lines are the names each file declares, by
     round 41's regexes."""
-    def names(text, patterns):
-        out = []
-        for l in text.splitlines():
-            for p in patterns:
-                m = re.match(p, l)
-                if m:
-                    out.append(m.group("name"))
-                    break
-        return out
     r = [r"^\s*(?P<name>[\w.]+)\s*<-\s*function\b"]
     vim = [r"^\s*fu(n|nc|nct|ncti|nctio|nction)?!?\s+(?P<name>[\w#:.<>]+)\s*\(",
            r"^\s*(export\s+)?def\s+(?P<name>[\w#:.<>]+)\s*\("]
@@ -4095,13 +4072,7 @@ def held_out_script_code_cases():
         ("code-vim-rubycomplete", "/usr/share/vim/vim90/autoload/rubycomplete.vim", vim),
         ("code-vim-syntaxcomplete", "/usr/share/vim/vim90/autoload/syntaxcomplete.vim", vim),
     ]
-    for cid, path, patterns in files:
-        if not os.path.exists(path):
-            print(f"{cid}: {path} missing, skipped")
-            continue
-        text = open(path, errors="replace").read()
-        case(cid, "code", path, text, names(text, patterns),
-             "names each file declares (R's functions nested too), by a regex per language at line start", tool="Read")
+    read_code_cases(files, "names each file declares (R's functions nested too), by a regex per language at line start")
 
 
 def markup_prose_cases():
