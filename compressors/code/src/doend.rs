@@ -168,7 +168,7 @@ pub fn vim_keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
         let end = (i + 1..lines.len()).find(|&k| {
             let c = lines[k].code;
             let t = c.trim_start();
-            source::indent(c) == indent && (t.starts_with("endf") || t.starts_with("enddef"))
+            source::indent(c) == indent && is_vim_function_end(t)
         });
         match end {
             Some(end) => {
@@ -179,6 +179,13 @@ pub fn vim_keep_mask(lines: &[Line<'_>]) -> Vec<bool> {
         }
     }
     keep
+}
+
+/// A Vim function's end: `endfunction` or an abbreviation of it down to
+/// `endf` (not `endfor`), or Vim9's `enddef`.
+pub(crate) fn is_vim_function_end(t: &str) -> bool {
+    let word = t.split_whitespace().next().unwrap_or("");
+    word == "enddef" || word.len() >= 4 && "endfunction".starts_with(word)
 }
 
 /// A Vim function's head: `fu`, `fun`, … `function`, with or without `!`,
@@ -296,6 +303,9 @@ mod tests {
             ]
         );
         assert!(!is_vim_function_head("funny(1)"));
+        assert!(is_vim_function_end("endfunc"));
+        assert!(!is_vim_function_end("endfor"));
+        assert!(!is_vim_function_end("end"));
         assert!(!is_vim_function_head("default = 1"));
     }
 

@@ -86,10 +86,7 @@ fn guess_syntax(lines: &[Line<'_>]) -> Syntax {
             braces += 1;
         } else if t == "end" {
             do_end += 1;
-        } else if matches!(
-            t,
-            "endf" | "endfu" | "endfun" | "endfunc" | "endfunction" | "enddef"
-        ) {
+        } else if doend::is_vim_function_end(t) {
             vim_ends += 1;
         } else if t.starts_with("def ")
             || t.starts_with("async def ")
