@@ -13,6 +13,7 @@
 use crate::line::{self, Severity};
 use crate::pytest_tb::Role;
 use crate::search::Search;
+use rustc_hash::FxHashMap;
 
 /// A text is a help text when at least this many lines define an option.
 pub const OPTION_LINES_AT_LEAST: usize = 5;
@@ -22,18 +23,46 @@ pub const OPTION_LINES_AT_LEAST: usize = 5;
 /// `--name` (a dash and a letter; `-- Configuring` and `--- PASS` do not).
 /// python3's options stand at the margin (`-b     : issue warnings`), so a
 /// diff's `-removed` line counts too: kept, never lost.
+///
+/// A help text defines each option once: an option named on more than
+/// [`DEFINITIONS_OF_ONE_OPTION_AT_MOST`] lines is used there, not defined
+/// (pip-compile's `--hash=sha256:…` under each requirement, hundreds of
+/// them), and those lines are read by the usual rules.
 pub fn option_definitions(contents: &[&str]) -> Vec<bool> {
-    let options: Vec<bool> = contents.iter().map(|c| defines_option(c)).collect();
+    let mut options: Vec<bool> = contents.iter().map(|c| option_name(c).is_some()).collect();
+    let mut lines_of: FxHashMap<&str, usize> = FxHashMap::default();
+    for c in contents {
+        if let Some(name) = option_name(c) {
+            *lines_of.entry(name).or_default() += 1;
+        }
+    }
+    for (i, c) in contents.iter().enumerate() {
+        if option_name(c).is_some_and(|name| lines_of[name] > DEFINITIONS_OF_ONE_OPTION_AT_MOST) {
+            options[i] = false;
+        }
+    }
     if options.iter().filter(|&&o| o).count() < OPTION_LINES_AT_LEAST {
         return vec![false; contents.len()];
     }
     options
 }
 
-fn defines_option(content: &str) -> bool {
+/// Most lines one option is defined on (a short and a long form, a
+/// mention in a second section).
+const DEFINITIONS_OF_ONE_OPTION_AT_MOST: usize = 3;
+
+/// The option a line defines (`--hash` of `  --hash=sha256:…`, `-a` of
+/// `-a, --all`), if it starts with one.
+fn option_name(content: &str) -> Option<&str> {
     let t = content.trim_start();
-    let name = t.strip_prefix("--").or_else(|| t.strip_prefix('-'));
-    name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphabetic()))
+    let name = t.strip_prefix("--").or_else(|| t.strip_prefix('-'))?;
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let end = t
+        .find(|c: char| c.is_whitespace() || matches!(c, '=' | ',' | '[' | '<'))
+        .unwrap_or(t.len());
+    Some(&t[..end])
 }
 
 /// The role of every line of a help text (`options` from
@@ -141,6 +170,19 @@ mod tests {
                 Other, Other, Other, Folded, Other, Other, Other, Other, Other
             ]
         );
+    }
+
+    /// pip-compile's `--hash=sha256:…` under each requirement uses one
+    /// option hundreds of times: no help text.
+    #[test]
+    fn an_option_used_on_many_lines_is_not_defined_there() {
+        let pins: Vec<String> = (0..40)
+            .map(|i| format!("    --hash=sha256:{i:064x} \\"))
+            .collect();
+        let lines: Vec<&str> = pins.iter().map(String::as_str).collect();
+        assert!(option_definitions(&lines).iter().all(|o| !o));
+        let options = option_definitions(MAN);
+        assert!(options.contains(&true));
     }
 
     #[test]

@@ -328,7 +328,9 @@ pub fn mask(content: &str) -> String {
 }
 
 /// Writes `token` masked to `out`: a path as `/`, a hash as `#`, each run
-/// of digits as one `0`.
+/// of digits as one `0`. A token of fields joined by `=` or `:`
+/// (`--hash=sha256:<hex>`, `h1:<base64>=`, `Digest: sha256:<hex>`) is
+/// masked field by field, so a digest inside it masks too.
 fn mask_token(token: &str, out: &mut String) {
     // Tokens are short: a plain loop beats two searches.
     if token.bytes().any(|b| b == b'/' || b == b'\\') {
@@ -339,6 +341,55 @@ fn mask_token(token: &str, out: &mut String) {
         out.push('#');
         return;
     }
+    if token.len() >= MIN_DIGEST_FIELD && token.bytes().any(|b| b == b'=' || b == b':') {
+        let mut from = 0;
+        for (i, b) in token.bytes().enumerate() {
+            if b == b'=' || b == b':' {
+                mask_field(&token[from..i], out);
+                out.push(b as char);
+                from = i + 1;
+            }
+        }
+        mask_field(&token[from..], out);
+        return;
+    }
+    mask_digits(token, out);
+}
+
+/// Shortest field of a token that may be a digest worth masking whole.
+const MIN_DIGEST_FIELD: usize = 16;
+
+/// Writes one field of a token masked: a digest as `#`, otherwise each run
+/// of digits as one `0`.
+fn mask_field(field: &str, out: &mut String) {
+    if field.len() >= MIN_DIGEST_FIELD && (is_hashlike(field) || is_base64_digest(field)) {
+        out.push('#');
+    } else {
+        mask_digits(field, out);
+    }
+}
+
+/// A base64 digest (`RYM6lWITV8oADrwLfdzxmt8ucfW6UtP9v1jg4qAbqts`): long,
+/// of both cases, with digits in several places, as random bytes encode;
+/// a name in camel case has its digits, if any, in one or two places.
+fn is_base64_digest(field: &str) -> bool {
+    let body = field.trim_end_matches('=');
+    if body.len() < 20
+        || !body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-'))
+    {
+        return false;
+    }
+    let b = body.as_bytes();
+    let digit_runs = (0..b.len())
+        .filter(|&i| b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()))
+        .count();
+    digit_runs >= 3 && b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase)
+}
+
+/// Writes `token` to `out` with each run of digits as one `0`.
+fn mask_digits(token: &str, out: &mut String) {
     // Each run of digits becomes one `0`; what lies between is copied
     // whole (digits are ASCII, so every cut is on a char boundary).
     let b = token.as_bytes();
@@ -561,5 +612,32 @@ mod tests {
             mask("commit aa0932e579d2e0ff")
         );
         assert_ne!(mask("Compiling foo"), mask("Linking foo"));
+    }
+
+    /// A digest inside a token of fields (`--hash=sha256:…`, go.sum's
+    /// `h1:…=`, docker's `sha256:…`) masks as a field of its own; a name in
+    /// camel case stays a name.
+    #[test]
+    fn masks_digests_inside_tokens_of_fields() {
+        assert_eq!(
+            mask(
+                "    --hash=sha256:b4ce2265a7abece45e7cc896e98dbebe6cead56bcf805a3d23136d145f5445bf \\"
+            ),
+            mask(
+                "    --hash=sha256:0cf3cae568d36aa9576b28dfb35f11328f1cb974ca7647d9475ebb86c75ac6e3 \\"
+            )
+        );
+        assert_eq!(
+            mask("cloud.google.com/go v0.112.1 h1:uJSeirPke5UNZHIb4SxfZklVSiWWVqW4oXlETwZziwM="),
+            mask("cloud.google.com/go v0.112.1 h1:ZRpHJedLtTpKgr3RV1Fx23NuaAEN1Zfx9hw1u4aJdjU=")
+        );
+        assert_eq!(
+            mask("Digest: sha256:5f2a0c1c83a05c0a8e2a0cbbdf3bb1e4a8e3f7e24a4c7fb61a2c8e1e9b5d7a10"),
+            "Digest: sha0:#"
+        );
+        assert_ne!(
+            mask("value=HttpServerConfigurationBuilder2"),
+            mask("value=HttpClientConfigurationBuilder2")
+        );
     }
 }
