@@ -111,6 +111,9 @@ pub fn compress_within(
         }
         return own_lines_or(text, read, outline.render(&value), "TOML outline");
     }
+    if let Some(text) = lockfiles::go_sum(&body) {
+        return done(text, "go.sum: module versions");
+    }
     if let Some(text) = lockfiles::yarn_v1(&body) {
         return done(text, "yarn.lock: names and versions");
     }

@@ -1,6 +1,8 @@
 //! Lockfiles read as what they pin: every package as `name version`, never
 //! the hashes and download addresses that make up most of their bytes.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 /// npm's lockfile: top-level scalars as they are, every package as
@@ -153,6 +155,46 @@ pub fn yarn_v1(text: &str) -> Option<String> {
     ))
 }
 
+/// Go's checksum file (`go.sum`): a line per module version, `module
+/// version h1:<hash>`, and another for its `go.mod` alone (`version/go.mod`).
+/// Each module version once, `/go.mod` kept where only its `go.mod` was
+/// summed (a version the build selected against but never downloaded).
+pub fn go_sum(text: &str) -> Option<String> {
+    let mut rows: Vec<(&str, &str)> = Vec::new();
+    let mut whole: HashSet<(&str, &str)> = HashSet::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let (module, version) = ghost_types::document::go_sum_entry(line)?;
+        match version.strip_suffix("/go.mod") {
+            Some(v) => rows.push((module, v)),
+            None => {
+                whole.insert((module, version));
+                rows.push((module, version));
+            }
+        }
+    }
+    if rows.len() < 2 {
+        return None;
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (module, version) in rows {
+        if !seen.insert((module, version)) {
+            continue;
+        }
+        let only_go_mod = if whole.contains(&(module, version)) {
+            ""
+        } else {
+            "/go.mod"
+        };
+        out.push(format!("  {module} {version}{only_go_mod}"));
+    }
+    Some(format!(
+        "go.sum: {} module versions, module version (/go.mod: only its go.mod summed; hashes folded):\n{}\n",
+        out.len(),
+        out.join("\n")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -170,6 +212,11 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("  ms 2.0.0 (2.0.0)"), "{out}");
+        let sum = "golang.org/x/text v0.3.0 h1:g61tztE5qeGQ89tm6NTjjM9VPIm088od1l6aSorWRWG=\ngolang.org/x/text v0.3.0/go.mod h1:NqM8EUOU14njkJ3fqMW+pc6Ldnwhi/IjpwHt7yyuwOQ=\ngolang.org/x/sys v0.1.0/go.mod h1:oPkhp1MJrh7nUepCBck5+mAzfO9JrbApNNgaTdGDITg=\n";
+        let out = crate::compress(sum, Some("go.sum")).text;
+        assert!(out.contains("  golang.org/x/text v0.3.0\n"), "{out}");
+        assert!(out.contains("  golang.org/x/sys v0.1.0/go.mod"), "{out}");
+        assert!(!out.contains("h1:"), "{out}");
         assert!(
             !out.contains("sha512") && !out.contains("https://"),
             "{out}"

@@ -106,6 +106,25 @@ pub fn looks_like_table(lines: &[&str]) -> bool {
     })
 }
 
+/// One line of Go's checksum file (`go.sum`): `module version h1:<hash>`,
+/// the version `vX…` or `vX…/go.mod` (the sum of its `go.mod` alone);
+/// the module and the version as written.
+pub fn go_sum_entry(line: &str) -> Option<(&str, &str)> {
+    let mut fields = line.split_whitespace();
+    let (Some(module), Some(version), Some(sum), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return None;
+    };
+    (version.starts_with('v') && sum.starts_with("h1:")).then_some((module, version))
+}
+
+/// Whether `lines` (nonblank) are a `go.sum`: two or more, every one a
+/// [`go_sum_entry`].
+pub fn looks_like_go_sum(lines: &[&str]) -> bool {
+    lines.len() >= 2 && lines.iter().all(|l| go_sum_entry(l).is_some())
+}
+
 /// Fewest rows a delimited table is told by.
 const TABLE_ROWS_AT_LEAST: usize = 8;
 
@@ -260,6 +279,17 @@ mod tests {
         assert!(looks_like_table(&lines(&tsv)));
         let prose: String = (0..10).map(|i| format!("Step {i}, done.\n")).collect();
         assert!(!looks_like_table(&lines(&prose)), "one comma a line");
+    }
+
+    #[test]
+    fn a_go_sum_is_a_document() {
+        let sum = "golang.org/x/text v0.3.0 h1:g61tztE5qeGQ89tm6NTjjM9VPIm088od1l6aSorWRWG=\ngolang.org/x/text v0.3.0/go.mod h1:NqM8EUOU14njkJ3fqMW+pc6Ldnwhi/IjpwHt7yyuwOQ=\n";
+        assert!(looks_like_go_sum(&lines(sum)));
+        assert_eq!(
+            go_sum_entry("golang.org/x/text v0.3.0/go.mod h1:NqM8="),
+            Some(("golang.org/x/text", "v0.3.0/go.mod"))
+        );
+        assert!(!looks_like_go_sum(&lines("a b c\nd e f\n")));
     }
 
     #[test]

@@ -65,6 +65,8 @@ pub const EXTENSIONS: &[(&str, ContentClass)] = &[
     ("tsv", ContentClass::Structured),
     ("xml", ContentClass::Structured),
     ("lock", ContentClass::Structured),
+    // Go's checksums (`go.sum`, `go.work.sum`).
+    ("sum", ContentClass::Structured),
     ("ini", ContentClass::Structured),
     ("cfg", ContentClass::Structured),
     ("conf", ContentClass::Structured),
