@@ -105,13 +105,15 @@ fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
     }
 }
 
-/// Whether the text is a TOML, YAML or INI document or a delimited table
+/// Whether the text is a TOML, YAML or INI document, a delimited table or a
+/// `go.sum`
 /// (see [`ghost_types::document`]).
 fn is_document(output: &ShellOutput<'_>) -> bool {
     document::looks_like_toml(&output.lines)
         || document::looks_like_yaml(&output.lines)
         || document::looks_like_ini(&output.lines)
         || document::looks_like_table(&output.lines)
+        || document::looks_like_go_sum(&output.lines)
 }
 
 /// Whether the output is a crashed program's report, in any language's
@@ -935,6 +937,38 @@ mod tests {
 
     /// The command a shell ran names the file it printed, and that file's
     /// extension decides like a Read's path does.
+    /// Saved to a `.txt` file: pip-compile's pins, each with its hashes and
+    /// its `    # via` comment (indented: no Markdown heading), are a log as
+    /// its output is; a `go.sum` is a document.
+    #[test]
+    fn pinned_requirements_and_a_go_sum_are_told_by_their_content() {
+        let saved = Hints {
+            source_path: Some("saved/input.txt"),
+            ..Hints::default()
+        };
+        let pins: String = ["blinker", "certifi", "click", "flask", "idna", "jinja2"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                format!(
+                    "{name}==1.{i}.0 \\\n    --hash=sha256:{i:064x} \\\n    --hash=sha256:{:064x}\n    # via flask\n",
+                    i + 100
+                )
+            })
+            .collect();
+        assert_eq!(classify(&pins, saved).0, ContentClass::Log);
+        let sum = "golang.org/x/text v0.3.0 h1:g61tztE5qeGQ89tm6NTjjM9VPIm088od1l6aSorWRWG=\n\
+                   golang.org/x/text v0.3.0/go.mod h1:NqM8EUOU14njkJ3fqMW+pc6Ldnwhi/IjpwHt7yyuwOQ=\n\
+                   golang.org/x/sys v0.1.0/go.mod h1:oPkhp1MJrh7nUepCBck5+mAzfO9JrbApNNgaTdGDITg=\n";
+        assert_eq!(classify(sum, saved).0, ContentClass::Structured);
+        let read = Hints {
+            tool_name: Some("Read"),
+            source_path: Some("/src/app/go.sum"),
+            ..Hints::default()
+        };
+        assert_eq!(classify(sum, read).0, ContentClass::Structured);
+    }
+
     #[test]
     fn a_crash_after_a_few_lines_is_an_error_and_a_test_run_stays_a_log() {
         let bash = Hints {

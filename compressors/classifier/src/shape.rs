@@ -172,8 +172,11 @@ impl<'a> Lines<'a> {
                 continue;
             }
             // A heading titles text; a lone `# comment` sits on the code it
-            // speaks of, and a run of `#` lines is a comment block.
+            // speaks of, and a run of `#` lines is a comment block. Indented
+            // four spaces or more, it is no heading (CommonMark): pip-compile's
+            // `    # via flask` under each pin.
             let heading = t.starts_with('#')
+                && l.len() - l.trim_start().len() < 4
                 && is_atx_heading(t)
                 && !hash(i + 1)
                 && !(i > 0 && hash(i - 1))
