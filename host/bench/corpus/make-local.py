@@ -233,6 +233,13 @@ reStructuredText (awscli in the machine's Python, wadllib, cachetools in
 the Google Cloud SDK, RustPython's email docs in cargo's registry), Perl's
 POD and Org (R's mets).
 
+`--round44 VENV_BIN` writes only `lockfile_cases()`: pinned requirements
+and lockfiles with their checksums (pip-compile --generate-hashes of two
+sets of requirements, pip refusing a package whose hash does not match,
+pipenv's Pipfile.lock, go.sum of three Go projects fetched as git mirrors
+under /work/.mirror: cli/cli, prometheus/node_exporter, junegunn/fzf);
+needs PyPI, and in VENV_BIN pip-tools and pipenv.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4121,6 +4128,58 @@ def markup_prose_cases():
              "every heading (reStructuredText's titles, POD's =headN lines, Org's * lines), without trailing spaces", tool="Read")
 
 
+def lockfile_cases(venv):
+    """Round 44: pinned requirements and lockfiles, whose bytes are mostly
+    checksums. The must-keep facts are what they pin: every package (or Go
+    module) with its version; for pip's refusal, the refusal, the package
+    and the expected and actual hashes. Written before any of these was
+    compressed; `pip-compile-hashes-web` was then the one tried while the
+    rules were written."""
+    work = tempfile.mkdtemp(prefix="ghost-round44-")
+    pins = lambda text: re.findall(r"^([A-Za-z0-9][A-Za-z0-9._-]*==[^\s\\;]+)", text, re.M)
+    for cid, reqs in [("pip-compile-hashes-web", "requests==2.31.0\nflask==3.0.0\nrich\n"),
+                      ("pip-compile-hashes-tasks", "django\ncelery\npyyaml\n")]:
+        d = os.path.join(work, cid)
+        os.makedirs(d)
+        open(os.path.join(d, "requirements.in"), "w").write(reqs)
+        command = "pip-compile --generate-hashes --output-file=- requirements.in"
+        t = run(f"{venv}/{command}", cwd=d, stderr=False)
+        case(cid, "log", command, t, pins(t), "every pin: name==version")
+    # pip refusing a download whose hash is not the pinned one.
+    d = os.path.join(work, "mismatch")
+    os.makedirs(d)
+    open(os.path.join(d, "requirements.txt"), "w").write(
+        "six==1.16.0 --hash=sha256:" + "0" * 64 + "\n")
+    command = "pip install --no-deps --require-hashes --target out -r requirements.txt"
+    t = run(f"{venv}/{command}", cwd=d)
+    case("pip-install-hash-mismatch", "log", command, t,
+         lambda l: "DO NOT MATCH" in l or "Expected sha256" in l or re.match(r"\s+Got\s", l) or "six==" in l,
+         "the refusal, the package line, the expected and the actual hash")
+    # pipenv's lockfile, read.
+    d = os.path.join(work, "pipenv")
+    os.makedirs(d)
+    open(os.path.join(d, "Pipfile"), "w").write(
+        '[packages]\nrequests = "*"\nclick = "*"\n\n[dev-packages]\npytest = "*"\n')
+    run(f"{venv}/pipenv lock", cwd=d)
+    path = os.path.join(d, "Pipfile.lock")
+    t = open(path).read()
+    lock = json.loads(t)
+    keep = [x for group in ("default", "develop") for name, p in lock[group].items() for x in (name, p["version"])]
+    case("pipfile-lock", "structured", path, t, keep,
+         "every package of default and develop and its ==version", tool="Read")
+    # go.sum of Go projects (git mirrors fetched from GitHub).
+    for cid, repo in [("go-sum-gh-cli", "cli+cli"), ("go-sum-node-exporter", "prometheus+node_exporter"),
+                      ("go-sum-fzf", "junegunn+fzf")]:
+        git_dir = f"/work/.mirror/{repo}/repo"
+        if not os.path.isdir(git_dir):
+            print(f"{cid}: {git_dir} missing, skipped")
+            continue
+        t = run(f"git -C {git_dir} show HEAD:go.sum", stderr=False)
+        keep = [x for l in t.splitlines() if l.strip() for x in (l.split()[0], l.split()[1].removesuffix("/go.mod"))]
+        case(cid, "structured", f"{repo.replace('+', '/')}/go.sum", t, keep,
+             "every module path and its version", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4245,6 +4304,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round44" in sys.argv:
+        lockfile_cases(sys.argv[sys.argv.index("--round44") + 1])
         return
     if "--round43" in sys.argv:
         markup_prose_cases()
