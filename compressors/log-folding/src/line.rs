@@ -2,6 +2,7 @@
 //! timestamp, how severe it is, and a mask used to tell similar lines apart.
 
 use crate::search::Search;
+use ghost_types::digest;
 /// How much a line matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -341,7 +342,7 @@ fn mask_token(token: &str, out: &mut String) {
         out.push('#');
         return;
     }
-    if token.len() >= MIN_DIGEST_FIELD && token.bytes().any(|b| b == b'=' || b == b':') {
+    if token.len() >= digest::MIN_DIGEST_LEN && token.bytes().any(|b| b == b'=' || b == b':') {
         let mut from = 0;
         for (i, b) in token.bytes().enumerate() {
             if b == b'=' || b == b':' {
@@ -356,36 +357,16 @@ fn mask_token(token: &str, out: &mut String) {
     mask_digits(token, out);
 }
 
-/// Shortest field of a token that may be a digest worth masking whole.
-const MIN_DIGEST_FIELD: usize = 16;
-
 /// Writes one field of a token masked: a digest as `#`, otherwise each run
 /// of digits as one `0`.
 fn mask_field(field: &str, out: &mut String) {
-    if field.len() >= MIN_DIGEST_FIELD && (is_hashlike(field) || is_base64_digest(field)) {
+    if field.len() >= digest::MIN_DIGEST_LEN
+        && (is_hashlike(field) || digest::is_base64_digest(field))
+    {
         out.push('#');
     } else {
         mask_digits(field, out);
     }
-}
-
-/// A base64 digest (`RYM6lWITV8oADrwLfdzxmt8ucfW6UtP9v1jg4qAbqts`): long,
-/// of both cases, with digits in several places, as random bytes encode;
-/// a name in camel case has its digits, if any, in one or two places.
-fn is_base64_digest(field: &str) -> bool {
-    let body = field.trim_end_matches('=');
-    if body.len() < 20
-        || !body
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-'))
-    {
-        return false;
-    }
-    let b = body.as_bytes();
-    let digit_runs = (0..b.len())
-        .filter(|&i| b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()))
-        .count();
-    digit_runs >= 3 && b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase)
 }
 
 /// Writes `token` to `out` with each run of digits as one `0`.

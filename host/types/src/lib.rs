@@ -13,6 +13,7 @@
 
 mod class;
 pub mod command;
+pub mod digest;
 pub mod document;
 mod extension;
 pub mod markup;
