@@ -240,6 +240,11 @@ pipenv's Pipfile.lock, go.sum of three Go projects fetched as git mirrors
 under /work/.mirror: cli/cli, prometheus/node_exporter, junegunn/fzf);
 needs PyPI, and in VENV_BIN pip-tools and pipenv.
 
+`--round45` writes only `digest_table_cases()`: tables of Debian packages
+with their versions and checksums, from apt-cache's package lists (a CSV
+printed by a pipeline, a TSV file read), added after the rule that folds a
+table's digests beside its versions was written.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4180,6 +4185,28 @@ def lockfile_cases(venv):
              "every module path and its version", tool="Read")
 
 
+def digest_table_cases():
+    """Round 45: tables pinning packages with their checksums, built from
+    apt-cache's lists on this machine, after tables' digest columns were
+    folded (from round 44's lockfiles): held out from that rule. The
+    must-keep facts are every package name and version."""
+    names = run("dpkg-query -W -f '${Package}\\n' | sort | sed -n '1~3p' | head -120", stderr=False).split()
+    awk_csv = "awk -F': ' '/^Package:/{p=$2} /^Version:/{v=$2} /^SHA256:/{print p\",\"v\",\"$2}'"
+    command = f"(echo package,version,sha256; apt-cache show {' '.join(names[:60])} | {awk_csv})"
+    t = run(command, stderr=False)
+    rows = [l.split(",") for l in t.splitlines()[1:] if l.count(",") == 2]
+    case("apt-packages-sha256-csv", "structured", command, t, [x for r in rows for x in r[:2]],
+         "every package name and version")
+    work = tempfile.mkdtemp(prefix="ghost-round45-")
+    path = os.path.join(work, "packages.tsv")
+    awk_tsv = "awk -F': ' -v OFS='\\t' '/^Package:/{p=$2} /^Version:/{v=$2} /^MD5sum:/{m=$2} /^SHA256:/{print p, v, m, $2}'"
+    t = run(f"(printf 'package\\tversion\\tmd5\\tsha256\\n'; apt-cache show {' '.join(names[60:])} | {awk_tsv})", stderr=False)
+    open(path, "w").write(t)
+    rows = [l.split("\t") for l in t.splitlines()[1:] if l.count("\t") == 3]
+    case("apt-packages-checksums-tsv", "structured", path, t, [x for r in rows for x in r[:2]],
+         "every package name and version", tool="Read")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4304,6 +4331,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round45" in sys.argv:
+        digest_table_cases()
         return
     if "--round44" in sys.argv:
         lockfile_cases(sys.argv[sys.argv.index("--round44") + 1])
