@@ -8,6 +8,37 @@
 use crate::search::Search;
 use crate::testrun::{TestReport, count, count_after, count_before, number};
 
+/// A TAP test point that passed: `ok`, its number, then a space or the
+/// line's end (`ok 3 - name`, `ok 4`); Perl's `ok 1;` in a document's
+/// example is a call, not a test point.
+fn is_tap_ok(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix("ok ") else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && rest[digits..]
+            .chars()
+            .next()
+            .is_none_or(char::is_whitespace)
+}
+
+/// The total of RSpec's summary, `33 examples, 3 failures[, 2 pending]`:
+/// the count opens the line (after its colour) and failures are counted.
+/// A sentence's `For example, …` is none.
+fn rspec_total(t: &str) -> Option<u64> {
+    let mut s = t;
+    while let Some(rest) = s.strip_prefix("\x1b[") {
+        s = rest.split_once('m').map_or("", |(_, after)| after);
+    }
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let after = &s[digits..];
+    let summary = digits > 0
+        && (after.starts_with(" examples, ") || after.starts_with(" example, "))
+        && after.has(" failure");
+    summary.then(|| s[..digits].parse().ok()).flatten()
+}
+
 /// The runner name of cargo-nextest's output.
 pub(crate) const NEXTEST: &str = "cargo nextest";
 
@@ -22,7 +53,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.saw("TAP");
             tap.point(line, Verdict::Failed);
             r.add_failure(i, tap_name(rest), next(8).filter(|m| !m.starts_with("---")));
-        } else if t.starts_with("ok ") && t[3..].starts_with(|c: char| c.is_ascii_digit()) {
+        } else if is_tap_ok(t) {
             r.saw("TAP");
             let skipped = t.has("# SKIP") || t.has("# skip");
             tap.point(
@@ -124,15 +155,13 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 r.saw("RSpec");
                 r.add_failure(i, name, Some(place.to_string()));
             }
-        } else if t.has(" examples, ") || t.has(" example, ") {
-            if let Some(total) = count_before(t, " example") {
-                r.saw("RSpec");
-                let failed = count_before(t, " failure").unwrap_or(0);
-                let pending = count_before(t, " pending").unwrap_or(0);
-                r.failed += failed;
-                r.skipped += pending;
-                r.passed += total.saturating_sub(failed + pending);
-            }
+        } else if let Some(total) = rspec_total(t) {
+            r.saw("RSpec");
+            let failed = count_before(t, " failure").unwrap_or(0);
+            let pending = count_before(t, " pending").unwrap_or(0);
+            r.failed += failed;
+            r.skipped += pending;
+            r.passed += total.saturating_sub(failed + pending);
         } else if let Some(name) = phpunit_failure(t) {
             r.saw("PHPUnit");
             // A data provider's other failing cases of a test named already
@@ -484,6 +513,18 @@ pub(crate) fn next_message(rest: &[&str], n: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::testrun::parse_log as report;
+
+    /// A document's words are no runner's: Perl's `ok 1;` in a POD's
+    /// example, reStructuredText's `For example, ``1048576``.`
+    #[test]
+    fn examples_in_a_document_are_no_test_run() {
+        let r = report(
+            "=head2 Testing\n\n  use Test::More tests => 1;\n  ok 1;\n\n* The file size in bytes.  For example, ``1048576``.\nFor example, 3 examples, see below.\n",
+        );
+        assert!(r.runners.is_empty(), "{:?}", r.runners);
+        let r = report("\x1b[31m13105 examples, 1 failure, 3 pending\x1b[0m\n");
+        assert_eq!((r.passed, r.failed, r.skipped), (13101, 1, 3));
+    }
 
     #[test]
     fn tap() {
