@@ -447,6 +447,47 @@ mod tests {
         );
     }
 
+    /// `npm ls --all --json` of two top packages: their trees show whole
+    /// however short the top map, each package once with its
+    /// dependencies, its other listings counted.
+    #[test]
+    fn a_short_tree_of_records_lists_every_record_once() {
+        let leaf = |v: &str| serde_json::json!({"version": v, "overridden": false});
+        let tree = serde_json::json!({
+            "name": "app",
+            "dependencies": {
+                "eslint": {"version": "8.57.1", "overridden": false, "dependencies": {
+                    "debug": {"version": "4.4.3", "overridden": false, "dependencies": {"ms": leaf("2.1.3")}},
+                    "chalk": leaf("4.1.2"),
+                }},
+                "jest": {"version": "29.7.0", "overridden": false, "dependencies": {
+                    "debug": {"version": "4.4.3", "overridden": false, "dependencies": {"ms": leaf("2.1.3")}},
+                    "jest-cli": {"version": "29.7.0", "overridden": false, "dependencies": {"yargs": leaf("17.7.3")}},
+                    "node-notifier": {},
+                }},
+            }
+        });
+        let out = compress(&tree.to_string(), None).text;
+        for name in [
+            "eslint 8.57.1",
+            "debug 4.4.3",
+            "ms 2.1.3",
+            "chalk 4.1.2",
+            "jest 29.7.0",
+            "jest-cli 29.7.0",
+            "yargs 17.7.3",
+        ] {
+            let (n, v) = name.split_once(' ').unwrap();
+            assert!(
+                out.contains(&format!("{n} | {v}")) || out.contains(name),
+                "{name}: {out}"
+            );
+        }
+        assert_eq!(out.matches("debug").count(), 1, "{out}");
+        assert!(out.contains("in every row: overridden=false"), "{out}");
+        assert!(out.contains("… 1 repeat of records shown above"), "{out}");
+    }
+
     #[test]
     fn a_stream_of_json_documents_is_outlined_one_by_one() {
         let long = "y".repeat(400);

@@ -88,8 +88,11 @@ impl Outline {
             return;
         }
         let pad = "  ".repeat(depth + 1);
+        // A long map of records is a table; so is a map of records forming
+        // a tree however short (`npm ls --all --json`: a package's two
+        // dependencies, each with its own): its records are what it holds.
         if depth > 0
-            && map.len() > self.map_entries
+            && (map.len() > self.map_entries || map.len() > 1 && is_tree_of_records(map))
             && let Some(records) = records_of(map.iter().map(|(k, v)| (Some(k.as_str()), v)))
         {
             self.table(&records, depth, out);
@@ -337,12 +340,29 @@ fn records_of<'a>(
     let records: Vec<Record<'a>> = entries
         .map(|(k, v)| v.as_object().map(|m| (k, m)))
         .collect::<Option<_>>()?;
-    let first = records.first()?.1;
+    // An empty record is one with nothing known of it (npm's `{}` for an
+    // optional dependency not installed); the others share a shape.
+    let first = records.iter().find(|(_, m)| !m.is_empty())?.1;
     let one_shape = records.iter().all(|(_, m)| {
         let shared = first.keys().filter(|k| m.contains_key(*k)).count();
-        shared * 2 >= first.len().max(m.len()) && !m.is_empty()
+        shared * 2 >= first.len().max(m.len()) || m.is_empty()
     });
-    one_shape.then_some(records)
+    let empty = records.iter().filter(|(_, m)| m.is_empty()).count();
+    (one_shape && empty * 2 < records.len()).then_some(records)
+}
+
+/// Whether `map` maps names to records (each but an empty one with a
+/// field of its own, as npm's `version`) of which one at least has records
+/// of its own under a field (see [`children`]): a tree. Maps of maps with
+/// nothing but maps in them are a path, not records.
+fn is_tree_of_records(map: &Map<String, Value>) -> bool {
+    let records: Option<Vec<&Map<String, Value>>> = map.values().map(Value::as_object).collect();
+    records.is_some_and(|records| {
+        records
+            .iter()
+            .all(|m| m.is_empty() || m.values().any(is_scalar))
+            && records.iter().any(|m| !children(m).is_empty())
+    })
 }
 
 /// How telling a field's name is: its place in [`IDENTIFYING`]; a name
@@ -529,7 +549,9 @@ impl Outline {
         // A column that says the same in every row it has a value in is
         // said once, above the table (`overridden=false`).
         let mut constant: Vec<String> = Vec::new();
-        if records.len() >= CONSTANT_COLUMN_ROWS {
+        // (Rows of a tree count with their children: npm's two top
+        // packages hold hundreds.)
+        if count_tree(records) >= CONSTANT_COLUMN_ROWS {
             columns.retain(|c| match constant_value(records, c) {
                 Some(v) if identifying_rank(last_part(c)) >= IDENTIFYING.len() => {
                     constant.push(format!("{c}={}", self.cell(v)));
@@ -592,12 +614,22 @@ impl Outline {
         // under their parent with its columns.
         if keyed && records.iter().any(|(_, m)| !children(m).is_empty()) {
             let total = count_tree(records);
-            let mut budget = self.table_rows;
-            self.tree_rows(records, &columns, &pad, &mut budget, out);
-            if total > self.table_rows {
+            let mut walk = TreeWalk {
+                budget: self.table_rows,
+                ..TreeWalk::default()
+            };
+            self.tree_rows(records, &columns, &pad, &mut walk, out);
+            if walk.repeats > 0 {
                 out.push_str(&format!(
-                    "{pad}… {} more records of the tree not shown\n",
-                    total - self.table_rows
+                    "{pad}… {} {} of records shown above (the same name and cells) not shown again\n",
+                    walk.repeats,
+                    if walk.repeats == 1 { "repeat" } else { "repeats" }
+                ));
+            }
+            let unseen = total.saturating_sub(walk.shown + walk.repeats_with_children);
+            if unseen > 0 {
+                out.push_str(&format!(
+                    "{pad}… {unseen} more records of the tree not shown\n"
                 ));
             }
             out.push_str(&"  ".repeat(depth));
@@ -649,17 +681,16 @@ impl Outline {
         records: &[Record<'_>],
         columns: &[&str],
         pad: &str,
-        budget: &mut usize,
+        walk: &mut TreeWalk,
         out: &mut String,
     ) {
         // Leaves (records without children) next to each other share lines
         // when their cells are short words (`bytes 3.1.2, unpipe 1.0.0`).
         let mut leaves: Vec<Vec<String>> = Vec::new();
         for (key, m) in records {
-            if *budget == 0 {
+            if walk.budget == 0 {
                 break;
             }
-            *budget -= 1;
             let mut cells = vec![self.cell(&Value::String(key.unwrap_or("").to_string()))];
             cells.extend(
                 columns
@@ -667,6 +698,20 @@ impl Outline {
                     .map(|c| field(m, c).map_or(String::new(), |v| self.cell(v))),
             );
             let nested = children(m);
+            // A record shown already with as much under it (npm lists a
+            // package under every package that needs it, its dependencies
+            // under one of them) is counted, not shown again.
+            let under: usize = nested.iter().map(|n| count_tree(n)).sum();
+            if !walk
+                .seen
+                .insert(format!("{}\u{1f}{under}", cells.join("\u{1f}")))
+            {
+                walk.repeats += 1;
+                walk.repeats_with_children += count_tree(&[(*key, *m)]);
+                continue;
+            }
+            walk.budget -= 1;
+            walk.shown += 1;
             if nested.is_empty() && columns.len() < GROUPED_COLUMNS && groupable(&cells) {
                 leaves.push(cells);
                 continue;
@@ -674,7 +719,7 @@ impl Outline {
             push_grouped(pad, &std::mem::take(&mut leaves), out);
             out.push_str(&format!("{pad}{}\n", cells.join(" | ")));
             for nested in nested {
-                self.tree_rows(&nested, columns, &format!("{pad}  "), budget, out);
+                self.tree_rows(&nested, columns, &format!("{pad}  "), walk, out);
             }
         }
         push_grouped(pad, &leaves, out);
@@ -714,6 +759,21 @@ fn children<'a>(record: &'a Map<String, Value>) -> Vec<Vec<Record<'a>>> {
                 .collect::<Option<Vec<_>>>()
         })
         .collect()
+}
+
+/// Where a walk through a tree of records is (see [`Outline::tree_rows`]).
+#[derive(Default)]
+struct TreeWalk {
+    /// Rows still to show.
+    budget: usize,
+    /// Rows shown.
+    shown: usize,
+    /// Records not shown again: their name and cells were shown above.
+    repeats: usize,
+    /// Those records with everything under them.
+    repeats_with_children: usize,
+    /// The cells of every row shown, with how many records lie under it.
+    seen: std::collections::HashSet<String>,
 }
 
 /// Rows of at most this many cells (a name and a version) may share lines.
