@@ -245,6 +245,10 @@ with their versions and checksums, from apt-cache's package lists (a CSV
 printed by a pipeline, a TSV file read), added after the rule that folds a
 table's digests beside its versions was written.
 
+`--round46` writes only `npm_tree_cases()`: `npm ls --all --json` of
+installed trees (eslint with jest, webpack with its CLI, express with axios
+and lodash in `--long` form); needs the npm registry.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4207,6 +4211,35 @@ def digest_table_cases():
          "every package name and version", tool="Read")
 
 
+def npm_tree_cases():
+    """Round 46: `npm ls --all --json` of real dependency trees. The
+    must-keep facts are every installed package's name and version. The
+    eslint and jest tree was the one the rule for short trees of records
+    was written on (221 of its 333 packages had been lost); the webpack
+    and the `--long` express trees were scored after, unread."""
+    work = tempfile.mkdtemp(prefix="ghost-round46-")
+    for cid, packages, flags in [
+        ("npm-ls-all-json-eslint-jest", "eslint@8 jest@29", "--all --json"),
+        ("npm-ls-all-json-webpack", "webpack@5 webpack-cli@5", "--all --json"),
+        ("npm-ls-all-json-long-express", "express@4.17.1 lodash@4.17.15 minimist@1.2.0 axios@0.21.0", "--all --json --long"),
+    ]:
+        d = os.path.join(work, cid)
+        os.makedirs(d)
+        run("npm init -y", cwd=d)
+        run(f"npm install {packages} --no-audit --no-fund", cwd=d)
+        command = f"npm ls {flags}"
+        t = run(command, cwd=d, stderr=False)
+        pairs = []
+        def walk(node):
+            for name, dep in (node.get("dependencies") or {}).items():
+                if dep.get("version"):
+                    pairs.append((name, dep["version"]))
+                walk(dep)
+        walk(json.loads(t))
+        keep = [x for name, version in dict.fromkeys(pairs) for x in (name, version)]
+        case(cid, "structured", command, t, keep, "every installed package's name and version")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4331,6 +4364,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round46" in sys.argv:
+        npm_tree_cases()
         return
     if "--round45" in sys.argv:
         digest_table_cases()
