@@ -488,6 +488,33 @@ mod tests {
         assert!(out.contains("… 1 repeat of records shown above"), "{out}");
     }
 
+    /// cargo metadata's `id` spells out each package's name and version:
+    /// it is named among the fields not shown, and the name and version stay.
+    #[test]
+    fn a_column_spelling_out_two_others_is_not_shown() {
+        let packages: Vec<Value> = (0..20)
+            .map(|i| {
+                serde_json::json!({
+                    "name": format!("crate{i}"),
+                    "version": format!("0.{i}.1"),
+                    "id": format!("registry+https://github.com/rust-lang/crates.io-index#crate{i}@0.{i}.1"),
+                    "edition": "2021",
+                })
+            })
+            .collect();
+        let out = compress(
+            &serde_json::json!({ "packages": packages }).to_string(),
+            None,
+        )
+        .text;
+        assert!(out.contains("not shown: id"), "{out}");
+        assert!(!out.contains("crates.io-index"), "{out}");
+        assert!(
+            (0..20).all(|i| out.contains(&format!("crate{i} | 0.{i}.1"))),
+            "{out}"
+        );
+    }
+
     #[test]
     fn a_stream_of_json_documents_is_outlined_one_by_one() {
         let long = "y".repeat(400);

@@ -445,6 +445,29 @@ fn last_part(column: &str) -> &str {
 /// Whether column `d` determines column `c` over `records`: `d` repeats
 /// (fewer distinct values than records having it) and each of its values
 /// goes with one value of `c`.
+/// Whether the cells of column `c` hold those of column `d` (two
+/// characters or more) in nearly every record having both.
+fn spells_out(records: &[Record<'_>], c: &str, d: &str) -> bool {
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let (mut rows, mut held) = (0, 0);
+    for (_, m) in records {
+        let (Some(cv), Some(dv)) = (field(m, c), field(m, d)) else {
+            continue;
+        };
+        rows += 1;
+        let (cv, dv) = (text(cv), text(dv));
+        held += usize::from(dv.len() >= 2 && cv.len() > dv.len() && cv.contains(&dv));
+    }
+    rows > 0 && held as f64 >= rows as f64 * SPELLED_OUT_SHARE
+}
+
+/// Share of records in which a column must hold another's cells to spell
+/// it out (see [`spells_out`]).
+const SPELLED_OUT_SHARE: f64 = 0.9;
+
 fn determines(records: &[Record<'_>], d: &str, c: &str) -> bool {
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let mut rows = 0;
@@ -528,6 +551,22 @@ impl Outline {
                 columns.push(c);
             }
         }
+        // A column whose cells spell out two other shown columns' (cargo
+        // metadata's `id`, `…#addr2line@0.26.1`, and `manifest_path`,
+        // `…/addr2line-0.26.1/Cargo.toml`, beside `name` and `version`)
+        // says nothing they do not; it is named among those not shown.
+        let spelled: Vec<&str> = columns
+            .iter()
+            .copied()
+            .filter(|c| {
+                columns
+                    .iter()
+                    .filter(|d| *d != c && spells_out(sample, c, d))
+                    .count()
+                    >= 2
+            })
+            .collect();
+        columns.retain(|c| !spelled.contains(c));
         // A wide column whose values mostly differ is content (a
         // diagnostic's message): its cells are cut only past a line's width.
         let content: Vec<&str> = columns
