@@ -510,7 +510,7 @@ mod tests {
         assert!(out.contains("not shown: id"), "{out}");
         assert!(!out.contains("crates.io-index"), "{out}");
         assert!(
-            (0..20).all(|i| out.contains(&format!("crate{i} | 0.{i}.1"))),
+            (0..20).all(|i| out.contains(&format!("crate{i} 0.{i}.1"))),
             "{out}"
         );
     }
