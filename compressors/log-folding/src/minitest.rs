@@ -36,9 +36,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         if t.ends_with(" skips") {
             if let Some((runs, failed, skipped)) = summary(t) {
                 summaries += 1;
-                r.passed += runs.saturating_sub(failed + skipped);
-                r.failed += failed;
-                r.skipped += skipped;
+                r.add_summary(runs, failed, skipped);
             }
         } else if (t.ends_with("Failure:") || t.ends_with("Error:"))
             && let Some(name) = failure_header(t, lines.get(i + 1))

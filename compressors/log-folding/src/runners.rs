@@ -90,9 +90,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 .map(|l| l.trim())
                 .find(|l| !l.is_empty());
             let (failed, skipped) = verdict.map_or((0, 0), unittest_verdict);
-            r.failed += failed;
-            r.skipped += skipped;
-            r.passed += n.saturating_sub(failed + skipped);
+            r.add_summary(n, failed, skipped);
         } else if let Some(name) = doctest_failure(t, lines.get(i + 1)) {
             // doctest: `File "m.py", line 20, in m.split`, `Failed example:`,
             // then `Expected:` and `Got:` (or `Exception raised:`), each
@@ -159,9 +157,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.saw("RSpec");
             let failed = count_before(t, " failure").unwrap_or(0);
             let pending = count_before(t, " pending").unwrap_or(0);
-            r.failed += failed;
-            r.skipped += pending;
-            r.passed += total.saturating_sub(failed + pending);
+            r.add_summary(total, failed, pending);
         } else if let Some(name) = phpunit_failure(t) {
             r.saw("PHPUnit");
             // A data provider's other failing cases of a test named already
@@ -184,9 +180,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 count_after(t, "Failures: ").unwrap_or(0) + count_after(t, "Errors: ").unwrap_or(0);
             let skipped = count_after(t, "Skipped: ").unwrap_or(0)
                 + count_after(t, "Incomplete: ").unwrap_or(0);
-            r.failed += failed;
-            r.skipped += skipped;
-            r.passed += total.saturating_sub(failed + skipped);
+            r.add_summary(total, failed, skipped);
         } else if let Some(rest) = t.strip_prefix("OK (").filter(|s| s.has(" assertion")) {
             r.saw("PHPUnit");
             r.passed += count_before(rest, " test").unwrap_or(0);
@@ -286,9 +280,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.saw("Gradle");
             let failed = count_before(t, " failed").unwrap_or(0);
             let skipped = count_before(t, " skipped").unwrap_or(0);
-            r.failed += failed;
-            r.skipped += skipped;
-            r.passed += total.saturating_sub(failed + skipped);
+            r.add_summary(total, failed, skipped);
         } else if t.starts_with("Summary [") && t.has(" tests run: ") {
             r.saw(NEXTEST);
             r.passed += count_before(t, " passed").unwrap_or(0);

@@ -37,9 +37,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         if t.ends_with(" notifications") || t.ends_with(" notification") {
             if let Some((tests, failed, skipped)) = summary(t) {
                 summaries += 1;
-                r.passed += tests.saturating_sub(failed + skipped);
-                r.failed += failed;
-                r.skipped += skipped;
+                r.add_summary(tests, failed, skipped);
             }
         } else if (t.starts_with("Failure: ") || t.starts_with("Error: "))
             && let Some(name) = failure_name(t)

@@ -35,6 +35,14 @@ pub struct Failure {
 }
 
 impl TestReport {
+    /// Counts a runner's summary of `total` tests, `failed` and `skipped`
+    /// of them: the rest passed.
+    pub(crate) fn add_summary(&mut self, total: u64, failed: u64, skipped: u64) {
+        self.failed += failed;
+        self.skipped += skipped;
+        self.passed += total.saturating_sub(failed + skipped);
+    }
+
     /// Whether any runner was recognised.
     pub fn is_empty(&self) -> bool {
         self.runners.is_empty()
@@ -260,9 +268,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
             let failed = count_before(t, " failure").unwrap_or(0);
             let skipped = count_before(t, " skipped").unwrap_or(0)
                 + count_before(t, " excluded").unwrap_or(0);
-            r.failed += failed;
-            r.skipped += skipped;
-            r.passed += total.saturating_sub(failed + skipped);
+            r.add_summary(total, failed, skipped);
         } else if let Some(rest) = mix_failure_header(t) {
             r.saw("mix test");
             let msg = lines[i + 1..]
