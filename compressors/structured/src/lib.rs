@@ -515,6 +515,48 @@ mod tests {
         );
     }
 
+    /// Past a table's rows every record keeps its name and version (cargo
+    /// metadata of a 663-package workspace had lost 242 names); only
+    /// their other cells go, up to four rows' worth of names a row.
+    #[test]
+    fn records_past_a_tables_rows_keep_their_names() {
+        let packages: Vec<Value> = (0..500)
+            .map(|i| {
+                serde_json::json!({
+                    "name": format!("crate{i}"),
+                    "version": format!("1.{i}.0"),
+                    "description": format!("The crate number {i}, which does a thing of its own"),
+                })
+            })
+            .collect();
+        let text = serde_json::json!({ "packages": packages }).to_string();
+        let out = compress(&text, None).text;
+        assert!(
+            out.contains("… 100 more records, by name version only:"),
+            "{out}"
+        );
+        assert!(
+            (0..500).all(|i| out.contains(&format!("crate{i} 1.{i}.0"))
+                || out.contains(&format!("crate{i} | 1.{i}.0"))),
+            "{out}"
+        );
+        assert!(!out.contains("number 450,"), "{out}");
+        // Under a budget of 600 tokens: 50 rows, then 200 names, then a count.
+        let tight = compress_within(&text, None, None, Some(600)).text;
+        assert!(
+            tight.contains("… 450 more records, by name version only:"),
+            "{tight}"
+        );
+        assert!(
+            tight.contains("crate249 1.249.0") && !tight.contains("crate250 "),
+            "{tight}"
+        );
+        assert!(
+            tight.contains("… and 250 more records not named"),
+            "{tight}"
+        );
+    }
+
     #[test]
     fn a_stream_of_json_documents_is_outlined_one_by_one() {
         let long = "y".repeat(400);

@@ -422,6 +422,22 @@ fn field<'a>(m: &'a Map<String, Value>, column: &str) -> Option<&'a Value> {
     })
 }
 
+/// Records past a table's rows named, at most, per row of it (see
+/// [`Outline::table`]).
+const NAMES_PAST_ROWS: usize = 4;
+
+/// The shown column that names a record best (`name` before `id`, `key`,
+/// `path`: the columns are in that order) and its `version`, if shown:
+/// what a record past a table's rows keeps.
+fn naming_columns<'c>(columns: &[&'c str]) -> Vec<&'c str> {
+    let name = columns.iter().copied().find(|c| names_a_record(c));
+    let version = columns
+        .iter()
+        .copied()
+        .find(|c| last_part(c).eq_ignore_ascii_case("version"));
+    name.into_iter().chain(version).collect()
+}
+
 /// Whether a column names its record: its last name part is or ends in
 /// one of the first identifying words (`name`, `id`, `key`, `path`,
 /// `file`: `filename`, `metadata.name`, `file_path`).
@@ -680,6 +696,49 @@ impl Outline {
                 push_grouped(&pad, &cells, out);
             } else {
                 records.iter().for_each(|r| out.push_str(&row(r)));
+            }
+        } else if keyed || !naming_columns(&columns).is_empty() {
+            let naming = naming_columns(&columns);
+            // Past the table's rows every record still gives its name (and
+            // version): the names are what a list of records is read for;
+            // only their other cells go, and the header says which.
+            records[..self.table_rows]
+                .iter()
+                .for_each(|r| out.push_str(&row(r)));
+            let rest = &records[self.table_rows..];
+            let listed = rest.len().min(self.table_rows * NAMES_PAST_ROWS);
+            let names: Vec<Vec<String>> = rest[..listed]
+                .iter()
+                .map(|(key, m)| {
+                    let mut cells: Vec<String> = Vec::new();
+                    if let Some(k) = key {
+                        cells.push(self.cell(&Value::String((*k).to_string())));
+                    }
+                    cells.extend(
+                        naming
+                            .iter()
+                            .filter_map(|c| field(m, c))
+                            .map(|v| self.cell(v)),
+                    );
+                    cells
+                })
+                .collect();
+            let by: Vec<&str> = keyed
+                .then_some("(key)")
+                .into_iter()
+                .chain(naming.iter().copied())
+                .collect();
+            out.push_str(&format!(
+                "{pad}… {} more records, by {} only:\n",
+                rest.len(),
+                by.join(" ")
+            ));
+            push_grouped(&pad, &names, out);
+            if rest.len() > listed {
+                out.push_str(&format!(
+                    "{pad}… and {} more records not named\n",
+                    rest.len() - listed
+                ));
             }
         } else {
             let head = self.table_rows * 3 / 4;
