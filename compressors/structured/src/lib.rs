@@ -557,6 +557,41 @@ mod tests {
         );
     }
 
+    /// Under a budget a tree shows the rows it affords, then names each
+    /// record not shown yet, once.
+    #[test]
+    fn a_tree_past_its_rows_names_the_records_not_shown() {
+        let deps = |from: usize| -> serde_json::Map<String, Value> {
+            (from..from + 30)
+                .map(|i| {
+                    let nested = serde_json::json!({"shared": {"version": "1.0.0"}});
+                    (
+                        format!("pkg{i}"),
+                        serde_json::json!({"version": format!("2.{i}.0"), "dependencies": nested}),
+                    )
+                })
+                .collect()
+        };
+        let tree = serde_json::json!({
+            "name": "app",
+            "dependencies": {
+                "a": {"version": "1.0.0", "dependencies": deps(0)},
+                "b": {"version": "1.0.0", "dependencies": deps(30)},
+            }
+        });
+        let out = compress_within(&tree.to_string(), None, None, Some(240)).text;
+        assert!(
+            out.contains("those not named above, by (key) version only:"),
+            "{out}"
+        );
+        assert!(
+            (0..60).all(|i| out.contains(&format!("pkg{i} 2.{i}.0"))
+                || out.contains(&format!("pkg{i} | 2.{i}.0"))),
+            "{out}"
+        );
+        assert_eq!(out.matches("shared").count(), 1, "{out}");
+    }
+
     #[test]
     fn a_stream_of_json_documents_is_outlined_one_by_one() {
         let long = "y".repeat(400);

@@ -683,9 +683,33 @@ impl Outline {
             }
             let unseen = total.saturating_sub(walk.shown + walk.repeats_with_children);
             if unseen > 0 {
+                // Past the table's rows, the records not shown yet give
+                // their names (and versions), each once, as a flat table's do.
+                let naming = naming_columns(&columns);
+                let mut names: Vec<Vec<String>> = Vec::new();
+                let most = self.table_rows * NAMES_PAST_ROWS;
+                let mut unnamed = 0;
+                visit_keyed(records, &mut |key, m| {
+                    let cells = self.naming_cells(key, m, &naming);
+                    if walk.named.insert(cells.clone()) {
+                        if names.len() < most {
+                            names.push(cells);
+                        } else {
+                            unnamed += 1;
+                        }
+                    }
+                });
+                let by: Vec<&str> = std::iter::once("(key)")
+                    .chain(naming.iter().copied())
+                    .collect();
                 out.push_str(&format!(
-                    "{pad}… {unseen} more records of the tree not shown\n"
+                    "{pad}… {unseen} more records of the tree not shown; those not named above, by {} only:\n",
+                    by.join(" ")
                 ));
+                push_grouped(&pad, &names, out);
+                if unnamed > 0 {
+                    out.push_str(&format!("{pad}… and {unnamed} more records not named\n"));
+                }
             }
             out.push_str(&"  ".repeat(depth));
             return;
@@ -709,19 +733,7 @@ impl Outline {
             let listed = rest.len().min(self.table_rows * NAMES_PAST_ROWS);
             let names: Vec<Vec<String>> = rest[..listed]
                 .iter()
-                .map(|(key, m)| {
-                    let mut cells: Vec<String> = Vec::new();
-                    if let Some(k) = key {
-                        cells.push(self.cell(&Value::String((*k).to_string())));
-                    }
-                    cells.extend(
-                        naming
-                            .iter()
-                            .filter_map(|c| field(m, c))
-                            .map(|v| self.cell(v)),
-                    );
-                    cells
-                })
+                .map(|(key, m)| self.naming_cells(*key, m, &naming))
                 .collect();
             let by: Vec<&str> = keyed
                 .then_some("(key)")
@@ -810,6 +822,8 @@ impl Outline {
             }
             walk.budget -= 1;
             walk.shown += 1;
+            walk.named
+                .insert(self.naming_cells(*key, m, &naming_columns(columns)));
             if nested.is_empty() && columns.len() < GROUPED_COLUMNS && groupable(&cells) {
                 leaves.push(cells);
                 continue;
@@ -821,6 +835,25 @@ impl Outline {
             }
         }
         push_grouped(pad, &leaves, out);
+    }
+
+    /// A record's key (in a map) and its cells in the `naming` columns
+    /// (see [`naming_columns`]): how a record past a table's rows is named.
+    fn naming_cells(
+        &self,
+        key: Option<&str>,
+        m: &Map<String, Value>,
+        naming: &[&str],
+    ) -> Vec<String> {
+        key.map(|k| self.cell(&Value::String(k.to_string())))
+            .into_iter()
+            .chain(
+                naming
+                    .iter()
+                    .filter_map(|c| field(m, c))
+                    .map(|v| self.cell(v)),
+            )
+            .collect()
     }
 
     /// A table cell: a scalar as it is (strings unquoted unless they hold
@@ -870,6 +903,9 @@ struct TreeWalk {
     repeats: usize,
     /// Those records with everything under them.
     repeats_with_children: usize,
+    /// The name cells (see [`Outline::naming_cells`]) of every row shown or
+    /// record named.
+    named: std::collections::HashSet<Vec<String>>,
     /// The cells of every row shown, with how many records lie under it.
     seen: std::collections::HashSet<String>,
 }
@@ -982,6 +1018,19 @@ fn visit<'a>(records: &[Record<'a>], f: &mut impl FnMut(&'a Map<String, Value>))
 }
 
 /// Records in a tree of them, children included.
+/// Calls `f` with each record of a tree and its key, depth first.
+fn visit_keyed<'a>(
+    records: &[Record<'a>],
+    f: &mut dyn FnMut(Option<&'a str>, &'a Map<String, Value>),
+) {
+    for (key, m) in records {
+        f(*key, m);
+        for nested in children(m) {
+            visit_keyed(&nested, f);
+        }
+    }
+}
+
 fn count_tree(records: &[Record<'_>]) -> usize {
     records
         .iter()
