@@ -29,18 +29,15 @@ pub const OPTION_LINES_AT_LEAST: usize = 5;
 /// (pip-compile's `--hash=sha256:…` under each requirement, hundreds of
 /// them), and those lines are read by the usual rules.
 pub fn option_definitions(contents: &[&str]) -> Vec<bool> {
-    let mut options: Vec<bool> = contents.iter().map(|c| option_name(c).is_some()).collect();
+    let names: Vec<Option<&str>> = contents.iter().map(|c| option_name(c)).collect();
     let mut lines_of: FxHashMap<&str, usize> = FxHashMap::default();
-    for c in contents {
-        if let Some(name) = option_name(c) {
-            *lines_of.entry(name).or_default() += 1;
-        }
+    for name in names.iter().flatten() {
+        *lines_of.entry(name).or_default() += 1;
     }
-    for (i, c) in contents.iter().enumerate() {
-        if option_name(c).is_some_and(|name| lines_of[name] > DEFINITIONS_OF_ONE_OPTION_AT_MOST) {
-            options[i] = false;
-        }
-    }
+    let options: Vec<bool> = names
+        .iter()
+        .map(|name| name.is_some_and(|n| lines_of[n] <= DEFINITIONS_OF_ONE_OPTION_AT_MOST))
+        .collect();
     if options.iter().filter(|&&o| o).count() < OPTION_LINES_AT_LEAST {
         return vec![false; contents.len()];
     }

@@ -24,19 +24,16 @@ fn is_tap_ok(t: &str) -> bool {
 }
 
 /// The total of RSpec's summary, `33 examples, 3 failures[, 2 pending]`:
-/// the count opens the line (after its colour) and failures are counted.
-/// A sentence's `For example, …` is none.
+/// the count opens the line and failures are counted (its colours were
+/// stripped before any runner reads it). A sentence's `For example, …` is
+/// none.
 fn rspec_total(t: &str) -> Option<u64> {
-    let mut s = t;
-    while let Some(rest) = s.strip_prefix("\x1b[") {
-        s = rest.split_once('m').map_or("", |(_, after)| after);
-    }
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    let after = &s[digits..];
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let after = &t[digits..];
     let summary = digits > 0
         && (after.starts_with(" examples, ") || after.starts_with(" example, "))
         && after.has(" failure");
-    summary.then(|| s[..digits].parse().ok()).flatten()
+    summary.then(|| t[..digits].parse().ok()).flatten()
 }
 
 /// The runner name of cargo-nextest's output.
@@ -514,7 +511,7 @@ mod tests {
             "=head2 Testing\n\n  use Test::More tests => 1;\n  ok 1;\n\n* The file size in bytes.  For example, ``1048576``.\nFor example, 3 examples, see below.\n",
         );
         assert!(r.runners.is_empty(), "{:?}", r.runners);
-        let r = report("\x1b[31m13105 examples, 1 failure, 3 pending\x1b[0m\n");
+        let r = report("13105 examples, 1 failure, 3 pending\n");
         assert_eq!((r.passed, r.failed, r.skipped), (13101, 1, 3));
     }
 

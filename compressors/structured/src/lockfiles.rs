@@ -160,34 +160,32 @@ pub fn yarn_v1(text: &str) -> Option<String> {
 /// Each module version once, `/go.mod` kept where only its `go.mod` was
 /// summed (a version the build selected against but never downloaded).
 pub fn go_sum(text: &str) -> Option<String> {
-    let mut rows: Vec<(&str, &str)> = Vec::new();
+    let mut lines = 0;
+    // Each module version in the order first summed, and those summed whole.
+    let mut versions: Vec<(&str, &str)> = Vec::new();
+    let mut seen: HashSet<(&str, &str)> = HashSet::new();
     let mut whole: HashSet<(&str, &str)> = HashSet::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let (module, version) = ghost_types::document::go_sum_entry(line)?;
-        match version.strip_suffix("/go.mod") {
-            Some(v) => rows.push((module, v)),
-            None => {
-                whole.insert((module, version));
-                rows.push((module, version));
-            }
+        lines += 1;
+        let entry = (module, version.strip_suffix("/go.mod").unwrap_or(version));
+        if entry.1 == version {
+            whole.insert(entry);
+        }
+        if seen.insert(entry) {
+            versions.push(entry);
         }
     }
-    if rows.len() < 2 {
+    if lines < 2 {
         return None;
     }
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for (module, version) in rows {
-        if !seen.insert((module, version)) {
-            continue;
-        }
-        let only_go_mod = if whole.contains(&(module, version)) {
-            ""
-        } else {
-            "/go.mod"
-        };
-        out.push(format!("  {module} {version}{only_go_mod}"));
-    }
+    let out: Vec<String> = versions
+        .iter()
+        .map(|entry @ (module, version)| {
+            let only_go_mod = if whole.contains(entry) { "" } else { "/go.mod" };
+            format!("  {module} {version}{only_go_mod}")
+        })
+        .collect();
     Some(format!(
         "go.sum: {} module versions, module version (/go.mod: only its go.mod summed; hashes folded):\n{}\n",
         out.len(),

@@ -664,6 +664,8 @@ impl Outline {
             cells
         };
         let row = |r: &Record<'_>| format!("{pad}{}\n", row_cells(r).join(" | "));
+        // What names a record past the table's rows (see [`naming_columns`]).
+        let naming = naming_columns(&columns);
         // A tree of records (`npm ls --all`: each package's `dependencies`
         // maps names to packages): every record a row, children indented
         // under their parent with its columns.
@@ -673,7 +675,7 @@ impl Outline {
                 budget: self.table_rows,
                 ..TreeWalk::default()
             };
-            self.tree_rows(records, &columns, &pad, &mut walk, out);
+            self.tree_rows(records, &columns, &naming, &pad, &mut walk, out);
             if walk.repeats > 0 {
                 out.push_str(&format!(
                     "{pad}… {} {} of records shown above (the same name and cells) not shown again\n",
@@ -685,31 +687,18 @@ impl Outline {
             if unseen > 0 {
                 // Past the table's rows, the records not shown yet give
                 // their names (and versions), each once, as a flat table's do.
-                let naming = naming_columns(&columns);
                 let mut names: Vec<Vec<String>> = Vec::new();
-                let most = self.table_rows * NAMES_PAST_ROWS;
-                let mut unnamed = 0;
                 visit_keyed(records, &mut |key, m| {
                     let cells = self.naming_cells(key, m, &naming);
                     if walk.named.insert(cells.clone()) {
-                        if names.len() < most {
-                            names.push(cells);
-                        } else {
-                            unnamed += 1;
-                        }
+                        names.push(cells);
                     }
                 });
-                let by: Vec<&str> = std::iter::once("(key)")
-                    .chain(naming.iter().copied())
-                    .collect();
-                out.push_str(&format!(
-                    "{pad}… {unseen} more records of the tree not shown; those not named above, by {} only:\n",
-                    by.join(" ")
-                ));
-                push_grouped(&pad, &names, out);
-                if unnamed > 0 {
-                    out.push_str(&format!("{pad}… and {unnamed} more records not named\n"));
-                }
+                let total = names.len();
+                names.truncate(self.table_rows * NAMES_PAST_ROWS);
+                let heading =
+                    format!("{unseen} more records of the tree not shown; those not named above");
+                push_names(&pad, &heading, true, &naming, &names, total, out);
             }
             out.push_str(&"  ".repeat(depth));
             return;
@@ -721,8 +710,7 @@ impl Outline {
             } else {
                 records.iter().for_each(|r| out.push_str(&row(r)));
             }
-        } else if keyed || !naming_columns(&columns).is_empty() {
-            let naming = naming_columns(&columns);
+        } else if keyed || !naming.is_empty() {
             // Past the table's rows every record still gives its name (and
             // version): the names are what a list of records is read for;
             // only their other cells go, and the header says which.
@@ -730,28 +718,13 @@ impl Outline {
                 .iter()
                 .for_each(|r| out.push_str(&row(r)));
             let rest = &records[self.table_rows..];
-            let listed = rest.len().min(self.table_rows * NAMES_PAST_ROWS);
-            let names: Vec<Vec<String>> = rest[..listed]
+            let names: Vec<Vec<String>> = rest
                 .iter()
+                .take(self.table_rows * NAMES_PAST_ROWS)
                 .map(|(key, m)| self.naming_cells(*key, m, &naming))
                 .collect();
-            let by: Vec<&str> = keyed
-                .then_some("(key)")
-                .into_iter()
-                .chain(naming.iter().copied())
-                .collect();
-            out.push_str(&format!(
-                "{pad}… {} more records, by {} only:\n",
-                rest.len(),
-                by.join(" ")
-            ));
-            push_grouped(&pad, &names, out);
-            if rest.len() > listed {
-                out.push_str(&format!(
-                    "{pad}… and {} more records not named\n",
-                    rest.len() - listed
-                ));
-            }
+            let heading = format!("{} more records", rest.len());
+            push_names(&pad, &heading, keyed, &naming, &names, rest.len(), out);
         } else {
             let head = self.table_rows * 3 / 4;
             let tail = self.table_rows - head;
@@ -790,6 +763,7 @@ impl Outline {
         &self,
         records: &[Record<'_>],
         columns: &[&str],
+        naming: &[&str],
         pad: &str,
         walk: &mut TreeWalk,
         out: &mut String,
@@ -822,8 +796,7 @@ impl Outline {
             }
             walk.budget -= 1;
             walk.shown += 1;
-            walk.named
-                .insert(self.naming_cells(*key, m, &naming_columns(columns)));
+            walk.named.insert(self.naming_cells(*key, m, naming));
             if nested.is_empty() && columns.len() < GROUPED_COLUMNS && groupable(&cells) {
                 leaves.push(cells);
                 continue;
@@ -831,7 +804,7 @@ impl Outline {
             push_grouped(pad, &std::mem::take(&mut leaves), out);
             out.push_str(&format!("{pad}{}\n", cells.join(" | ")));
             for nested in nested {
-                self.tree_rows(&nested, columns, &format!("{pad}  "), walk, out);
+                self.tree_rows(&nested, columns, naming, &format!("{pad}  "), walk, out);
             }
         }
         push_grouped(pad, &leaves, out);
@@ -908,6 +881,33 @@ struct TreeWalk {
     named: std::collections::HashSet<Vec<String>>,
     /// The cells of every row shown, with how many records lie under it.
     seen: std::collections::HashSet<String>,
+}
+
+/// Records past a table's rows by name: `… {heading}, by (key) name
+/// version only:`, then `names` (the first of `total` records to name), a
+/// few to a line, and how many were not named.
+fn push_names(
+    pad: &str,
+    heading: &str,
+    keyed: bool,
+    naming: &[&str],
+    names: &[Vec<String>],
+    total: usize,
+    out: &mut String,
+) {
+    let by: Vec<&str> = keyed
+        .then_some("(key)")
+        .into_iter()
+        .chain(naming.iter().copied())
+        .collect();
+    out.push_str(&format!("{pad}… {heading}, by {} only:\n", by.join(" ")));
+    push_grouped(pad, names, out);
+    if total > names.len() {
+        out.push_str(&format!(
+            "{pad}… and {} more records not named\n",
+            total - names.len()
+        ));
+    }
 }
 
 /// Rows of at most this many cells (a name and a version) may share lines.
