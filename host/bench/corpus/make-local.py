@@ -233,7 +233,7 @@ reStructuredText (awscli in the machine's Python, wadllib, cachetools in
 the Google Cloud SDK, RustPython's email docs in cargo's registry), Perl's
 POD and Org (R's mets).
 
-`--round44 VENV_BIN` writes only `lockfile_cases()`: pinned requirements
+`--round44 VENV_BIN` writes only `hashed_lockfile_cases()`: pinned requirements
 and lockfiles with their checksums (pip-compile --generate-hashes of two
 sets of requirements, pip refusing a package whose hash does not match,
 pipenv's Pipfile.lock, go.sum of three Go projects fetched as git mirrors
@@ -4137,7 +4137,7 @@ def markup_prose_cases():
              "every heading (reStructuredText's titles, POD's =headN lines, Org's * lines), without trailing spaces", tool="Read")
 
 
-def lockfile_cases(venv):
+def hashed_lockfile_cases(venv):
     """Round 44: pinned requirements and lockfiles, whose bytes are mostly
     checksums. The must-keep facts are what they pin: every package (or Go
     module) with its version; for pip's refusal, the refusal, the package
@@ -4372,7 +4372,7 @@ def main():
         digest_table_cases()
         return
     if "--round44" in sys.argv:
-        lockfile_cases(sys.argv[sys.argv.index("--round44") + 1])
+        hashed_lockfile_cases(sys.argv[sys.argv.index("--round44") + 1])
         return
     if "--round43" in sys.argv:
         markup_prose_cases()
