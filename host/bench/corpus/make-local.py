@@ -249,6 +249,15 @@ table's digests beside its versions was written.
 installed trees (eslint with jest, webpack with its CLI, express with axios
 and lodash in `--long` form); needs the npm registry.
 
+`--round47 VENV_BIN` writes only `package_tool_cases()`: package managers,
+auditors, profilers and build tools no earlier round ran (npm's ERESOLVE
+and audit as text and JSON, pip-audit, pip breaking an installed package,
+cargo failing to resolve, Maven's dependency tree from Maven Central, R CMD
+check, criterion, PostgreSQL's EXPLAIN ANALYZE, strace -c, a Fortran
+bounds check, python -X importtime, naga); needs the npm registry, PyPI,
+crates.io and Maven Central, pip-audit in VENV_BIN, and Debian packages
+maven r-base-core postgresql strace gfortran, naga on PATH.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4240,6 +4249,191 @@ def npm_tree_cases():
         case(cid, "structured", command, t, keep, "every installed package's name and version")
 
 
+def package_tool_cases(venv):
+    """Round 47: what package managers, auditors, profilers and build tools
+    print when an agent works on dependencies and speed, from tools no
+    earlier round ran: npm refusing a peer conflict and auditing a tree
+    (text and JSON), pip-audit, pip warning that an install broke another
+    package, cargo failing to resolve, Maven's dependency tree downloaded
+    from Maven Central, R CMD check with problems, criterion's benchmarks,
+    PostgreSQL's EXPLAIN ANALYZE, strace's syscall summary, a Fortran
+    bounds check, Python's import times and naga's WGSL validation. Each
+    rule was written before ghost's output was looked at."""
+    work = tempfile.mkdtemp(prefix="ghost-round47-")
+    os.chmod(work, 0o777)
+    def project(name):
+        d = os.path.join(work, name)
+        os.makedirs(d)
+        return d
+    # npm refusing to install react-dom 18 beside react 17.
+    d = project("eresolve")
+    run("npm init -y", cwd=d)
+    command = "npm install react@17 react-dom@18 --no-audit --no-fund"
+    t = run(command, cwd=d)
+    case("npm-eresolve-peer-conflict", "log", command, t,
+         lambda l: re.search(r"ERESOLVE|Found: |Could not resolve dependency|Conflicting peer dependency|peer \S+@", l),
+         "the ERESOLVE code and message, what was found, what could not be resolved and every peer requirement")
+    # npm audit of an old tree, as text and as JSON.
+    d = project("audit")
+    run("npm init -y", cwd=d)
+    run("npm install express@4.17.1 lodash@4.17.15 minimist@1.2.0 axios@0.21.0 handlebars@4.0.5 --no-audit --no-fund", cwd=d)
+    t = run("npm audit", cwd=d, stderr=False)
+    case("npm-audit-text", "log", "npm audit", t,
+         lambda l: re.match(r"^@?[\w.-]+(/[\w.-]+)?  \S", l) or "/advisories/GHSA-" in l or re.match(r"^\d+ (\w+ )?vulnerabilit", l),
+         "every vulnerable package's header, every advisory line and the count of vulnerabilities")
+    t = run("npm audit --json", cwd=d, stderr=False)
+    report = json.loads(t)
+    keep = [x for name, v in report["vulnerabilities"].items() for x in (name, v["severity"])]
+    keep += [via["url"] for v in report["vulnerabilities"].values() for via in v["via"] if isinstance(via, dict)]
+    case("npm-audit-json", "structured", "npm audit --json", t, keep,
+         "every vulnerable package with its severity and every advisory's URL")
+    # pip-audit of old pins.
+    d = project("pip-audit")
+    write(os.path.join(d, "requirements.txt"), "requests==2.19.0\nurllib3==1.24.1\njinja2==2.10\npyyaml==5.3\n")
+    command = "pip-audit --no-deps --disable-pip -r requirements.txt"
+    t = run(f"{venv}/{command}", cwd=d)
+    case("pip-audit-old-pins", "log", command, t,
+         lambda l: re.match(r"^\S+\s+\S+\s+(PYSEC|GHSA|CVE)-", l) or re.match(r"^Found \d+ known vulnerabilit", l),
+         "every row (package, version, vulnerability id) and the count found")
+    # pip installing a package that breaks another one installed.
+    d = project("pip-conflict")
+    run(f"{venv}/python -m venv {d}/v")
+    run(f"{d}/v/bin/pip install -q requests==2.31.0")
+    command = "pip install urllib3==1.21"
+    t = run(f"{d}/v/bin/{command}")
+    case("pip-install-breaks-another", "log", command, t,
+         lambda l: l.startswith("ERROR:") or " requires " in l or l.startswith("Successfully installed"),
+         "pip's ERROR line, every broken requirement and what was installed")
+    # cargo failing to resolve pinned versions.
+    d = project("cargo-conflict")
+    run("cargo init -q --name conflict", cwd=d)
+    with open(os.path.join(d, "Cargo.toml"), "a") as f:
+        f.write('serde = "=1.0.100"\nserde_json = "=1.0.140"\n')
+    t = run("cargo generate-lockfile", cwd=d)
+    case("cargo-resolve-conflict", "log", "cargo generate-lockfile", t,
+         lambda l: re.search(r"failed to select|required by package|previously selected package|all possible versions conflict|versions that meet the requirements", l),
+         "every line of cargo's account of the conflict: what failed, what required it, what was selected before")
+    # Maven's dependency tree, every artifact downloaded from Central into an empty repository.
+    d = project("mvn-tree")
+    write(os.path.join(d, "pom.xml"), """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dev.ghost</groupId><artifactId>tree</artifactId><version>1.0</version>
+  <dependencies>
+    <dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>33.0.0-jre</version></dependency>
+    <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.14.0</version></dependency>
+    <dependency><groupId>com.fasterxml.jackson.core</groupId><artifactId>jackson-databind</artifactId><version>2.16.1</version></dependency>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.1</version><scope>test</scope></dependency>
+  </dependencies>
+</project>
+""")
+    command = "mvn -B dependency:tree"
+    t = run(f"{command} -Dmaven.repo.local={d}/repo", cwd=d)
+    case("mvn-dependency-tree-central", "log", command, t,
+         lambda l: re.match(r"^\[INFO\] [|+\\ -]*[\w.-]+:[\w.-]+:\w+:", l) or "BUILD " in l,
+         "every artifact of the tree (the project and each node) and the build's outcome")
+    # R CMD check of a package with a failing test, an undocumented export and a bad DESCRIPTION field.
+    d = project("rpkg")
+    pkg = os.path.join(d, "tidyish")
+    os.makedirs(os.path.join(pkg, "R"))
+    os.makedirs(os.path.join(pkg, "man"))
+    os.makedirs(os.path.join(pkg, "tests"))
+    write(os.path.join(pkg, "DESCRIPTION"), "Package: tidyish\nTitle: tidy helpers\nVersion: 0.1.0\n"
+          "Authors@R: person('A', 'B', email = 'a@b.org', role = c('aut', 'cre'))\n"
+          "Description: Helpers.\nLicense: MIT\nEncoding: UTF-8\n")
+    write(os.path.join(pkg, "NAMESPACE"), "export(add_one)\nexport(scale_to)\n")
+    write(os.path.join(pkg, "R", "add.R"), "add_one <- function(x) x + 1\nscale_to <- function(x, to) x / max(x) * tu\n")
+    write(os.path.join(pkg, "man", "add_one.Rd"), "\\name{add_one}\n\\alias{add_one}\n\\title{Add one}\n"
+          "\\usage{add_one(x, y)}\n\\arguments{\\item{x}{a number}}\n\\value{x plus one}\n\\description{Adds one.}\n")
+    write(os.path.join(pkg, "tests", "basic.R"), "library(tidyish)\nstopifnot(add_one(1) == 2)\nstopifnot(scale_to(c(1, 2), 10)[2] == 10)\n")
+    run("R CMD build --no-build-vignettes tidyish", cwd=d)
+    command = "R CMD check --no-manual tidyish_0.1.0.tar.gz"
+    t = run(command, cwd=d)
+    case("r-cmd-check-problems", "log", command, t,
+         lambda l: re.match(r"^\* .*\.\.\. ?(ERROR|WARNING|NOTE)", l) or l.startswith("Status:") or l.startswith("Error in "),
+         "every check that ended in ERROR, WARNING or NOTE, R's `Error in` lines and the status")
+    # criterion's benchmarks.
+    d = project("bench")
+    run("cargo init -q --lib --name benched", cwd=d)
+    with open(os.path.join(d, "Cargo.toml"), "a") as f:
+        f.write('\n[dev-dependencies]\ncriterion = "0.8"\n\n[[bench]]\nname = "speed"\nharness = false\n')
+    os.makedirs(os.path.join(d, "benches"))
+    write(os.path.join(d, "benches", "speed.rs"), """use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+fn fib(n: u64) -> u64 { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }
+
+fn benches(c: &mut Criterion) {
+    for n in [10u64, 15, 20] {
+        c.bench_function(&format!("fib {n}"), |b| b.iter(|| fib(black_box(n))));
+    }
+    let data: Vec<u32> = (0..10_000).rev().collect();
+    c.bench_function("sort 10k reversed", |b| b.iter(|| { let mut v = data.clone(); v.sort(); v }));
+    c.bench_function("sort_unstable 10k reversed", |b| b.iter(|| { let mut v = data.clone(); v.sort_unstable(); v }));
+}
+
+criterion_group!(all, benches);
+criterion_main!(all);
+""")
+    command = "cargo bench -- --warm-up-time 0.5 --measurement-time 1"
+    t = run(command, cwd=d)
+    case("criterion-bench", "log", "cargo bench", t,
+         lambda l: "time:   [" in l or "thrpt:  [" in l or re.match(r"^Found \d+ outliers", l),
+         "every benchmark's time line and every outliers count")
+    # PostgreSQL's plan of a join, analysed.
+    pg = "/usr/lib/postgresql/15/bin"
+    data, log = os.path.join(work, "pg"), os.path.join(work, "pg.log")
+    run(f"su postgres -c '{pg}/initdb -D {data} -A trust'")
+    run(f"su postgres -c \"{pg}/pg_ctl -D {data} -l {log} -o '-p 5498 -k {work}' -w start\"")
+    sql = os.path.join(work, "plan.sql")
+    write(sql, "create table customers(id int primary key, region text);\n"
+          "create table orders(id int primary key, customer_id int, total int, placed date);\n"
+          "insert into customers select g, (array['north','south','east','west'])[g % 4 + 1] from generate_series(1, 5000) g;\n"
+          "insert into orders select g, g % 5000 + 1, g % 977, date '2026-01-01' + g % 300 from generate_series(1, 200000) g;\n"
+          "create index on orders(placed);\nanalyze;\n"
+          "explain (analyze, buffers) select c.region, count(*), sum(o.total) from orders o join customers c on c.id = o.customer_id "
+          "where o.placed between date '2026-03-01' and date '2026-04-30' group by c.region order by sum(o.total) desc;\n")
+    os.chmod(sql, 0o644)
+    command = "psql -X -f plan.sql"
+    t = run(f"su postgres -c \"psql -h {work} -p 5498 -X -f {sql}\"", stderr=True)
+    run(f"su postgres -c \"{pg}/pg_ctl -D {data} -m fast -w stop\"")
+    case("psql-explain-analyze", "log", command, t,
+         lambda l: "->  " in l or re.match(r"^ (Sort|Hash|Seq|Index|Bitmap|Finalize|Gather|Aggregate|GroupAggregate|HashAggregate|Nested|Merge)\b", l) or "Planning Time" in l or "Execution Time" in l,
+         "every node of the plan and the planning and execution times")
+    # strace's count of system calls.
+    py = run("python3 -c 'import sys; print(sys.executable)'", stderr=False).strip()
+    command = f"strace -c -f {py} -c \"import json, email.mime.multipart, http.client\""
+    t = run(command)
+    case("strace-syscall-summary", "log", command, t,
+         lambda l: re.match(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+\d+\s+(\d+\s+)?\w+$", l) or re.match(r"^\s*100\.00\s", l),
+         "every system call's row and the total row")
+    # A Fortran array index out of bounds, checked at run time.
+    d = project("fortran")
+    write(os.path.join(d, "bounds.f90"), "program bounds\n  implicit none\n  integer :: a(10), i\n  do i = 1, 11\n"
+          "    a(i) = i * i\n  end do\n  print *, sum(a)\nend program bounds\n")
+    run("gfortran -g -fcheck=all -o bounds bounds.f90", cwd=d)
+    t = run("./bounds", cwd=d)
+    case("fortran-runtime-bounds", "error", "./bounds", t,
+         lambda l: l.startswith("At line") or "Fortran runtime error" in l or l.startswith("Error termination"),
+         "the place, the runtime error and the termination line")
+    # Python's import times: each module imported at the top and the ten slowest.
+    command = f"{py} -X importtime -c \"import asyncio, email.mime.multipart, http.client, json, decimal\""
+    t = run(command)
+    rows = [(l, int(m.group(1))) for l in t.splitlines() if (m := re.match(r"^import time:\s+\d+ \|\s+(\d+) \|", l))]
+    top = [l for l in t.splitlines() if re.match(r"^import time:\s+\d+ \|\s+\d+ \| \S", l)]
+    slowest = [l for l, _ in sorted(rows, key=lambda r: -r[1])[:10]]
+    case("python-importtime", "log", "python3 -X importtime -c \"import asyncio, email.mime.multipart, http.client, json, decimal\"",
+         t, top + slowest, "every module imported at the top level and the ten largest cumulative times")
+    # naga validating a WGSL shader with a type error.
+    d = project("wgsl")
+    write(os.path.join(d, "shade.wgsl"), "@group(0) @binding(0) var<storage, read_write> data: array<f32>;\n\n"
+          "@compute @workgroup_size(64)\nfn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+          "    let i = id.x;\n    let scale: f32 = 2;\n    data[i] = data[i] * scale + i;\n}\n")
+    t = run("naga shade.wgsl", cwd=d)
+    case("naga-wgsl-error", "log", "naga shade.wgsl", t,
+         lambda l: re.match(r"^(error|warning)", l.strip()) or re.search(r"┌─ \S+:\d+:\d+", l),
+         "every error header and the place it points at")
+
+
 def main():
     if "--add" in sys.argv:
         more_cases()
@@ -4364,6 +4558,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round47" in sys.argv:
+        package_tool_cases(sys.argv[sys.argv.index("--round47") + 1])
         return
     if "--round46" in sys.argv:
         npm_tree_cases()
