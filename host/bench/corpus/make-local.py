@@ -252,11 +252,10 @@ and lodash in `--long` form); needs the npm registry.
 `--round47 VENV_BIN` writes only `package_tool_cases()`: package managers,
 auditors, profilers and build tools no earlier round ran (npm's ERESOLVE
 and audit as text and JSON, pip-audit, pip breaking an installed package,
-cargo failing to resolve, Maven's dependency tree from Maven Central, R CMD
-check, criterion, PostgreSQL's EXPLAIN ANALYZE, strace -c, a Fortran
+cargo failing to resolve, R CMD check, criterion, PostgreSQL's EXPLAIN ANALYZE, strace -c, a Fortran
 bounds check, python -X importtime, naga); needs the npm registry, PyPI,
-crates.io and Maven Central, pip-audit in VENV_BIN, and Debian packages
-maven r-base-core postgresql strace gfortran, naga on PATH.
+crates.io, pip-audit in VENV_BIN, and Debian packages
+r-base-core postgresql strace gfortran, naga on PATH.
 
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
@@ -4254,8 +4253,7 @@ def package_tool_cases(venv):
     print when an agent works on dependencies and speed, from tools no
     earlier round ran: npm refusing a peer conflict and auditing a tree
     (text and JSON), pip-audit, pip warning that an install broke another
-    package, cargo failing to resolve, Maven's dependency tree downloaded
-    from Maven Central, R CMD check with problems, criterion's benchmarks,
+    package, cargo failing to resolve, R CMD check with problems, criterion's benchmarks,
     PostgreSQL's EXPLAIN ANALYZE, strace's syscall summary, a Fortran
     bounds check, Python's import times and naga's WGSL validation. Each
     rule was written before ghost's output was looked at."""
@@ -4277,24 +4275,23 @@ def package_tool_cases(venv):
     d = project("audit")
     run("npm init -y", cwd=d)
     run("npm install express@4.17.1 lodash@4.17.15 minimist@1.2.0 axios@0.21.0 handlebars@4.0.5 --no-audit --no-fund", cwd=d)
-    t = run("npm audit", cwd=d, stderr=False)
-    case("npm-audit-text", "log", "npm audit", t,
-         lambda l: re.match(r"^@?[\w.-]+(/[\w.-]+)?  \S", l) or "/advisories/GHSA-" in l or re.match(r"^\d+ (\w+ )?vulnerabilit", l),
-         "every vulnerable package's header, every advisory line and the count of vulnerabilities")
-    t = run("npm audit --json", cwd=d, stderr=False)
-    report = json.loads(t)
-    keep = [x for name, v in report["vulnerabilities"].items() for x in (name, v["severity"])]
-    keep += [via["url"] for v in report["vulnerabilities"].values() for via in v["via"] if isinstance(via, dict)]
-    case("npm-audit-json", "structured", "npm audit --json", t, keep,
-         "every vulnerable package with its severity and every advisory's URL")
+    t = run("npm audit", cwd=d)
+    if "audit endpoint returned an error" in t:
+        print("npm-audit-text, npm-audit-json: the registry refused the audit, skipped")
+        t = None
+    if t is not None:
+        audit_cases(d, t)
     # pip-audit of old pins.
     d = project("pip-audit")
     write(os.path.join(d, "requirements.txt"), "requests==2.19.0\nurllib3==1.24.1\njinja2==2.10\npyyaml==5.3\n")
     command = "pip-audit --no-deps --disable-pip -r requirements.txt"
     t = run(f"{venv}/{command}", cwd=d)
-    case("pip-audit-old-pins", "log", command, t,
-         lambda l: re.match(r"^\S+\s+\S+\s+(PYSEC|GHSA|CVE)-", l) or re.match(r"^Found \d+ known vulnerabilit", l),
-         "every row (package, version, vulnerability id) and the count found")
+    if not re.search(r"^Found \d+ known vulnerabilit", t, re.M):
+        print("pip-audit-old-pins: no vulnerability service answered, skipped")
+    else:
+        case("pip-audit-old-pins", "log", command, t,
+             lambda l: re.match(r"^\S+\s+\S+\s+(PYSEC|GHSA|CVE)-", l) or re.match(r"^Found \d+ known vulnerabilit", l),
+             "every row (package, version, vulnerability id) and the count found")
     # pip installing a package that breaks another one installed.
     d = project("pip-conflict")
     run(f"{venv}/python -m venv {d}/v")
@@ -4313,24 +4310,6 @@ def package_tool_cases(venv):
     case("cargo-resolve-conflict", "log", "cargo generate-lockfile", t,
          lambda l: re.search(r"failed to select|required by package|previously selected package|all possible versions conflict|versions that meet the requirements", l),
          "every line of cargo's account of the conflict: what failed, what required it, what was selected before")
-    # Maven's dependency tree, every artifact downloaded from Central into an empty repository.
-    d = project("mvn-tree")
-    write(os.path.join(d, "pom.xml"), """<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>dev.ghost</groupId><artifactId>tree</artifactId><version>1.0</version>
-  <dependencies>
-    <dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>33.0.0-jre</version></dependency>
-    <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.14.0</version></dependency>
-    <dependency><groupId>com.fasterxml.jackson.core</groupId><artifactId>jackson-databind</artifactId><version>2.16.1</version></dependency>
-    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.1</version><scope>test</scope></dependency>
-  </dependencies>
-</project>
-""")
-    command = "mvn -B dependency:tree"
-    t = run(f"{command} -Dmaven.repo.local={d}/repo", cwd=d)
-    case("mvn-dependency-tree-central", "log", command, t,
-         lambda l: re.match(r"^\[INFO\] [|+\\ -]*[\w.-]+:[\w.-]+:\w+:", l) or "BUILD " in l,
-         "every artifact of the tree (the project and each node) and the build's outcome")
     # R CMD check of a package with a failing test, an undocumented export and a bad DESCRIPTION field.
     d = project("rpkg")
     pkg = os.path.join(d, "tidyish")
@@ -4374,11 +4353,44 @@ fn benches(c: &mut Criterion) {
 criterion_group!(all, benches);
 criterion_main!(all);
 """)
-    command = "cargo bench -- --warm-up-time 0.5 --measurement-time 1"
+    command = "cargo bench --bench speed -- --warm-up-time 0.5 --measurement-time 1"
     t = run(command, cwd=d)
     case("criterion-bench", "log", "cargo bench", t,
          lambda l: "time:   [" in l or "thrpt:  [" in l or re.match(r"^Found \d+ outliers", l),
          "every benchmark's time line and every outliers count")
+    # criterion again, in groups with throughput, run twice so the second
+    # run compares against the first (a tuning case added once
+    # `criterion-bench`, in the evaluation half, had lost lines, so that
+    # one stays unread; its rule was written before it ran).
+    write(os.path.join(d, "benches", "speed.rs"), """use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+
+fn checksum(data: &[u8]) -> u32 { data.iter().fold(0u32, |a, &b| a.rotate_left(5) ^ u32::from(b)) }
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("checksum");
+    for size in [64usize, 1024, 16384] {
+        let data = vec![7u8; size];
+        group.throughput(Throughput::Bytes(size as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(size), &data, |b, d| b.iter(|| checksum(black_box(d))));
+    }
+    group.finish();
+    let mut group = c.benchmark_group("split");
+    let text = "alpha,beta,gamma,delta,".repeat(200);
+    group.bench_function("by char", |b| b.iter(|| black_box(&text).split(',').count()));
+    group.bench_function("by str", |b| b.iter(|| black_box(&text).split(",").count()));
+    group.finish();
+}
+
+criterion_group!(all, benches);
+criterion_main!(all);
+""")
+    run(command, cwd=d)
+    t = run(command, cwd=d)
+    case("criterion-bench-groups", "log", "cargo bench", t,
+         lambda l: "time:   [" in l or "thrpt:  [" in l or "change: [" in l or re.match(r"^Found \d+ outliers", l)
+         or re.search(r"Performance has (regressed|improved)|No change in performance detected|Change within noise threshold", l),
+         "every benchmark's time, throughput and change lines, each verdict on the change and every outliers count")
     # PostgreSQL's plan of a join, analysed.
     pg = "/usr/lib/postgresql/15/bin"
     data, log = os.path.join(work, "pg"), os.path.join(work, "pg.log")
@@ -4429,9 +4441,23 @@ criterion_main!(all);
           "@compute @workgroup_size(64)\nfn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
           "    let i = id.x;\n    let scale: f32 = 2;\n    data[i] = data[i] * scale + i;\n}\n")
     t = run("naga shade.wgsl", cwd=d)
-    case("naga-wgsl-error", "log", "naga shade.wgsl", t,
-         lambda l: re.match(r"^(error|warning)", l.strip()) or re.search(r"┌─ \S+:\d+:\d+", l),
-         "every error header and the place it points at")
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", t)
+    keep = [l for l in plain.splitlines() if re.match(r"^(error|warning)", l.strip()) or re.search(r"┌─ \S+:\d+:\d+", l)]
+    case("naga-wgsl-error", "log", "naga shade.wgsl", t, keep,
+         "every error header and the place it points at (naga colours them when piped: read without colours)")
+
+
+def audit_cases(d, t):
+    """npm audit of the tree in `d` (round 47), given its text report `t`."""
+    case("npm-audit-text", "log", "npm audit", t,
+         lambda l: re.match(r"^@?[\w.-]+(/[\w.-]+)?  \S", l) or "/advisories/GHSA-" in l or re.match(r"^\d+ (\w+ )?vulnerabilit", l),
+         "every vulnerable package's header, every advisory line and the count of vulnerabilities")
+    t = run("npm audit --json", cwd=d, stderr=False)
+    report = json.loads(t)
+    keep = [x for name, v in report["vulnerabilities"].items() for x in (name, v["severity"])]
+    keep += [via["url"] for v in report["vulnerabilities"].values() for via in v["via"] if isinstance(via, dict)]
+    case("npm-audit-json", "structured", "npm audit --json", t, keep,
+         "every vulnerable package with its severity and every advisory's URL")
 
 
 def main():
