@@ -679,10 +679,12 @@ pub fn fold_analysed(
             continue;
         }
         // What leads to a failure exit, or all of a short log, is read as
-        // a short log: its rare lines, those new in their words and the
-        // items of a numbered list, from no budget.
+        // a short log: its rare lines, the lines of its few measures, those
+        // new in their words and the items of a numbered list, from no
+        // budget.
         if short_here[start] {
             if templates.is_rare(start)
+                || templates.size[templates.of_line[start]] <= FEW_MEASURES_AT_MOST
                 || few_items.contains(&templates.of_line[start])
                 || numbered[start]
                 || shown.is_new(start, templates, masks, contents, true)
@@ -1486,6 +1488,12 @@ impl Gap {
         })
     }
 }
+
+/// Where a log reads as a short one, a template of at most this many lines
+/// keeps each of them, though they differ only in their numbers: there the
+/// numbers are what each line says (one benchmark's time, one epoch's
+/// loss, one run's count of outliers), not a counter ticking.
+const FEW_MEASURES_AT_MOST: usize = 8;
 
 /// A template of at most this many lines, each differing from the others
 /// in its words, lists a few distinct things: each line is kept, as a rare

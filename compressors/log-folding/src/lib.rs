@@ -57,13 +57,16 @@
 //! - a tree listing's nodes (`npm ls`, `cargo tree`, Maven's and Gradle's
 //!   dependency trees: [`tree`]), but those the tool marks as shown already,
 //!   and a text table's rows under its header and rule ([`table`]: `pip
-//!   list`, `dpkg -l`); a list of paths, one a line (`find`, `git
+//!   list`, `dpkg -l`) or lined up with its `|` (`python -X importtime`,
+//!   psql's results); a list of paths, one a line (`find`, `git
 //!   ls-files`: [`listing`]), keeps every path;
 //! - a short run of lines that differ in words is printed whole, and a
 //!   short log keeps every place in a source file and every project file
 //!   it names, and every line whose words differ from those shown (apt's
-//!   `Setting up tree`, `Setting up bats`); a long log keeps a template's
-//!   few lines when each names another thing;
+//!   `Setting up tree`, `Setting up bats`) and each line of a template
+//!   printed a few times though they differ only in numbers (one
+//!   benchmark's time each); a long log keeps a template's few lines when
+//!   each names another thing;
 //! - the line where a runner announced a failing test, whatever its words,
 //!   with the lines indented under it (its message); a trace printed as
 //!   places under it (PHPUnit's `/build/tests/x_test.php:12`, Pester's `at

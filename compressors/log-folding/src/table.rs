@@ -10,6 +10,12 @@
 //! digit) and its rows are the lines under it whose words line up with
 //! those names, each column's words starting where its name starts or
 //! ending where it ends (numbers are aligned right).
+//!
+//! A table may divide its columns with `|` instead (`python -X importtime`,
+//! psql's results, MySQL's boxes): then its header is a line of two `|` or
+//! more between cells of words without a digit, and its rows are the
+//! lines under it (past a rule) with their `|` at the very places the
+//! header has them.
 
 use crate::search::Search;
 use rustc_hash::FxHashSet;
@@ -20,6 +26,7 @@ const MIN_ROWS: usize = 3;
 /// The rows of every text table in `contents`.
 pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
     let mut keep = aligned_rows(contents);
+    keep.extend(piped_rows(contents));
     for i in 1..contents.len() {
         // A title framed by rules above and below (Maven's ` T E S T S`
         // banner) is a section title, not a table's header.
@@ -37,6 +44,70 @@ pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
         }
     }
     keep
+}
+
+/// A table divided by `|` has at least this many of them a line.
+const MIN_PIPES: usize = 2;
+
+/// The rows of every table whose columns are divided by `|`: the lines
+/// under a header of such columns (past a rule, if any) with their `|`
+/// where the header has them.
+fn piped_rows(contents: &[&str]) -> FxHashSet<usize> {
+    let mut keep = FxHashSet::default();
+    let mut i = 0;
+    while i + 1 < contents.len() {
+        let Some(pipes) = piped_header(contents[i]) else {
+            i += 1;
+            continue;
+        };
+        let first = if is_rule(contents[i + 1]) {
+            i + 2
+        } else {
+            i + 1
+        };
+        let end = (first..contents.len())
+            .find(|&j| pipe_places(contents[j]) != pipes)
+            .unwrap_or(contents.len());
+        if end.saturating_sub(first) >= MIN_ROWS {
+            keep.extend(first..end);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    keep
+}
+
+/// The places of a `|`-divided header's dividers: at least [`MIN_PIPES`],
+/// every cell between them holding a word and no digit (`import time: self
+/// [us] | cumulative | imported package`, ` id | name | total`).
+fn piped_header(line: &str) -> Option<Vec<usize>> {
+    // Cheap first: most lines have fewer than two `|` (counted without
+    // allocating).
+    if line.bytes().filter(|&b| b == b'|').take(MIN_PIPES).count() < MIN_PIPES {
+        return None;
+    }
+    let pipes = pipe_places(line);
+    let cells_are_names = || {
+        line.trim()
+            .trim_matches('|')
+            .split('|')
+            .all(|cell| cell.bytes().any(|b| b.is_ascii_alphabetic()))
+    };
+    (pipes.len() >= MIN_PIPES
+        && !line.bytes().any(|b| b.is_ascii_digit())
+        && !line.contains("||")
+        && cells_are_names())
+    .then_some(pipes)
+}
+
+/// The byte offsets of the `|` in `line`.
+fn pipe_places(line: &str) -> Vec<usize> {
+    line.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'|')
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// A header without a rule names at least this many columns.
@@ -255,6 +326,38 @@ mod tests {
             "test d::e::f ... ok",
         ];
         assert!(rows(&log).is_empty());
+    }
+
+    #[test]
+    fn a_table_divided_by_pipes_keeps_every_row_lined_up_under_its_header() {
+        let importtime = [
+            "import time: self [us] | cumulative | imported package",
+            "import time:       134 |        134 |   _io",
+            "import time:        26 |         26 |   marshal",
+            "import time:       316 |        786 | _frozen_importlib_external",
+            "import time:      1466 |      33144 | site",
+            "Traceback (most recent call last):",
+        ];
+        assert_eq!(rows(&importtime), FxHashSet::from_iter([1, 2, 3, 4]));
+        let psql = [
+            " region | count |   sum",
+            "--------+-------+--------",
+            " north  | 10172 | 4962334",
+            " east   | 10173 | 4961117",
+            " south  | 10171 | 4960860",
+            "",
+            "(3 rows)",
+        ];
+        assert_eq!(rows(&psql), FxHashSet::from_iter([2, 3, 4]));
+        // Lines whose `|` fall elsewhere are not its rows; a shell
+        // pipeline is no header.
+        let pipeline = [
+            "+ cat a.log | grep error | sort",
+            "a | b | c",
+            "aa | bb | cc",
+            "aaa | bbb | ccc",
+        ];
+        assert!(rows(&pipeline).is_empty());
     }
 
     #[test]
