@@ -388,7 +388,9 @@ fn reads_as_code(l: &str) -> bool {
         "interface ",
     ];
     let t = l.trim_end();
-    KEYWORDS.iter().any(|k| l.starts_with(k))
+    KEYWORDS
+        .iter()
+        .any(|k| l.starts_with(k) && !labels_a_value(&l[k.len()..]))
         || CLOSERS.contains(&t)
         || t.ends_with(" do")
         || t.ends_with(" ->")
@@ -398,6 +400,20 @@ fn reads_as_code(l: &str) -> bool {
         || t.ends_with("})")
         || t.ends_with(['(', '['])
         || is_assignment(t)
+}
+
+/// Whether what follows a line's leading keyword is a label and its value
+/// (`import time: 1466 | …`, `for example: …`): a word of a name's letters
+/// ending in a colon, with more after it. No language puts that after its
+/// keyword; output and prose do.
+fn labels_a_value(rest: &str) -> bool {
+    let (word, after) = rest.split_once(' ').unwrap_or((rest, ""));
+    word.len() > 1
+        && word.ends_with(':')
+        && word[..word.len() - 1]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        && !after.trim().is_empty()
 }
 
 /// `name = value`, `self.items[0] += 1`, `a, b = pair`: a target made of
@@ -488,6 +504,15 @@ mod tests {
                       \x20   def from_call(cls, func, when, reraise=None) -> \"CallInfo\":\n\
                       \x20       excinfo = None\n        start = time()\n        try:\n>           result = func()\n";
         assert_eq!(judge(pytest).0, ContentClass::Log);
+        // A keyword leading a label and its value is no statement
+        // (`python -X importtime`); an import is.
+        let importtime: String = (0..40)
+            .map(|i| format!("import time:      {i}13 |       {i}472 |   module_{i}\n"))
+            .collect();
+        assert_eq!(judge(&importtime).0, ContentClass::Log);
+        assert!(reads_as_code("import json"));
+        assert!(reads_as_code("if ready:"));
+        assert!(!reads_as_code("import time:       316 |        786 | site"));
     }
 
     #[test]
