@@ -257,6 +257,13 @@ bounds check, python -X importtime, naga); needs the npm registry, PyPI,
 crates.io, pip-audit in VENV_BIN, and Debian packages
 r-base-core postgresql strace gfortran, naga on PATH.
 
+`--round48 VENV_BIN` writes only `dependency_upkeep_cases()`: keeping
+dependencies up to date and finding what is slow (cargo update of a held
+back lockfile, cargo tree -d of this workspace, cargo check's short
+diagnostics, pip list --outdated and pip install -U, npm outdated --json,
+npm explain, pytest --durations, cProfile's table); needs crates.io, PyPI
+and the npm registry, pytest in VENV_BIN.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4454,6 +4461,102 @@ criterion_main!(all);
          "every error header and the place it points at (naga colours them when piped: read without colours)")
 
 
+def dependency_upkeep_cases(venv):
+    """Round 48: what an agent reads while keeping dependencies up to date
+    and finding what is slow, from tools no earlier round ran: cargo
+    update of a lockfile held back, cargo tree's duplicates, cargo check's
+    short diagnostics, pip listing outdated packages and upgrading them,
+    npm's outdated report as JSON and npm explaining why a package is
+    installed, pytest's slowest durations and cProfile's table. Each rule
+    was written before ghost's output was looked at."""
+    work = tempfile.mkdtemp(prefix="ghost-round48-")
+    def project(name):
+        d = os.path.join(work, name)
+        os.makedirs(d)
+        return d
+    # cargo update of a lockfile whose packages were held back.
+    d = project("cargo-update")
+    run("cargo init -q --name upkeep", cwd=d)
+    with open(os.path.join(d, "Cargo.toml"), "a") as f:
+        f.write('serde = { version = "1", features = ["derive"] }\nrand = "0.8"\nregex = "1"\nclap = { version = "4", features = ["derive"] }\n')
+    run("cargo generate-lockfile", cwd=d)
+    for name, version in [("serde", "1.0.150"), ("rand", "0.8.0"), ("regex", "1.5.0"), ("clap", "4.0.0")]:
+        run(f"cargo update -p {name} --precise {version}", cwd=d)
+    t = run("cargo update", cwd=d)
+    case("cargo-update-held-back", "log", "cargo update", t,
+         lambda l: re.match(r"^\s*(Updating|Adding|Removing|Downgrading|Upgrading|Locking)\s", l) and "crates.io index" not in l,
+         "every package cargo updated, added or removed, and its count")
+    # cargo tree's duplicated packages in this workspace.
+    t = run("cargo tree -d --workspace --offline -e normal", stderr=False)
+    case("cargo-tree-duplicates", "log", "cargo tree -d --workspace -e normal", t,
+         lambda l: re.match(r"^[a-z0-9_-]+ v\d", l),
+         "every duplicated package at the margin with its version")
+    # cargo check's short diagnostics of a broken crate.
+    d = project("short")
+    run("cargo init -q --name shortdiag", cwd=d)
+    write(os.path.join(d, "src", "main.rs"),
+          "use std::collections::HashMap;\nuse std::fs;\n\nstruct Point { x: i32, y: i32 }\n\n"
+          "fn area(p: &Point) -> u32 { p.x * p.y }\n\n"
+          "fn main() {\n    let unused = 4;\n    let mut names: Vec<String> = Vec::new();\n"
+          "    names.push(3);\n    let p = Point { x: 1, z: 2 };\n    println!(\"{}\", area(&p));\n"
+          "    let total: i64 = names.len();\n    undefined_call();\n}\n")
+    t = run("cargo check --message-format short", cwd=d)
+    case("cargo-check-short", "log", "cargo check --message-format short", t,
+         lambda l: re.match(r"^src/\S+:\d+:\d+: (error|warning)", l) or re.match(r"^(error|warning): (could not compile|`shortdiag`)", l),
+         "every `path:line:col: level` diagnostic and cargo's verdict")
+    # pip listing outdated packages, then upgrading them.
+    d = project("pip-old")
+    run(f"{venv}/python -m venv {d}/v")
+    run(f"{d}/v/bin/pip install -q requests==2.25.0 urllib3==1.26.5 idna==2.10 certifi==2021.5.30 chardet==3.0.4 six==1.15.0 click==7.1.2 packaging==20.9")
+    command = "pip list --outdated"
+    t = run(f"{d}/v/bin/{command}", stderr=False)
+    rows = [l.split() for l in t.splitlines()[2:] if len(l.split()) >= 3]
+    case("pip-list-outdated", "log", command, t, [x for r in rows for x in r[:3]],
+         "every outdated package with its installed and its latest version")
+    command = "pip install -U requests click packaging six"
+    t = run(f"{d}/v/bin/{command}")
+    case("pip-install-upgrade", "log", command, t,
+         lambda l: re.match(r"^\s*(Successfully uninstalled|Successfully installed|Found existing installation:)", l) or l.startswith("ERROR:"),
+         "every installation found and uninstalled, what was installed, and any ERROR")
+    # npm's outdated report as JSON, and npm explaining an installed package.
+    d = project("npm-old")
+    run("npm init -y", cwd=d)
+    run("npm install express@4.17.1 lodash@4.17.15 minimist@1.2.0 debug@2.6.8 chalk@2.4.2 --no-audit --no-fund --save-exact", cwd=d)
+    t = run("npm outdated --json", cwd=d, stderr=False)
+    keep = [x for name, v in json.loads(t).items() for x in (name, v["current"], v["latest"])]
+    case("npm-outdated-json", "structured", "npm outdated --json", t, keep,
+         "every outdated package with its current and its latest version")
+    t = run("npm explain debug", cwd=d, stderr=False)
+    case("npm-explain", "log", "npm explain debug", t,
+         lambda l: re.match(r"^\s*(\S+@\S+)", l) and not l.strip().startswith("node_modules"),
+         "every package@version line of each path that brings `debug` in")
+    # pytest's slowest durations.
+    d = project("durations")
+    write(os.path.join(d, "test_speed.py"), "import time\nimport pytest\n\n"
+          + "".join(f"def test_step_{i}():\n    time.sleep({(i * 37 % 11) / 400:.4f})\n\n" for i in range(40))
+          + "@pytest.mark.parametrize('n', range(12))\ndef test_sizes(n):\n    time.sleep(n / 300)\n")
+    command = "pytest --durations=10 -q"
+    t = run(f"{venv}/{command} -p no:cacheprovider", cwd=d)
+    case("pytest-durations", "log", command, t,
+         lambda l: re.match(r"^\d+\.\d+s (call|setup|teardown)\s", l) or re.match(r"^\d+ passed", l),
+         "every line of the slowest-durations table and the summary")
+    # cProfile's table, sorted by cumulative time.
+    d = project("profile")
+    write(os.path.join(d, "work.py"), "import json, re, collections\n\n"
+          "def tokens(text):\n    return re.findall(r'\\w+', text)\n\n"
+          "def count(words):\n    return collections.Counter(w.lower() for w in words)\n\n"
+          "def main():\n    text = json.dumps([{'id': i, 'name': f'item {i}', 'tags': ['a', 'b', str(i % 7)]} for i in range(20000)])\n"
+          "    for _ in range(3):\n        c = count(tokens(text))\n    print(c.most_common(3))\n\nmain()\n")
+    py = run("python3 -c 'import sys; print(sys.executable)'", stderr=False).strip()
+    command = "python3 -m cProfile -s cumulative work.py"
+    t = run(f"{py} -m cProfile -s cumulative work.py", cwd=d)
+    lines = t.splitlines()
+    head = next(i for i, l in enumerate(lines) if "ncalls" in l and "cumtime" in l)
+    keep = [l for l in lines if re.search(r"function calls .* in [\d.]+ seconds", l)] + [lines[head]] + [l for l in lines[head + 1:head + 16] if l.strip()]
+    case("cprofile-cumulative", "log", command, t, keep,
+         "the count of calls and time, the table's header and its first fifteen rows (the largest cumulative times)")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -4591,6 +4694,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round48" in sys.argv:
+        dependency_upkeep_cases(sys.argv[sys.argv.index("--round48") + 1])
         return
     if "--round47" in sys.argv:
         package_tool_cases(sys.argv[sys.argv.index("--round47") + 1])
