@@ -730,7 +730,10 @@ pub fn fold_analysed(
     chosen.extend(failing_step);
     chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
-        let varied = || len < VARIED_RUN_FOLDS_FROM && !same_masks(&masks[start..start + len]);
+        let varied = || {
+            (len < VARIED_RUN_FOLDS_FROM || short_here[start])
+                && !same_masks(&masks[start..start + len])
+        };
         let listed = || short_here[start] && numbered[start..start + len].iter().all(|&x| x);
         if chosen.contains(&start) && (varied() || listed()) {
             // A short run whose lines differ in words (`definitely lost:`,
@@ -1358,8 +1361,10 @@ fn word_agreement(a: &str, b: &str) -> f64 {
 }
 
 /// A run of similar lines whose words differ is printed whole when it is
-/// shorter than this; from this length on it folds to its first line and a
-/// count. (Lines differing only in numbers always fold.)
+/// shorter than this, or where the log reads as a short one (pytest's ten
+/// slowest durations, each naming another test); from this length on it
+/// folds to its first line and a count. (Lines differing only in numbers
+/// always fold.)
 const VARIED_RUN_FOLDS_FROM: usize = 6;
 
 /// Whether every line of a run has the same mask (differs only in numbers,

@@ -789,6 +789,26 @@ fn a_short_logs_few_lines_differing_only_in_their_numbers_are_each_kept_as_measu
 }
 
 #[test]
+fn a_short_logs_run_of_lines_naming_different_things_is_printed_whole() {
+    // pytest's slowest durations: ten lines of one shape in a row, each
+    // naming another test: ten facts, in a log too short to fold them.
+    let mut log = String::from(
+        "....................................................                     [100%]\n\
+         ============================= slowest 10 durations =============================\n",
+    );
+    for i in 0..10 {
+        log.push_str(&format!(
+            "0.0{}s call     test_speed.py::test_{}\n",
+            9 - i % 9,
+            words(i)
+        ));
+    }
+    log.push_str("52 passed in 0.78s\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.contains(" call "));
+}
+
+#[test]
 fn a_long_log_keeps_a_few_lines_of_one_shape_that_each_name_another_thing() {
     // 300 lines of one repeated shape, and three `Created wheel for …` lines
     // among them: the three wheels are three facts.
