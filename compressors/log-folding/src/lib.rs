@@ -58,7 +58,9 @@
 //!   dependency trees: [`tree`]), but those the tool marks as shown already,
 //!   and a text table's rows under its header and rule ([`table`]: `pip
 //!   list`, `dpkg -l`) or lined up with its `|` (`python -X importtime`,
-//!   psql's results); a list of paths, one a line (`find`, `git
+//!   psql's results), but a long table ranked by a column of numbers
+//!   (cProfile sorted by time) keeps only its first rows; a tree's roots
+//!   stay with its nodes (`cargo tree -d`'s duplicated packages); a list of paths, one a line (`find`, `git
 //!   ls-files`: [`listing`]), keeps every path;
 //! - a short run of lines that differ in words is printed whole, and a
 //!   short log keeps every place in a source file and every project file

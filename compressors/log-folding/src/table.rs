@@ -16,6 +16,11 @@
 //! more between cells of words without a digit, and its rows are the
 //! lines under it (past a rule) with their `|` at the very places the
 //! header has them.
+//!
+//! A header of lower-case names heads a table only over columns of
+//! numbers (cProfile's `ncalls  tottime  percall`). A long table ranked by
+//! one of its columns of numbers, largest first, keeps its first
+//! [`RANKED_ROWS_SHOWN`] rows: the tool sorted the rest to the bottom.
 
 use crate::search::Search;
 use rustc_hash::FxHashSet;
@@ -122,21 +127,94 @@ fn aligned_rows(contents: &[&str]) -> FxHashSet<usize> {
     let mut keep = FxHashSet::default();
     let mut i = 0;
     while i + 1 < contents.len() {
-        let Some(columns) = column_names(contents[i]) else {
+        let Some(Header {
+            columns,
+            capitalised,
+        }) = column_names(contents[i])
+        else {
             i += 1;
             continue;
         };
         let end = (i + 1..contents.len())
             .find(|&j| !lines_up(&columns, contents[j]))
             .unwrap_or(contents.len());
-        if end - (i + 1) >= MIN_ROWS && !names_data(contents[i], &columns, &contents[i + 1..end]) {
-            keep.extend(i + 1..end);
+        let rows = &contents[i + 1..end];
+        if rows.len() >= MIN_ROWS
+            && !names_data(contents[i], &columns, rows)
+            && (capitalised || mostly_numbers(&columns, rows))
+        {
+            let shown = match ranked_by(&columns, rows) {
+                Some(_) => RANKED_ROWS_SHOWN.min(rows.len()),
+                None => rows.len(),
+            };
+            keep.extend(i + 1..i + 1 + shown);
             i = end;
         } else {
             i += 1;
         }
     }
     keep
+}
+
+/// A table ranked by one of its columns keeps this many rows, the first:
+/// the rest are the least of what it measures and fold like any lines.
+pub const RANKED_ROWS_SHOWN: usize = 30;
+
+/// A share of a column's cells that must be numbers for it to count as
+/// one of numbers.
+const NUMBER_CELLS_SHARE: f64 = 0.9;
+
+/// A share of neighbouring rows that must be in order for a column of
+/// numbers to rank the table.
+const RANKED_SHARE: f64 = 0.95;
+
+/// Whether most columns hold a number in nearly every row: a header of
+/// lower-case names (cProfile's `ncalls  tottime  percall`) heads a table
+/// only over columns of numbers.
+fn mostly_numbers(columns: &[(usize, usize)], rows: &[&str]) -> bool {
+    let numeric = columns
+        .iter()
+        .filter(|&&column| numbers_in(column, rows).is_some())
+        .count();
+    numeric * 2 >= columns.len()
+}
+
+/// The index of the column of numbers a table's rows are ranked by, largest
+/// first (cProfile sorted by time, `ps` by `%CPU`), when it has more rows
+/// than [`RANKED_ROWS_SHOWN`] and the numbers do fall.
+fn ranked_by(columns: &[(usize, usize)], rows: &[&str]) -> Option<usize> {
+    if rows.len() <= RANKED_ROWS_SHOWN {
+        return None;
+    }
+    columns.iter().position(|&column| {
+        numbers_in(column, rows).is_some_and(|values| {
+            let falling = values.windows(2).filter(|w| w[0] >= w[1]).count();
+            values.first() > values.last()
+                && falling as f64 >= (values.len() - 1) as f64 * RANKED_SHARE
+        })
+    })
+}
+
+/// The numbers under `column`, row by row, when nearly every row has one
+/// there (see [`NUMBER_CELLS_SHARE`]); a row without one is skipped.
+fn numbers_in(column: (usize, usize), rows: &[&str]) -> Option<Vec<f64>> {
+    let values: Vec<f64> = rows
+        .iter()
+        .filter_map(|row| cell(column, row)?.parse::<f64>().ok())
+        .collect();
+    (values.len() as f64 >= rows.len() as f64 * NUMBER_CELLS_SHARE).then_some(values)
+}
+
+/// The word of `row` under `column`: starting where its name starts or
+/// ending where it ends (see [`lines_up`]); a count of calls written
+/// `19/1` reads as its first number.
+fn cell((s, e): (usize, usize), row: &str) -> Option<&str> {
+    word_spans(row)
+        .into_iter()
+        .find(|&(ws, we)| {
+            (s..=s + OVERFLOW_AT_MOST).contains(&ws) || (e..=e + OVERFLOW_AT_MOST).contains(&we)
+        })
+        .map(|(ws, we)| row[ws..we].split('/').next().unwrap_or(""))
 }
 
 /// Whether a would-be header is itself one of the rows: a word of it
@@ -155,11 +233,12 @@ fn names_data(header: &str, columns: &[(usize, usize)], rows: &[&str]) -> bool {
 }
 
 /// The spans (start, end) of a header's column names: at least
-/// [`MIN_COLUMNS`] words, none with a digit, padded apart (see [`padded`]),
-/// most of them capitalised as names are (`PID`, `Size`, `%CPU`; `vim
-/// --version`'s `+acl  +farsi  +mouse` is a listing of its own, not a
-/// header).
-fn column_names(line: &str) -> Option<Vec<(usize, usize)>> {
+/// [`MIN_COLUMNS`] words, none with a digit, padded apart (see [`padded`]);
+/// whether most of them are capitalised as names are (`PID`, `Size`,
+/// `%CPU`) is for the caller to weigh (`vim --version`'s `+acl  +farsi
+/// +mouse` is a listing of its own, not a header, and cProfile's `ncalls
+/// tottime` heads columns of numbers).
+fn column_names(line: &str) -> Option<Header> {
     // Cheap first: most lines have a digit or no padding.
     if line.bytes().any(|b| b.is_ascii_digit()) || !line.trim().contains("  ") {
         return None;
@@ -175,11 +254,19 @@ fn column_names(line: &str) -> Option<Vec<(usize, usize)>> {
         .count();
     (spans.len() >= MIN_COLUMNS
         && padded(&spans)
-        && capitalised * 2 >= spans.len()
         && spans
             .iter()
             .all(|&(s, e)| line[s..e].bytes().any(|b| b.is_ascii_alphabetic())))
-    .then_some(spans)
+    .then_some(Header {
+        capitalised: capitalised * 2 >= spans.len(),
+        columns: spans,
+    })
+}
+
+/// A would-be header's column names, and whether most are capitalised.
+struct Header {
+    columns: Vec<(usize, usize)>,
+    capitalised: bool,
 }
 
 /// A cell wider than its column pushes the rest of its row right by this

@@ -24,10 +24,26 @@ pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
     if nodes.len() < MIN_NODES || (nodes.len() as f64) < non_blank as f64 * MIN_NODE_SHARE {
         return FxHashSet::default();
     }
+    // A line heading nodes but no node itself is a tree's root (`cargo tree
+    // -d`'s duplicated package, `npm ls`'s project) or a label over a
+    // branch (`[dev-dependencies]`): it says what the nodes under it are,
+    // marked as a repeat or not.
+    let roots = nodes.iter().filter_map(|&(i, _)| {
+        let above = contents[..i].last()?;
+        (!above.trim().is_empty() && node_name(above).is_none()).then_some(i - 1)
+    });
+    // So is a line standing alone between blank lines: a root whose nodes
+    // were shown already (`cargo tree -d`'s `phf v0.14.0 (*)`).
+    let blank = |i: usize| contents.get(i).is_none_or(|c| c.trim().is_empty());
+    let alone = (0..contents.len()).filter(|&i| {
+        !blank(i) && (i == 0 || blank(i - 1)) && blank(i + 1) && node_name(contents[i]).is_none()
+    });
+    let roots: Vec<usize> = roots.chain(alone).collect();
     nodes
         .into_iter()
         .filter(|(_, name)| !is_repeat(name))
         .map(|(i, _)| i)
+        .chain(roots)
         .collect()
 }
 
@@ -78,7 +94,7 @@ mod tests {
             "│ └── debug@4.4.3",
             "└── ms@2.1.3",
         ];
-        assert_eq!(kept(&npm), FxHashSet::from_iter([1, 2, 3, 5, 6, 7]));
+        assert_eq!(kept(&npm), FxHashSet::from_iter([0, 1, 2, 3, 5, 6, 7]));
         let gradle = [
             "compileClasspath - Compile classpath.",
             "+--- org.slf4j:slf4j-api:2.0.9",
@@ -87,7 +103,27 @@ mod tests {
             "|    \\--- org.checkerframework:checker-qual:3.33.0",
             "\\--- org.slf4j:slf4j-api:2.0.9 (*)",
         ];
-        assert_eq!(kept(&gradle), FxHashSet::from_iter([1, 2, 3, 4]));
+        assert_eq!(kept(&gradle), FxHashSet::from_iter([0, 1, 2, 3, 4]));
+        // `cargo tree -d`: each duplicated package is the root of a tree
+        // of what depends on it, a root marked as shown already too.
+        let duplicates = [
+            "bitflags v2.13.2",
+            "└── wasmparser v0.254.2",
+            "    └── wasmtime v48.0.8 (*)",
+            "",
+            "object v0.39.1 (*)",
+            "├── wasmtime v48.0.8 (*)",
+            "│   [build-dependencies]",
+            "│   └── cc v1.2.0",
+            "└── backtrace v0.3.76",
+            "",
+            "phf v0.14.0 (*)",
+            "",
+        ];
+        assert_eq!(
+            kept(&duplicates),
+            FxHashSet::from_iter([0, 1, 4, 6, 7, 8, 10])
+        );
         assert_eq!(
             node_name("[INFO] +- junit:junit:jar:4.13.2:test"),
             Some("junit:junit:jar:4.13.2:test")
