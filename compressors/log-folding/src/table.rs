@@ -448,6 +448,48 @@ mod tests {
     }
 
     #[test]
+    fn a_lower_case_header_heads_numbers_and_a_ranked_table_keeps_its_first_rows() {
+        let mut profile = vec![
+            "   Ordered by: internal time".to_string(),
+            "".to_string(),
+            "   ncalls  tottime  percall  cumtime  percall filename:lineno(function)".to_string(),
+        ];
+        for i in 0..40 {
+            profile.push(format!(
+                "{:>9}    0.{:03}    0.000    0.{:03}    0.000 work.py:{i}(step_{i})",
+                if i % 7 == 0 {
+                    format!("{}/1", i + 3)
+                } else {
+                    (i * 11 + 1).to_string()
+                },
+                40 - i,
+                80 - i
+            ));
+        }
+        let lines: Vec<&str> = profile.iter().map(String::as_str).collect();
+        assert_eq!(
+            rows(&lines),
+            FxHashSet::from_iter(3..3 + RANKED_ROWS_SHOWN),
+            "{profile:#?}"
+        );
+        // Not ranked: every row stays.
+        let unranked: Vec<&str> = lines[..3]
+            .iter()
+            .chain(lines[3..].iter().rev())
+            .copied()
+            .collect();
+        assert_eq!(rows(&unranked).len(), 40);
+        // Lower-case names over words are no header.
+        let words = [
+            "alpha  beta  gamma",
+            "one    two   three",
+            "four   five  six",
+            "seven  eight nine",
+        ];
+        assert!(rows(&words).is_empty());
+    }
+
+    #[test]
     fn a_lone_rule_or_a_short_block_is_not_a_table() {
         let log = [
             "Summary", "-------", "ok", "", "done", "=====", "a", "b", "c",
