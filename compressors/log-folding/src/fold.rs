@@ -670,6 +670,7 @@ pub fn fold_analysed(
     // words), then those near an error, then phase headers.
     let mut rare: Vec<usize> = Vec::new();
     let mut few: Vec<usize> = Vec::new();
+    let mut measures: Vec<usize> = Vec::new();
     let mut failing_step: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
     for &(start, len) in &candidates {
@@ -707,6 +708,15 @@ pub fn fold_analysed(
             few.push(start);
             continue;
         }
+        // A few measures in a log not much longer than a short one: each
+        // kept too, from a budget of their own, after the distinct items.
+        if n <= MEASURED_LOG_LINES_AT_MOST
+            && templates.size[templates.of_line[start]] <= FEW_MEASURES_AT_MOST
+        {
+            shown.add(start, templates, masks);
+            measures.push(start);
+            continue;
+        }
         if !shown.is_new(start, templates, masks, contents, false) {
             continue;
         }
@@ -727,6 +737,7 @@ pub fn fold_analysed(
     rare.sort_by_key(|&i| (!near_error[i], i));
     chosen.extend(rare.iter().take(rare_budget));
     chosen.extend(few.iter().take(rare_budget));
+    chosen.extend(measures.iter().take(rare_budget));
     chosen.extend(failing_step);
     chosen.extend(scored.iter().take(budget).map(|&(_, s, _)| s));
     for &(start, len) in &candidates {
@@ -1499,6 +1510,14 @@ impl Gap {
 /// numbers are what each line says (one benchmark's time, one epoch's
 /// loss, one run's count of outliers), not a counter ticking.
 const FEW_MEASURES_AT_MOST: usize = 8;
+
+/// A log of up to this many lines keeps a few measures (see
+/// [`FEW_MEASURES_AT_MOST`]) though it is not read as a short one: a
+/// benchmark run that first builds its crates prints its results among a
+/// hundred lines or so. A longer log's few measures go by the usual
+/// rules (kept in CI logs of thousands of lines they cost 5% more tokens
+/// for a quarter of a point more of their failure lines).
+const MEASURED_LOG_LINES_AT_MOST: usize = 400;
 
 /// A template of at most this many lines, each differing from the others
 /// in its words, lists a few distinct things: each line is kept, as a rare
