@@ -264,6 +264,12 @@ diagnostics, pip list --outdated and pip install -U, npm outdated --json,
 npm explain, pytest --durations, cProfile's table); needs crates.io, PyPI
 and the npm registry, pytest in VENV_BIN.
 
+`--round49` writes only `listing_dump_cases()`: listings and dumps (npm
+pack --dry-run of round 46's installed express, cargo package --list of
+regex from cargo's registry, ldd, php -m, perl -V, git shortlog -sn of the
+fzf mirror, pg_dump --schema-only and psql's \\d+ of a table); Debian
+packages php-cli postgresql.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4578,6 +4584,84 @@ def dependency_upkeep_cases(venv):
          "every duplicated package at the margin with its version")
 
 
+def listing_dump_cases():
+    """Round 49: listings and dumps an agent asks for, from tools no earlier
+    round ran: what npm would pack, what cargo would package, a binary's
+    shared libraries, PHP's modules, Perl's configuration, a project's
+    authors, a database's schema as pg_dump writes it and psql's
+    description of a table. Each rule was written before ghost's output was
+    looked at."""
+    work = tempfile.mkdtemp(prefix="ghost-round49-")
+    os.chmod(work, 0o777)
+    # npm pack --dry-run of an installed package.
+    express = glob.glob("/tmp/ghost-round46-*/npm-ls-all-json-long-express/node_modules/express")
+    if express:
+        d = os.path.join(work, "express")
+        shutil.copytree(express[0], d)
+        t = run("npm pack --dry-run", cwd=d)
+        case("npm-pack-dry-run", "log", "npm pack --dry-run", t,
+             lambda l: re.match(r"^npm notice [\d.]+k?B\s+\S", l) or "total files" in l,
+             "every file npm would pack and the count of files")
+    else:
+        print("npm-pack-dry-run: no installed express (run --round46 first), skipped")
+    # cargo package --list of a crate from the registry.
+    regex = sorted(glob.glob(os.path.expanduser("~/.cargo/registry/src/*/regex-1.*")))
+    if regex:
+        d = os.path.join(work, "regex")
+        shutil.copytree(regex[-1], d)
+        t = run("cargo package --list --allow-dirty --offline", cwd=d)
+        case("cargo-package-list", "log", "cargo package --list", t,
+             lambda l: re.match(r"^[\w.-]+(/[\w.-]+)*$", l),
+             "every file cargo would package")
+    # A binary's shared libraries.
+    t = run("ldd /usr/lib/postgresql/15/bin/postgres", stderr=False)
+    case("ldd-postgres", "log", "ldd /usr/lib/postgresql/15/bin/postgres", t,
+         lambda l: "=>" in l or l.strip().startswith("/"),
+         "every shared library with where it resolves")
+    # PHP's modules.
+    t = run("php -m", stderr=False)
+    case("php-modules", "log", "php -m", t,
+         lambda l: re.match(r"^[A-Za-z][\w ]*$", l),
+         "every module name")
+    # Perl's configuration.
+    t = run("perl -V", stderr=False)
+    case("perl-config", "log", "perl -V", t,
+         lambda l: re.match(r"^    /", l) or l.startswith("Summary of my perl5") or re.match(r"^\s+(osname|cc|version)=", l),
+         "the summary line, the OS, compiler and version lines, and every @INC path")
+    # A project's authors.
+    repo = "/work/.mirror/junegunn+fzf/repo"
+    if os.path.isdir(repo):
+        t = run(f"git -C {repo} shortlog -sn HEAD", stderr=False)
+        case("git-shortlog-fzf", "log", "git shortlog -sn HEAD", t,
+             lambda l: re.match(r"^\s+\d+\t", l),
+             "every author with their count of commits")
+    # A database's schema, and one table described.
+    pg = "/usr/lib/postgresql/15/bin"
+    data, log = os.path.join(work, "pg"), os.path.join(work, "pg.log")
+    run(f"su postgres -c '{pg}/initdb -D {data} -A trust'")
+    run(f"su postgres -c \"{pg}/pg_ctl -D {data} -l {log} -o '-p 5497 -k {work}' -w start\"")
+    sql = os.path.join(work, "schema.sql")
+    write(sql, "create table customers(id serial primary key, email text not null unique, region text, created timestamptz default now());\n"
+          "create table products(id serial primary key, sku text not null unique, title text not null, price numeric(10,2) check (price >= 0));\n"
+          "create table orders(id bigserial primary key, customer_id int not null references customers(id), placed date not null, status text default 'new');\n"
+          "create table order_lines(order_id bigint references orders(id) on delete cascade, product_id int references products(id), qty int not null check (qty > 0), primary key (order_id, product_id));\n"
+          "create index orders_placed_idx on orders(placed);\ncreate index order_lines_product_idx on order_lines(product_id);\n"
+          "create view order_totals as select o.id, sum(l.qty * p.price) as total from orders o join order_lines l on l.order_id = o.id join products p on p.id = l.product_id group by o.id;\n"
+          "create function order_total(oid bigint) returns numeric language sql as $$ select total from order_totals where id = oid $$;\n"
+          "create type order_status as enum ('new', 'paid', 'shipped', 'cancelled');\n")
+    os.chmod(sql, 0o644)
+    run(f"su postgres -c \"psql -h {work} -p 5497 -X -q -f {sql}\"")
+    t = run(f"su postgres -c \"pg_dump -h {work} -p 5497 --schema-only postgres\"", stderr=False)
+    names = re.findall(r"^CREATE (?:TABLE|VIEW|FUNCTION|TYPE|INDEX|SEQUENCE) (\S+?)(?:\(| |$)", t, re.M)
+    case("pg-dump-schema", "code", "pg_dump --schema-only", t, names,
+         "the name of every table, view, function, type, index and sequence created")
+    t = run(f"su postgres -c \"psql -h {work} -p 5497 -X -c '\\\\d+ orders'\"", stderr=False)
+    keep = [l for l in t.splitlines() if re.match(r"^ \w+\s+\|", l) or re.match(r'^    "\w+', l) or l.startswith('    TABLE "')]
+    case("psql-describe-table", "log", "psql -c '\\d+ orders'", t, keep,
+         "every column's row, every index and every table referring to it")
+    run(f"su postgres -c \"{pg}/pg_ctl -D {data} -m fast -w stop\"")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -4715,6 +4799,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round49" in sys.argv:
+        listing_dump_cases()
         return
     if "--round48" in sys.argv:
         dependency_upkeep_cases(sys.argv[sys.argv.index("--round48") + 1])
