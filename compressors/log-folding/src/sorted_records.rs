@@ -8,7 +8,9 @@
 //! addresses or times, nor words differing only in their digits: a counter
 //! or a clock is the order of events) that runs in sorted order, and its lines are not led by one word (`synced
 //! user 00049 <user49@example.com>` is a message repeated, even though its
-//! addresses sort). Each record then stays.
+//! addresses sort). Each record then stays. So it does when the lines
+//! are ranked by a falling number, each naming another thing (`git
+//! shortlog -sn`, `sort -rn`).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -48,7 +50,7 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
     if led_by_one_word(&words) {
         return Vec::new();
     }
-    let sorted_key = (0..KEY_COLUMNS).any(|k| is_sorted_key(&words, k));
+    let sorted_key = (0..KEY_COLUMNS).any(|k| is_sorted_key(&words, k) || is_ranked_by(&words, k));
     if sorted_key { records } else { Vec::new() }
 }
 
@@ -57,10 +59,15 @@ fn bare(word: &str) -> &str {
     word.trim_matches(|c: char| matches!(c, ':' | ',' | ';' | '[' | ']' | '(' | ')'))
 }
 
-/// Whether most lines start with the same word.
+/// Whether most lines start with the same word (a number is no word: the
+/// long tail of a ranking shares its count).
 fn led_by_one_word(words: &[Vec<&str>]) -> bool {
     let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
-    for w in words.iter().filter_map(|w| w.first()) {
+    for w in words
+        .iter()
+        .filter_map(|w| w.first())
+        .filter(|w| !is_number_like(w))
+    {
         *counts.entry(w).or_default() += 1;
     }
     counts
@@ -99,6 +106,56 @@ fn is_sorted_key(words: &[Vec<&str>], k: usize) -> bool {
         })
         .count();
     by_bytes.max(by_letters) as f64 >= (column.len() - 1) as f64 * MIN_SORTED_SHARE
+}
+
+/// Whether the lines are ranked by a number in column `k`, largest first
+/// (`git shortlog -sn`'s commits, `uniq -c | sort -rn`'s counts), the only
+/// number among their first words, each naming another thing with the rest
+/// of its words.
+/// A counter or a clock rises with the events it counts, so falling
+/// numbers are a ranking, not the order things happened in.
+fn is_ranked_by(words: &[Vec<&str>], k: usize) -> bool {
+    let numbers: Vec<f64> = words
+        .iter()
+        .filter_map(|w| w.get(k)?.parse::<f64>().ok())
+        .collect();
+    if (numbers.len() as f64) < words.len() as f64 * MIN_RECORD_SHARE || numbers.len() < 2 {
+        return false;
+    }
+    // One count a line: a row of several measures is a table's (cProfile's,
+    // whose ranked rows [`crate::table`] shows the first of).
+    let one_number = words
+        .iter()
+        .filter(|w| {
+            w.iter()
+                .take(KEY_COLUMNS)
+                .filter(|x| is_number_like(x))
+                .count()
+                == 1
+        })
+        .count();
+    if (one_number as f64) < words.len() as f64 * MIN_RECORD_SHARE {
+        return false;
+    }
+    let falling = numbers.windows(2).filter(|p| p[0] >= p[1]).count();
+    if numbers.first() <= numbers.last()
+        || (falling as f64) < (numbers.len() - 1) as f64 * MIN_SORTED_SHARE
+    {
+        return false;
+    }
+    // What each line names: its other words, digits aside.
+    let names: FxHashSet<String> = words
+        .iter()
+        .map(|w| {
+            w.iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, word)| word.replace(|c: char| c.is_ascii_digit(), ""))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    names.len() as f64 >= words.len() as f64 * MIN_DISTINCT_KEYS
 }
 
 /// A number, an address, a version or a time (`12`, `0000000000012540`,
@@ -159,6 +216,36 @@ mod tests {
         .collect();
         let lines: Vec<&str> = nm.iter().map(String::as_str).collect();
         assert_eq!(kept(&lines, |_| false).len(), 11);
+    }
+
+    #[test]
+    fn a_listing_ranked_by_a_falling_number_keeps_every_record() {
+        // Most of the tail shares one count.
+        let authors: Vec<String> = (0..40)
+            .map(|i| {
+                format!(
+                    "{:>6}\tAuthor {}",
+                    400 / (i + 1usize).pow(3) + 1,
+                    words(39 - i)
+                )
+            })
+            .collect();
+        let lines: Vec<&str> = authors.iter().map(String::as_str).collect();
+        assert_eq!(kept(&lines, |_| false).len(), 40);
+        // Rising, the numbers count events: no listing.
+        let rising: Vec<String> = (0..40)
+            .map(|i| format!("{:>6}\tAuthor {}", i * 3, words(39 - i)))
+            .collect();
+        let lines: Vec<&str> = rising.iter().map(String::as_str).collect();
+        assert!(kept(&lines, |_| false).is_empty());
+    }
+
+    /// A name of its own for each `i` below 676.
+    fn words(i: usize) -> String {
+        [i % 26, i / 26]
+            .iter()
+            .map(|&k| char::from(b'a' + k as u8))
+            .collect()
     }
 
     #[test]

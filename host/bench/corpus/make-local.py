@@ -4609,7 +4609,7 @@ def listing_dump_cases():
     if regex:
         d = os.path.join(work, "regex")
         shutil.copytree(regex[-1], d)
-        t = run("cargo package --list --allow-dirty --offline", cwd=d)
+        t = run("cargo package --list --allow-dirty", cwd=d)
         case("cargo-package-list", "log", "cargo package --list", t,
              lambda l: re.match(r"^[\w.-]+(/[\w.-]+)*$", l),
              "every file cargo would package")
