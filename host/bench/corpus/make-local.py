@@ -4659,6 +4659,26 @@ def listing_dump_cases():
     keep = [l for l in t.splitlines() if re.match(r"^ \w+\s+\|", l) or re.match(r'^    "\w+', l) or l.startswith('    TABLE "')]
     case("psql-describe-table", "log", "psql -c '\\d+ orders'", t, keep,
          "every column's row, every index and every table referring to it")
+    # Tuning twins of `pg-dump-schema` (evaluation half, classified as a
+    # log with its command's hint), added after it was scored, so it stays
+    # unread; rules written before these ran: the same database with rows,
+    # dumped whole, and SQLite's schema.
+    run(f"su postgres -c \"psql -h {work} -p 5497 -X -q -c \\\"insert into customers(email, region) select 'c' || g || '@example.org', 'north' from generate_series(1, 5) g\\\"\"")
+    t = run(f"su postgres -c \"pg_dump -h {work} -p 5497 postgres\"", stderr=False)
+    names = re.findall(r"^CREATE (?:TABLE|VIEW|FUNCTION|TYPE|INDEX|SEQUENCE) (\S+?)(?:\(| |$)", t, re.M)
+    case("pg-dump-data-and-schema", "code", "pg_dump", t, names,
+         "the name of every table, view, function, type, index and sequence created")
+    db = os.path.join(work, "shop.db")
+    run(f"sqlite3 {db} \"create table users(id integer primary key, email text unique not null, created text default current_timestamp);"
+        " create table carts(id integer primary key, user_id integer references users(id), opened text);"
+        " create table cart_items(cart_id integer references carts(id), sku text, qty integer check (qty > 0), primary key (cart_id, sku));"
+        " create index carts_user_idx on carts(user_id);"
+        " create view open_carts as select c.id, u.email from carts c join users u on u.id = c.user_id;"
+        " create trigger cart_items_touch after insert on cart_items begin update carts set opened = current_timestamp where id = new.cart_id; end;\"")
+    t = run(f"sqlite3 {db} .schema", stderr=False)
+    names = re.findall(r"^CREATE (?:TABLE|VIEW|INDEX|TRIGGER) (\w+)", t, re.M)
+    case("sqlite3-schema", "code", "sqlite3 shop.db .schema", t, names,
+         "the name of every table, view, index and trigger created")
     run(f"su postgres -c \"{pg}/pg_ctl -D {data} -m fast -w stop\"")
 
 
