@@ -552,6 +552,7 @@ pub fn fold_analysed(
                 || headers.contains(&i)
                 || titles.binary_search(&i).is_ok()
                 || options[i]
+                || markers::declares_sql_object(contents[i])
                 || place())
         {
             fate[i] = Fate::Keep;

@@ -291,6 +291,32 @@ pub fn names_a_project_file(l: &str) -> bool {
         })
 }
 
+/// Whether a line declares a database object as SQL does (`CREATE TABLE
+/// public.orders (`, `CREATE UNIQUE INDEX …`, `CREATE OR REPLACE VIEW …`):
+/// a definition's head, what a schema dump or a migration's log is read
+/// for, as a signature is in code.
+pub fn declares_sql_object(l: &str) -> bool {
+    let Some(rest) = l.strip_prefix("CREATE ") else {
+        return false;
+    };
+    let mut words = rest.split_whitespace();
+    let kinds = [
+        "TABLE",
+        "VIEW",
+        "INDEX",
+        "FUNCTION",
+        "PROCEDURE",
+        "TYPE",
+        "SEQUENCE",
+        "TRIGGER",
+        "SCHEMA",
+        "EXTENSION",
+        "MATERIALIZED",
+    ];
+    // Up to three qualifiers first (`OR REPLACE`, `UNIQUE`, `TEMP`).
+    words.by_ref().take(4).any(|w| kinds.contains(&w))
+}
+
 /// Whether `l` points at a line without naming a file: it leads with
 /// `line:col` (stylelint's and eslint's findings under their file's name)
 /// or says `line 69` (perlcritic's `… at line 69, column 28.`). Such a
@@ -500,6 +526,25 @@ fn stylish(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sql_declarations_are_definitions_heads() {
+        for l in [
+            "CREATE TABLE public.orders (",
+            "CREATE UNIQUE INDEX orders_sku ON public.orders USING btree (sku);",
+            "CREATE OR REPLACE VIEW public.order_totals AS",
+            "CREATE MATERIALIZED VIEW daily AS",
+        ] {
+            assert!(declares_sql_object(l), "{l}");
+        }
+        for l in [
+            "Creating table orders",
+            "CREATE privilege granted",
+            "  CREATE TABLE inside a string",
+        ] {
+            assert!(!declares_sql_object(l), "{l}");
+        }
+    }
 
     #[test]
     fn summaries_count_outcomes() {
