@@ -4261,6 +4261,23 @@ def npm_tree_cases():
         case(cid, "structured", command, t, keep, "every installed package's name and version")
 
 
+def new_dir(work, name):
+    """A new folder `name` under `work`."""
+    d = os.path.join(work, name)
+    os.makedirs(d)
+    return d
+
+
+def profile_facts(text):
+    """cProfile's must-keep facts (round 48): the count of calls and time,
+    the table's header and its first fifteen rows, the largest by the
+    column it was sorted by."""
+    lines = text.splitlines()
+    head = next(i for i, l in enumerate(lines) if "ncalls" in l and "tottime" in l)
+    return ([l for l in lines if re.search(r"function calls .* in [\d.]+ seconds", l)]
+            + [lines[head]] + [l for l in lines[head + 1:head + 16] if l.strip()])
+
+
 def package_tool_cases(venv):
     """Round 47: what package managers, auditors, profilers and build tools
     print when an agent works on dependencies and speed, from tools no
@@ -4272,10 +4289,7 @@ def package_tool_cases(venv):
     rule was written before ghost's output was looked at."""
     work = tempfile.mkdtemp(prefix="ghost-round47-")
     os.chmod(work, 0o777)
-    def project(name):
-        d = os.path.join(work, name)
-        os.makedirs(d)
-        return d
+    project = lambda name: new_dir(work, name)
     # npm refusing to install react-dom 18 beside react 17.
     d = project("eresolve")
     run("npm init -y", cwd=d)
@@ -4476,10 +4490,7 @@ def dependency_upkeep_cases(venv):
     installed, pytest's slowest durations and cProfile's table. Each rule
     was written before ghost's output was looked at."""
     work = tempfile.mkdtemp(prefix="ghost-round48-")
-    def project(name):
-        d = os.path.join(work, name)
-        os.makedirs(d)
-        return d
+    project = lambda name: new_dir(work, name)
     # cargo update of a lockfile whose packages were held back.
     d = project("cargo-update")
     run("cargo init -q --name upkeep", cwd=d)
@@ -4556,10 +4567,7 @@ def dependency_upkeep_cases(venv):
     py = run("python3 -c 'import sys; print(sys.executable)'", stderr=False).strip()
     command = "python3 -m cProfile -s cumulative work.py"
     t = run(f"{py} -m cProfile -s cumulative work.py", cwd=d)
-    lines = t.splitlines()
-    head = next(i for i, l in enumerate(lines) if "ncalls" in l and "cumtime" in l)
-    keep = [l for l in lines if re.search(r"function calls .* in [\d.]+ seconds", l)] + [lines[head]] + [l for l in lines[head + 1:head + 16] if l.strip()]
-    case("cprofile-cumulative", "log", command, t, keep,
+    case("cprofile-cumulative", "log", command, t, profile_facts(t),
          "the count of calls and time, the table's header and its first fifteen rows (the largest cumulative times)")
     # Tuning twins of the two long outputs above, added once those (in the
     # evaluation half) had lost lines, so they stay unread; rules written
@@ -4572,10 +4580,7 @@ def dependency_upkeep_cases(venv):
           "def main():\n    data = parse(rows(30000))\n    print(statistics.mean(r[2] for r in data), max(r[1] for r in data))\n\nmain()\n")
     command = "python3 -m cProfile -s tottime parse.py"
     t = run(f"{py} -m cProfile -s tottime parse.py", cwd=d)
-    lines = t.splitlines()
-    head = next(i for i, l in enumerate(lines) if "ncalls" in l and "tottime" in l)
-    keep = [l for l in lines if re.search(r"function calls .* in [\d.]+ seconds", l)] + [lines[head]] + [l for l in lines[head + 1:head + 16] if l.strip()]
-    case("cprofile-tottime", "log", command, t, keep,
+    case("cprofile-tottime", "log", command, t, profile_facts(t),
          "the count of calls and time, the table's header and its first fifteen rows (the largest own times)")
     # cargo tree's duplicates over every kind of edge.
     t = run("cargo tree -d --workspace --offline", stderr=False)
