@@ -100,7 +100,9 @@ pub fn looks_like_table(lines: &[&str]) -> bool {
         return false;
     }
     [('\t', 1), (',', 2)].into_iter().any(|(d, least)| {
-        let count = |l: &str| l.matches(d).count();
+        // A line led by a tab is indented, not a row with an empty first
+        // cell (`ldd`'s `\tlibm.so.6 => …`).
+        let count = |l: &str| l.trim_start_matches(d).matches(d).count();
         let first = count(lines[0]);
         first >= least && lines.iter().take(200).all(|l| count(l) == first)
     })
@@ -279,6 +281,13 @@ mod tests {
         assert!(looks_like_table(&lines(&tsv)));
         let prose: String = (0..10).map(|i| format!("Step {i}, done.\n")).collect();
         assert!(!looks_like_table(&lines(&prose)), "one comma a line");
+        // `ldd`: every line led by one tab, which indents it.
+        let ldd: String = (0..10)
+            .map(|i| {
+                format!("\tlib{i}.so.6 => /lib/x86_64-linux-gnu/lib{i}.so.6 (0x00007f64{i})\n")
+            })
+            .collect();
+        assert!(!looks_like_table(&lines(&ldd)), "indented by a tab");
     }
 
     #[test]
