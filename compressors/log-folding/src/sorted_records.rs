@@ -122,6 +122,12 @@ fn is_ranked_by(words: &[Vec<&str>], k: usize) -> bool {
     if (numbers.len() as f64) < words.len() as f64 * MIN_RECORD_SHARE || numbers.len() < 2 {
         return false;
     }
+    let falling = numbers.windows(2).filter(|p| p[0] >= p[1]).count();
+    if numbers.first() <= numbers.last()
+        || (falling as f64) < (numbers.len() - 1) as f64 * MIN_SORTED_SHARE
+    {
+        return false;
+    }
     // One count a line: a row of several measures is a table's (cProfile's,
     // whose ranked rows [`crate::table`] shows the first of).
     let one_number = words
@@ -135,12 +141,6 @@ fn is_ranked_by(words: &[Vec<&str>], k: usize) -> bool {
         })
         .count();
     if (one_number as f64) < words.len() as f64 * MIN_RECORD_SHARE {
-        return false;
-    }
-    let falling = numbers.windows(2).filter(|p| p[0] >= p[1]).count();
-    if numbers.first() <= numbers.last()
-        || (falling as f64) < (numbers.len() - 1) as f64 * MIN_SORTED_SHARE
-    {
         return false;
     }
     // What each line names: its other words, digits aside.

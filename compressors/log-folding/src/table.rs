@@ -143,9 +143,10 @@ fn aligned_rows(contents: &[&str]) -> FxHashSet<usize> {
             && !names_data(contents[i], &columns, rows)
             && (capitalised || mostly_numbers(&columns, rows))
         {
-            let shown = match ranked_by(&columns, rows) {
-                Some(_) => RANKED_ROWS_SHOWN.min(rows.len()),
-                None => rows.len(),
+            let shown = if is_ranked(&columns, rows) {
+                RANKED_ROWS_SHOWN
+            } else {
+                rows.len()
             };
             keep.extend(i + 1..i + 1 + shown);
             i = end;
@@ -179,14 +180,14 @@ fn mostly_numbers(columns: &[(usize, usize)], rows: &[&str]) -> bool {
     numeric * 2 >= columns.len()
 }
 
-/// The index of the column of numbers a table's rows are ranked by, largest
-/// first (cProfile sorted by time, `ps` by `%CPU`), when it has more rows
-/// than [`RANKED_ROWS_SHOWN`] and the numbers do fall.
-fn ranked_by(columns: &[(usize, usize)], rows: &[&str]) -> Option<usize> {
+/// Whether a table has more rows than [`RANKED_ROWS_SHOWN`], ranked by one
+/// of its columns of numbers, largest first (cProfile sorted by time, `ps`
+/// by `%CPU`).
+fn is_ranked(columns: &[(usize, usize)], rows: &[&str]) -> bool {
     if rows.len() <= RANKED_ROWS_SHOWN {
-        return None;
+        return false;
     }
-    columns.iter().position(|&column| {
+    columns.iter().any(|&column| {
         numbers_in(column, rows).is_some_and(|values| {
             let falling = values.windows(2).filter(|w| w[0] >= w[1]).count();
             values.first() > values.last()
@@ -205,16 +206,20 @@ fn numbers_in(column: (usize, usize), rows: &[&str]) -> Option<Vec<f64>> {
     (values.len() as f64 >= rows.len() as f64 * NUMBER_CELLS_SHARE).then_some(values)
 }
 
-/// The word of `row` under `column`: starting where its name starts or
-/// ending where it ends (see [`lines_up`]); a count of calls written
-/// `19/1` reads as its first number.
-fn cell((s, e): (usize, usize), row: &str) -> Option<&str> {
+/// The word of `row` under `column` (see [`is_under`]); a count of calls
+/// written `19/1` reads as its first number.
+fn cell(column: (usize, usize), row: &str) -> Option<&str> {
     word_spans(row)
         .into_iter()
-        .find(|&(ws, we)| {
-            (s..=s + OVERFLOW_AT_MOST).contains(&ws) || (e..=e + OVERFLOW_AT_MOST).contains(&we)
-        })
+        .find(|&word| is_under(column, word))
         .map(|(ws, we)| row[ws..we].split('/').next().unwrap_or(""))
+}
+
+/// Whether a word (its byte span) stands under a column's name: starting
+/// where the name starts or ending where it ends, up to
+/// [`OVERFLOW_AT_MOST`] further right.
+fn is_under((s, e): (usize, usize), (ws, we): (usize, usize)) -> bool {
+    (s..=s + OVERFLOW_AT_MOST).contains(&ws) || (e..=e + OVERFLOW_AT_MOST).contains(&we)
 }
 
 /// Whether a would-be header is itself one of the rows: a word of it
@@ -288,11 +293,7 @@ fn lines_up(columns: &[(usize, usize)], row: &str) -> bool {
     let reached: Vec<&(usize, usize)> = columns.iter().filter(|&&(s, _)| s < row_end).collect();
     let aligned = reached
         .iter()
-        .filter(|&&&(s, e)| {
-            words.iter().any(|&(ws, we)| {
-                (s..=s + OVERFLOW_AT_MOST).contains(&ws) || (e..=e + OVERFLOW_AT_MOST).contains(&we)
-            })
-        })
+        .filter(|&&&column| words.iter().any(|&word| is_under(column, word)))
         .count();
     reached.len() >= MIN_COLUMNS && aligned as f64 >= reached.len() as f64 * MIN_ALIGNED_SHARE
 }

@@ -102,7 +102,7 @@ pub fn looks_like_table(lines: &[&str]) -> bool {
     [('\t', 1), (',', 2)].into_iter().any(|(d, least)| {
         // A line led by a tab is indented, not a row with an empty first
         // cell (`ldd`'s `\tlibm.so.6 => …`).
-        let count = |l: &str| l.trim_start_matches(d).matches(d).count();
+        let count = |l: &str| l.trim_start_matches('\t').matches(d).count();
         let first = count(lines[0]);
         first >= least && lines.iter().take(200).all(|l| count(l) == first)
     })
