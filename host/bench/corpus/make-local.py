@@ -270,6 +270,13 @@ regex from cargo's registry, ldd, php -m, perl -V, git shortlog -sn of the
 fzf mirror, pg_dump --schema-only and psql's \\d+ of a table); Debian
 packages php-cli postgresql.
 
+`--round50 VENV_BIN` writes only `test_report_cases()`: JUnit-style XML
+test reports (pytest --junitxml over python-dateutil and more-itertools
+with a bug put in, Maven surefire's reports of round 19's project, Node's
+junit reporter, mocha's xunit reporter, jest-junit, libtest's junit format
+over strsim with a bug put in); needs PyPI and the npm registry, pytest in
+VENV_BIN, Debian's maven, and a nightly toolchain.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -1675,52 +1682,59 @@ def lockfile_cases():
         lock_case("lock-yarn", os.path.join(yarn, "yarn.lock"), names, versions)
 
 
+MAVEN_SHOP_POM = ("<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n  <modelVersion>4.0.0</modelVersion>\n"
+                  "  <groupId>demo</groupId>\n  <artifactId>shop</artifactId>\n  <version>1.0</version>\n"
+                  "  <properties>\n    <maven.compiler.source>11</maven.compiler.source>\n"
+                  "    <maven.compiler.target>11</maven.compiler.target>\n"
+                  "    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>\n  </properties>\n"
+                  "  <dependencies>\n    <dependency><groupId>junit</groupId><artifactId>junit</artifactId>"
+                  "<version>4.13.2</version><scope>test</scope></dependency>\n  </dependencies>\n"
+                  "  <build>\n    <plugins>\n"
+                  + "".join(f"      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>{a}</artifactId><version>{v}</version></plugin>\n"
+                            for a, v in [("maven-resources-plugin", "3.3.0"), ("maven-compiler-plugin", "3.10.1"),
+                                         ("maven-surefire-plugin", "2.22.3")])
+                  + "    </plugins>\n  </build>\n</project>\n")
+MAVEN_OFFLINE = "mvn -B -s /etc/maven/settings-debian.xml"
+MAVEN_SHOP_MAIN = ("package demo;\n\nimport java.util.*;\n\npublic class Cart {\n"
+                   "    private final Map<String, Integer> items = new LinkedHashMap<>();\n"
+                   "    public Cart add(String sku, int qty) {\n        if (qty <= 0) throw new IllegalArgumentException(\"qty must be positive: \" + qty);\n"
+                   "        items.merge(sku, qty, Integer::sum);\n        return this;\n    }\n"
+                   "    public int count() { return items.values().stream().mapToInt(Integer::intValue).sum(); }\n"
+                   "    public int price(Map<String, Integer> prices) {\n        int total = 0;\n"
+                   "        for (var e : items.entrySet()) total += prices.get(e.getKey()) * e.getValue();\n        return total;\n    }\n"
+                   "    public String label() { return items.size() + \" items\"; }\n}\n")
+
+
+def maven_test_class(name, tests):
+    return ("package demo;\n\nimport static org.junit.Assert.*;\nimport java.util.*;\nimport org.junit.Test;\n\n"
+            f"public class {name} {{\n" + "".join(tests) + "}\n")
+
+
+def maven_shop(root, failing):
+    """Writes round 19's Maven project under `root`: a cart class and twelve
+    JUnit 4 test classes of ten passing tests, four of them failing in two
+    classes when `failing`."""
+    write(os.path.join(root, "pom.xml"), MAVEN_SHOP_POM)
+    write(os.path.join(root, "src", "main", "java", "demo", "Cart.java"), MAVEN_SHOP_MAIN)
+    for k in range(12):
+        tests = [f"    @Test public void addsSku{i}() {{ assertEquals({i + 1}, new Cart().add(\"s{i}\", {i + 1}).count()); }}\n"
+                 for i in range(10)]
+        if failing and k == 3:
+            tests.append("    @Test public void labelsItems() { assertEquals(\"2 items\", new Cart().add(\"a\", 1).label()); }\n")
+            tests.append("    @Test public void pricesUnknownSku() { assertEquals(0, new Cart().add(\"x\", 1).price(Map.of())); }\n")
+        if failing and k == 8:
+            tests.append("    @Test public void rejectsZero() { new Cart().add(\"a\", 0); }\n")
+            tests.append("    @Test public void countsMerged() { assertEquals(4, new Cart().add(\"a\", 1).add(\"a\", 2).count()); }\n")
+        write(os.path.join(root, "src", "test", "java", "demo", f"Cart{k}Test.java"), maven_test_class(f"Cart{k}Test", tests))
+
+
 def maven_cases():
     """The nineteenth round: Maven and its surefire runner (rules written
     before ghost's output was looked at). Offline: Debian's settings point
     Maven at /usr/share/maven-repo."""
-    pom = ("<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n  <modelVersion>4.0.0</modelVersion>\n"
-           "  <groupId>demo</groupId>\n  <artifactId>shop</artifactId>\n  <version>1.0</version>\n"
-           "  <properties>\n    <maven.compiler.source>11</maven.compiler.source>\n"
-           "    <maven.compiler.target>11</maven.compiler.target>\n"
-           "    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>\n  </properties>\n"
-           "  <dependencies>\n    <dependency><groupId>junit</groupId><artifactId>junit</artifactId>"
-           "<version>4.13.2</version><scope>test</scope></dependency>\n  </dependencies>\n"
-           "  <build>\n    <plugins>\n"
-           + "".join(f"      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>{a}</artifactId><version>{v}</version></plugin>\n"
-                     for a, v in [("maven-resources-plugin", "3.3.0"), ("maven-compiler-plugin", "3.10.1"),
-                                  ("maven-surefire-plugin", "2.22.3")])
-           + "    </plugins>\n  </build>\n</project>\n")
-    mvn = "mvn -B -s /etc/maven/settings-debian.xml"
-    main_src = ("package demo;\n\nimport java.util.*;\n\npublic class Cart {\n"
-                "    private final Map<String, Integer> items = new LinkedHashMap<>();\n"
-                "    public Cart add(String sku, int qty) {\n        if (qty <= 0) throw new IllegalArgumentException(\"qty must be positive: \" + qty);\n"
-                "        items.merge(sku, qty, Integer::sum);\n        return this;\n    }\n"
-                "    public int count() { return items.values().stream().mapToInt(Integer::intValue).sum(); }\n"
-                "    public int price(Map<String, Integer> prices) {\n        int total = 0;\n"
-                "        for (var e : items.entrySet()) total += prices.get(e.getKey()) * e.getValue();\n        return total;\n    }\n"
-                "    public String label() { return items.size() + \" items\"; }\n}\n")
-
-    def test_class(name, tests):
-        return ("package demo;\n\nimport static org.junit.Assert.*;\nimport java.util.*;\nimport org.junit.Test;\n\n"
-                f"public class {name} {{\n" + "".join(tests) + "}\n")
-
-    def project(root, failing):
-        write(os.path.join(root, "pom.xml"), pom)
-        write(os.path.join(root, "src", "main", "java", "demo", "Cart.java"), main_src)
-        for k in range(12):
-            tests = [f"    @Test public void addsSku{i}() {{ assertEquals({i + 1}, new Cart().add(\"s{i}\", {i + 1}).count()); }}\n"
-                     for i in range(10)]
-            if failing and k == 3:
-                tests.append("    @Test public void labelsItems() { assertEquals(\"2 items\", new Cart().add(\"a\", 1).label()); }\n")
-                tests.append("    @Test public void pricesUnknownSku() { assertEquals(0, new Cart().add(\"x\", 1).price(Map.of())); }\n")
-            if failing and k == 8:
-                tests.append("    @Test public void rejectsZero() { new Cart().add(\"a\", 0); }\n")
-                tests.append("    @Test public void countsMerged() { assertEquals(4, new Cart().add(\"a\", 1).add(\"a\", 2).count()); }\n")
-            write(os.path.join(root, "src", "test", "java", "demo", f"Cart{k}Test.java"), test_class(f"Cart{k}Test", tests))
-
+    mvn = MAVEN_OFFLINE
     with tempfile.TemporaryDirectory() as tmp:
-        project(tmp, failing=True)
+        maven_shop(tmp, failing=True)
         t = run(f"{mvn} test", cwd=tmp)
         runs = [l for l in t.splitlines() if "Tests run:" in l]
         case("mvn-surefire-failing", "log", "mvn test", t,
@@ -1729,15 +1743,15 @@ def maven_cases():
              "every test surefire marks `<<< FAILURE!` or `<<< ERROR!`, each line of the Results list "
              "(`[ERROR]   Class.test:line message`), the last `Tests run:` line and BUILD FAILURE")
     with tempfile.TemporaryDirectory() as tmp:
-        project(tmp, failing=False)
+        maven_shop(tmp, failing=False)
         t = run(f"{mvn} test", cwd=tmp)
         runs = [l for l in t.splitlines() if "Tests run:" in l]
         case("mvn-surefire-passing", "log", "mvn test", t,
              lambda l: l == runs[-1] or "BUILD SUCCESS" in l,
              "the last `Tests run:` line and BUILD SUCCESS")
     with tempfile.TemporaryDirectory() as tmp:
-        project(tmp, failing=False)
-        broken = main_src.replace("return this;", "return self;").replace("Integer::intValue", "Integer::intVal")
+        maven_shop(tmp, failing=False)
+        broken = MAVEN_SHOP_MAIN.replace("return this;", "return self;").replace("Integer::intValue", "Integer::intVal")
         write(os.path.join(tmp, "src", "main", "java", "demo", "Cart.java"), broken)
         t = run(f"{mvn} test", cwd=tmp)
         case("mvn-compile-error", "log", "mvn test", t,
@@ -1797,7 +1811,7 @@ def gradle_cases():
              "the project (`at demo.…`), the summary and BUILD FAILED")
     with tempfile.TemporaryDirectory() as tmp:
         project(tmp, events=False)
-        broken = main_src.replace("return a / b;", "return a / c;").replace("n == 1", "n.isOne()")
+        broken = MAVEN_SHOP_MAIN.replace("return a / b;", "return a / c;").replace("n == 1", "n.isOne()")
         write(os.path.join(tmp, "src", "main", "java", "demo", "Calc.java"), broken)
         t = run(f"{gradle} test", cwd=tmp)
         case("gradle-compile-error", "log", "gradle test", t,
@@ -4694,6 +4708,161 @@ def listing_dump_cases():
     run(f"su postgres -c \"{pg}/pg_ctl -D {data} -m fast -w stop\"")
 
 
+def report_facts(text):
+    """The must-keep facts of JUnit-style XML test reports in `text` (one
+    document or several printed one after another): for every test case
+    holding a `<failure>` or an `<error>`, its name and its message. A
+    message is its `message` attribute's first line, else its text's first
+    non-blank line, cut to its longest run of characters XML leaves
+    unescaped (an outline shows `&quot;` as `"`, the file as `&quot;`), when
+    that run has at least 8 characters."""
+    import html
+    facts = []
+    for m in re.finditer(r"<testcase\b([^>]*?)(/>|>(.*?)</testcase>)", text, re.S):
+        body = m.group(3) or ""
+        failed = re.search(r"<(failure|error)\b([^>]*?)(/>|>(.*?)</\1>)", body, re.S)
+        if not failed:
+            continue
+        name = re.search(r'\bname="([^"]*)"', m.group(1))
+        if name:
+            facts.append(html.unescape(name.group(1)))
+        message = re.search(r'\bmessage="([^"]*)"', failed.group(2))
+        said = html.unescape(message.group(1)) if message else (failed.group(4) or "")
+        said = said.replace("<![CDATA[", "").replace("]]>", "")
+        first = next((l.strip() for l in said.splitlines() if l.strip()), "")
+        run_ = max(re.split(r"[&<>\"']", first), key=len).strip()
+        if len(run_) >= 8:
+            facts.append(run_)
+    return facts
+
+
+JS_SUITE = {
+    "cart.js": (
+        "'use strict';\n"
+        "class Cart {\n"
+        "  constructor() { this.items = new Map(); }\n"
+        "  add(sku, qty) {\n"
+        "    if (qty <= 0) throw new RangeError(`qty must be positive: ${qty}`);\n"
+        "    this.items.set(sku, (this.items.get(sku) || 0) + qty);\n"
+        "    return this;\n"
+        "  }\n"
+        "  count() { let n = 0; for (const q of this.items.values()) n += q; return n; }\n"
+        "  price(prices) { let t = 0; for (const [s, q] of this.items) t += prices[s] * q; return t; }\n"
+        "  label() { return `${this.items.size} items`; }\n"
+        "}\n"
+        "module.exports = { Cart };\n"),
+}
+
+
+def js_cart_tests(header):
+    """A test file of the cart above under `header` (the runner's imports):
+    eight groups of six passing tests and three failing ones."""
+    body = [header, "const assert = require('node:assert');\nconst { Cart } = require('./cart.js');\n"]
+    for g in range(8):
+        body.append(f"describe('cart group {g}', () => {{\n")
+        for i in range(6):
+            body.append(f"  it('adds sku {g}-{i}', () => {{ assert.strictEqual(new Cart().add('s{i}', {i + 1}).count(), {i + 1}); }});\n")
+        if g == 2:
+            body.append("  it('labels two items', () => { assert.strictEqual(new Cart().add('a', 1).label(), '2 items'); });\n")
+            body.append("  it('prices an unknown sku as zero', () => { assert.strictEqual(new Cart().add('x', 1).price({}), 0); });\n")
+        if g == 5:
+            body.append("  it('rejects a zero quantity', () => { new Cart().add('a', 0); });\n")
+        body.append("});\n")
+    return "".join(body)
+
+
+def test_report_cases(venv):
+    """Round 50: test reports written as files (JUnit-style XML), as an
+    agent reads them after a CI run: pytest's `--junitxml` over
+    python-dateutil's and more-itertools' own suites with a bug put in,
+    Maven surefire's per-class reports (one class, and every class `cat`
+    together), Node's test runner with its junit reporter, mocha's xunit
+    reporter, jest-junit and libtest's junit format (nightly cargo) over
+    strsim with a bug put in. Each rule (`report_facts`: every failing
+    test's name and message) was written before any of these ran. Needs
+    network for PyPI and npm."""
+    work = tempfile.mkdtemp(prefix="ghost-round50-")
+    pytest = os.path.join(venv, "pytest")
+    # pytest --junitxml over python-dateutil with round 23's two bugs.
+    d = new_dir(work, "dateutil")
+    run("pip download -q --no-binary :all: --no-deps python-dateutil==2.9.0.post0 -d .", cwd=d)
+    run("tar xzf python-dateutil-2.9.0.post0.tar.gz", cwd=d)
+    src = os.path.join(d, "python-dateutil-2.9.0.post0")
+    for path, old, new in [
+        ("src/dateutil/relativedelta.py", "        return int(self.days / 7.0)", "        return self.days // 7"),
+        ("src/dateutil/utils.py", "    return -delta <= difference <= delta", "    return -delta < difference < delta"),
+    ]:
+        text = open(os.path.join(src, path)).read()
+        assert old in text, f"{path}: {old!r} not found"
+        write(os.path.join(src, path), text.replace(old, new))
+    run(f"PYTHONPATH=src {pytest} -q -p no:cacheprovider -W ignore::DeprecationWarning --junitxml=report.xml tests", cwd=src)
+    t = open(os.path.join(src, "report.xml")).read()
+    case("pytest-junitxml-dateutil", "structured", "cat report.xml", t, report_facts(t),
+         "every failing test's name and message (`report_facts`)")
+    # pytest --junitxml (the xunit1 family) over more-itertools with ilen off by one.
+    d = new_dir(work, "more-itertools")
+    run("pip download -q --no-binary :all: --no-deps more-itertools==10.5.0 -d .", cwd=d)
+    run("tar xzf more-itertools-10.5.0.tar.gz", cwd=d)
+    src = os.path.join(d, "more-itertools-10.5.0")
+    path = os.path.join(src, "more_itertools", "more.py")
+    text = open(path).read()
+    old = "    return sum(compress(repeat(1), zip(iterable)))"
+    assert old in text, "more-itertools: ilen not found"
+    write(path, text.replace(old, "    return sum(compress(repeat(1), zip(iterable))) or 1"))
+    run(f"{pytest} -q -p no:cacheprovider -o junit_family=xunit1 --junitxml=report.xml tests", cwd=src)
+    t = open(os.path.join(src, "report.xml")).read()
+    case("pytest-junitxml-more-itertools", "structured", "cat report.xml", t, report_facts(t),
+         "every failing test's name and message (`report_facts`)")
+    # Maven surefire's XML reports of round 19's failing project.
+    d = new_dir(work, "shop")
+    maven_shop(d, failing=True)
+    run(f"{MAVEN_OFFLINE} test", cwd=d)
+    reports = os.path.join(d, "target", "surefire-reports")
+    t = open(os.path.join(reports, "TEST-demo.Cart3Test.xml")).read()
+    case("surefire-xml-failing", "structured", "cat target/surefire-reports/TEST-demo.Cart3Test.xml", t,
+         report_facts(t), "every failing test's name and message (`report_facts`)")
+    t = run("cat target/surefire-reports/*.xml", cwd=d, stderr=False)
+    case("surefire-reports-cat", "structured", "cat target/surefire-reports/*.xml", t, report_facts(t),
+         "every failing test's name and message (`report_facts`)")
+    # The same JavaScript suite under three runners' XML reporters.
+    d = new_dir(work, "js")
+    for name, text in JS_SUITE.items():
+        write(os.path.join(d, name), text)
+    write(os.path.join(d, "package.json"), '{"name": "cart", "version": "1.0.0", "private": true}\n')
+    run("npm install -q --no-audit --no-fund mocha@10 jest@29 jest-junit@16", cwd=d)
+    write(os.path.join(d, "node.test.js"), js_cart_tests("const { describe, it } = require('node:test');\n"))
+    t = run("node --test --test-reporter=junit node.test.js", cwd=d, stderr=False)
+    case("node-test-junit-xml", "structured", "node --test --test-reporter=junit", t, report_facts(t),
+         "every failing test's name and message (`report_facts`)")
+    write(os.path.join(d, "mocha.spec.js"), js_cart_tests(""))
+    t = run("npx mocha --reporter xunit mocha.spec.js", cwd=d, stderr=False)
+    case("mocha-xunit-xml", "structured", "npx mocha --reporter xunit", t, report_facts(t),
+         "every failing test's name and message (`report_facts`)")
+    write(os.path.join(d, "cart.test.js"), js_cart_tests("const it = test;\n"))
+    run("JEST_JUNIT_OUTPUT_DIR=. npx jest --ci --reporters=jest-junit cart.test.js", cwd=d)
+    t = open(os.path.join(d, "junit.xml")).read()
+    case("jest-junit-xml", "structured", "cat junit.xml", t, report_facts(t),
+         "every failing test's name and message (`report_facts`)")
+    # libtest's junit format over strsim with round 23's two bugs.
+    registry = os.path.expanduser("~/.cargo/registry/src")
+    strsim = glob.glob(os.path.join(registry, "*", "strsim-0.11.1"))
+    if strsim:
+        crate = os.path.join(work, "strsim")
+        shutil.copytree(strsim[0], crate)
+        lib = os.path.join(crate, "src", "lib.rs")
+        text = open(lib).read()
+        for old, new in [(".take(4)", ".take(5)"), ("(a.chars().count().max(b.chars().count()) as f64)",
+                                                    "(a.chars().count().min(b.chars().count()) as f64)")]:
+            assert old in text, f"strsim: {old!r} not found"
+            text = text.replace(old, new, 1)
+        write(lib, text)
+        t = run("cargo +nightly test --offline -q --no-fail-fast -- -Z unstable-options --format junit", cwd=crate, stderr=False)
+        case("cargo-junit-xml", "structured", "cargo +nightly test -- -Z unstable-options --format junit", t,
+             report_facts(t), "every failing test's name and message (`report_facts`)")
+    else:
+        print("cargo-junit-xml: no strsim 0.11.1 in cargo's registry, skipped")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -4831,6 +5000,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round50" in sys.argv:
+        test_report_cases(sys.argv[sys.argv.index("--round50") + 1])
         return
     if "--round49" in sys.argv:
         listing_dump_cases()
