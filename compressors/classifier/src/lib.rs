@@ -84,6 +84,10 @@ fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
     let output = ShellOutput::of(body);
     if parses_as_json(text) {
         (ContentClass::Structured, 0.9)
+    } else if is_xml_document(body) {
+        // A report or a manifest printed as XML (`node --test
+        // --test-reporter=junit`, `mvn help:effective-pom`).
+        (ContentClass::Structured, 0.85)
     } else if is_document(&output) {
         // `kubectl get -o yaml`, `cat Cargo.lock`.
         (ContentClass::Structured, 0.85)
@@ -762,6 +766,25 @@ fn is_exception_line(line: &str) -> bool {
         && (last.ends_with("Error") || last.ends_with("Exception"))
 }
 
+/// Whether `body` is XML by its frame: it opens with an XML declaration,
+/// or with an element (not HTML's) that its last line closes.
+fn is_xml_document(body: &str) -> bool {
+    let t = body.trim();
+    if t.starts_with("<?xml") {
+        return true;
+    }
+    let Some(rest) = t.strip_prefix('<') else {
+        return false;
+    };
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
+        .collect();
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !name.eq_ignore_ascii_case("html")
+        && t.ends_with(&format!("</{name}>"))
+}
+
 fn looks_structured(sample: &str) -> bool {
     let t = sample.trim();
     (t.starts_with('{') && t.ends_with('}'))
@@ -779,6 +802,18 @@ mod tests {
             ..Hints::default()
         };
         classify(text, hints).0
+    }
+
+    #[test]
+    fn xml_a_shell_prints_is_structured_but_html_and_bracketed_words() {
+        let mocha = "<testsuite name=\"Mocha Tests\" tests=\"2\">\n<testcase classname=\"c\" name=\"a\"/>\n</testsuite>\n";
+        assert_eq!(through_bash(mocha), ContentClass::Structured);
+        let node = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites>\n</testsuites>\n";
+        assert_eq!(through_bash(node), ContentClass::Structured);
+        let frozen = "<frozen importlib._bootstrap>:228: RuntimeWarning: numpy.ndarray size changed\n1 passed in 0.1s\n";
+        assert_ne!(through_bash(frozen), ContentClass::Structured);
+        let page = "<html>\n<body><p>Hello, this is a page.</p></body>\n</html>";
+        assert_ne!(through_bash(page), ContentClass::Structured);
     }
 
     #[test]

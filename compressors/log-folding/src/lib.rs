@@ -83,6 +83,9 @@
 //!   ([`python_traceback`], by [`trace`]'s rule, shared with the error
 //!   compressor); so do pytest's short frames ([`pytest_tb`]) and g++'s
 //!   template instantiation chains ([`instantiation`]);
+//! - a test report written as XML (JUnit-style or NUnit's: [`xml_report`])
+//!   read as test results: counts, every failing test with its message,
+//!   report and captured output, passing tests by class;
 //! - a help text's options, each with the first line of its description
 //!   ([`help_text`]);
 //! - search output (`path:line:text`) grouped by file, each path once, only
@@ -130,6 +133,7 @@ pub mod testrun;
 pub mod trace;
 pub mod tree;
 pub mod warnings_summary;
+pub mod xml_report;
 
 pub use fold::FoldOptions;
 
@@ -175,6 +179,9 @@ pub fn compress_search_within(text: &str, target_tokens: Option<u32>) -> Compres
 /// Folds `text` (grouped by file first when it is `search` output) to fit
 /// `target_tokens`, tightening step by step.
 fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog {
+    if let Some(report) = test_report(text, target_tokens) {
+        return report;
+    }
     prepared(text, search, |fold_with, by_directory| {
         let mut opts = FoldOptions::default();
         let mut out = fold_with(&opts);
@@ -214,7 +221,28 @@ fn within(text: &str, search: bool, target_tokens: Option<u32>) -> CompressedLog
 
 /// Compresses `text` with `opts`.
 pub fn compress_with(text: &str, opts: &FoldOptions) -> CompressedLog {
+    if let Some(report) = test_report(text, None) {
+        return report;
+    }
     prepared(text, false, |fold_with, _| fold_with(opts))
+}
+
+/// `text` folded as lines with the default options, never read as a test
+/// report (the failing tests of one are folded so: see [`xml_report`]).
+pub(crate) fn fold_as_lines(text: &str) -> CompressedLog {
+    prepared(text, false, |fold_with, _| {
+        fold_with(&FoldOptions::default())
+    })
+}
+
+/// `text` as the test results it holds, when it is a test report written
+/// as XML (see [`xml_report`]).
+fn test_report(text: &str, target_tokens: Option<u32>) -> Option<CompressedLog> {
+    let text = xml_report::render(text, target_tokens)?;
+    Some(CompressedLog {
+        text,
+        notes: vec!["test report (XML): read as test results".to_string()],
+    })
 }
 
 /// Reads `text` once (terminal redraws, search grouping when it is `search`

@@ -133,6 +133,11 @@ pub fn compress_within(
             "YAML outline by indentation",
         );
     }
+    if trimmed.starts_with('<')
+        && let Some(text) = ghost_log_folding::xml_report::render(&body, target_tokens)
+    {
+        return done(text, "test report (XML): read as test results");
+    }
     if (matches!(ext.as_str(), "xml" | "pom" | "csproj" | "svg" | "plist")
         || trimmed.starts_with("<?xml")
         || trimmed.starts_with('<'))
