@@ -789,7 +789,7 @@ fn looks_structured(sample: &str) -> bool {
     let t = sample.trim();
     (t.starts_with('{') && t.ends_with('}'))
         || (t.starts_with('[') && t.ends_with(']') && t.contains('"'))
-        || t.starts_with("<?xml")
+        || is_xml_document(t)
 }
 
 #[cfg(test)]
@@ -814,6 +814,12 @@ mod tests {
         assert_ne!(through_bash(frozen), ContentClass::Structured);
         let page = "<html>\n<body><p>Hello, this is a page.</p></body>\n</html>";
         assert_ne!(through_bash(page), ContentClass::Structured);
+        // Saved to a `.txt`, the content decides.
+        let saved = Hints {
+            source_path: Some("report.txt"),
+            ..Hints::default()
+        };
+        assert_eq!(classify(mocha, saved).0, ContentClass::Structured);
     }
 
     #[test]
