@@ -278,6 +278,10 @@ over strsim with a bug put in); needs PyPI and the npm registry, pytest,
 hypothesis and freezegun in VENV_BIN, Debian's maven with its repository
 (maven-debian-helper; skipped without it), and a nightly toolchain.
 
+`--round51` writes only `verbose_run_twin_cases()`: tuning twins of
+`strace-missing-file` (strace of node) and `cargo-build-verbose` (another
+crate), their rules their twins'; needs crates.io and strace.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4868,6 +4872,33 @@ def test_report_cases(venv):
         print("cargo-junit-xml: no strsim 0.11.1 in cargo's registry, skipped")
 
 
+def verbose_run_twin_cases():
+    """Round 51: tuning twins of two evaluation cases whose figures (not
+    their output, which stays unread) showed most of a long run kept:
+    `strace` of Node opening a missing file (twin of
+    `strace-missing-file`, Python's) and `cargo build -v` of another
+    crate with dependencies and one warning (twin of
+    `cargo-build-verbose`). Each rule is its twin's, written before these
+    ran. Needs crates.io."""
+    work = tempfile.mkdtemp(prefix="ghost-round51-")
+    cmd = "strace node -e \"require('fs').readFileSync('/etc/ghost-missing/settings.json')\""
+    t = run(cmd, cwd=work)
+    case("strace-node-missing-file", "log", cmd, t,
+         lambda l: "/etc/ghost-missing/settings.json" in l or (l.startswith('write(2, "') and not l.startswith('write(2, "", 0)'))
+         or l.startswith("exit_group(") or l.startswith("+++ exited"),
+         "every line naming the missing file, every non-empty write to stderr, exit_group and the exit line")
+    crate = new_dir(work, "app")
+    write(os.path.join(crate, "Cargo.toml"), '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n'
+          '[dependencies]\nclap = { version = "4", features = ["derive"] }\nanyhow = "1"\n')
+    write(os.path.join(crate, "src", "main.rs"), "use clap::Parser;\n\n#[derive(Parser, Debug)]\nstruct Args { name: String }\n\n"
+          "fn main() -> anyhow::Result<()> {\n    let unused = 3;\n    let args = Args::parse();\n    println!(\"{args:?}\");\n    Ok(())\n}\n")
+    t = run("cargo build -v --color never", cwd=crate)
+    warn_header = lambda l: re.match(r"^(warning|error)(\[\w+\])?: ", l) or l.strip().startswith("--> ")
+    case("cargo-build-verbose-clap", "log", "cargo build -v", t,
+         lambda l: warn_header(l) or l.strip().startswith("Finished "),
+         "every `warning:`/`error:` header, its `--> file:line:col`, and the `Finished` line")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5005,6 +5036,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round51" in sys.argv:
+        verbose_run_twin_cases()
         return
     if "--round50" in sys.argv:
         test_report_cases(sys.argv[sys.argv.index("--round50") + 1])
