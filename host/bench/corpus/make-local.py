@@ -282,6 +282,12 @@ hypothesis and freezegun in VENV_BIN, Debian's maven with its repository
 `strace-missing-file` (strace of node) and `cargo-build-verbose` (another
 crate), their rules their twins'; needs crates.io and strace.
 
+`--round52 VENV_BIN` writes only `build_system_cases()`: build systems and
+C tooling on a small C ring buffer with a bug put in (meson and ninja,
+CMake and CTest with its JUnit XML, SCons, gprof, gcov, GNU time -v, curl
+-v against a local 404, `npm run` of a failing script); meson, ninja,
+cmake and scons in VENV_BIN (PyPI), gcc, gprof, gcov, curl, node.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -4899,6 +4905,171 @@ def verbose_run_twin_cases():
          "every `warning:`/`error:` header, its `--> file:line:col`, and the `Finished` line")
 
 
+RING_H = ("#ifndef RING_H\n#define RING_H\n#include <stddef.h>\n\n"
+          "typedef struct { int items[4]; size_t head, tail, count; } ring;\n\n"
+          "void ring_init(ring *r);\nint ring_push(ring *r, int v);\nint ring_pop(ring *r, int *out);\n#endif\n")
+RING_C = ("#include \"ring.h\"\n\n"
+          "void ring_init(ring *r) { r->head = r->tail = r->count = 0; }\n\n"
+          "int ring_push(ring *r, int v) {\n    if (r->count == 4) return -1;\n"
+          "    r->items[r->tail] = v;\n    r->tail = (r->tail + 1) % 4;\n    r->count++;\n    return 0;\n}\n\n"
+          "int ring_pop(ring *r, int *out) {\n    if (r->count == 0) return -1;\n"
+          "    *out = r->items[r->head];\n    r->head = (r->head + 1) % 3;\n    r->count--;\n    return 0;\n}\n")
+
+
+def ring_test(name, body):
+    """A test program of the ring buffer: `body` returns non-zero on failure,
+    saying why on stderr as an assertion would."""
+    return ("#include <stdio.h>\n#include \"ring.h\"\n\n"
+            "#define CHECK(c, got) do { if (!(c)) { fprintf(stderr, \"assertion failed: %s (got %d) at %s:%d\\n\", #c, got, __FILE__, __LINE__); return 1; } } while (0)\n\n"
+            f"int main(void) {{\n    ring r; int v = 0;\n    ring_init(&r);\n{body}    printf(\"{name}: ok\\n\");\n    return 0;\n}}\n")
+
+
+RING_TESTS = {
+    "ring_push": "    CHECK(ring_push(&r, 1) == 0, 0);\n    CHECK(r.count == 1, (int) r.count);\n",
+    "ring_full": "    for (int i = 0; i < 4; i++) ring_push(&r, i);\n    CHECK(ring_push(&r, 9) == -1, 0);\n",
+    "ring_wrap": "    for (int i = 0; i < 4; i++) ring_push(&r, i);\n    for (int i = 0; i < 3; i++) ring_pop(&r, &v);\n"
+                 "    ring_push(&r, 7);\n    ring_pop(&r, &v);\n    CHECK(v == 3, v);\n",
+}
+
+
+def ring_project(root, broken=False):
+    """Writes the ring buffer's sources and tests under `root`; `broken`
+    puts a compile error (an undeclared name) and a warning (an unused
+    variable) in ring.c."""
+    write(os.path.join(root, "src", "ring.h"), RING_H)
+    c = RING_C
+    if broken:
+        c = c.replace("    r->count--;\n", "    size_t unused = 0;\n    r->count -= step;\n")
+    write(os.path.join(root, "src", "ring.c"), c)
+    for name, body in RING_TESTS.items():
+        write(os.path.join(root, "tests", f"{name}.c"), ring_test(name, body))
+
+
+def gcc_diagnostic(l):
+    return re.match(r"^\S+\.[ch]:\d+:\d+: (error|warning): ", l)
+
+
+def build_system_cases(venv):
+    """Round 52: build systems and C tooling no earlier round ran, on a
+    small C ring buffer with a bug put in (its wrap-around divides by 3):
+    meson and ninja (a compile error, a failing test), CMake (a compile
+    error) and CTest (its output on failure and its JUnit XML), SCons (a
+    compile error), gprof's flat profile, gcov's branch summary and
+    annotated source, GNU time -v, curl -v against a local server's 404
+    and `npm run` of a failing script. Each rule was written before any of
+    these ran. meson, ninja, cmake and scons in VENV_BIN (from PyPI)."""
+    work = tempfile.mkdtemp(prefix="ghost-round52-")
+    env = f"PATH={venv}:$PATH"
+    meson_build = ("project('ring', 'c')\ninc = include_directories('src')\n"
+                   "lib = static_library('ring', 'src/ring.c', include_directories: inc)\n"
+                   + "".join(f"test('{n}', executable('{n}', 'tests/{n}.c', include_directories: inc, link_with: lib))\n"
+                             for n in RING_TESTS))
+    d = new_dir(work, "meson-broken")
+    ring_project(d, broken=True)
+    write(os.path.join(d, "meson.build"), meson_build)
+    t = run(f"{env} meson setup build && {env} ninja -C build", cwd=d)
+    case("meson-compile-error", "log", "meson setup build && ninja -C build", t,
+         lambda l: gcc_diagnostic(l) or l.startswith("FAILED: ") or l.startswith("ninja: build stopped"),
+         "every gcc `file:line:col: error:`/`warning:` line, ninja's `FAILED:` line and `ninja: build stopped`")
+    d = new_dir(work, "meson")
+    ring_project(d)
+    write(os.path.join(d, "meson.build"), meson_build)
+    run(f"{env} meson setup build && {env} ninja -C build", cwd=d)
+    t = run(f"{env} meson test -C build", cwd=d)
+    case("meson-test-failing", "log", "meson test -C build", t,
+         lambda l: re.match(r"^\s*\d+/\d+ ", l) or re.match(r"^(Ok|Fail):\s+\d+", l),
+         "every test's result line (`N/M name OK|FAIL`) and the `Ok:` and `Fail:` counts")
+    cmake_lists = ("cmake_minimum_required(VERSION 3.16)\nproject(ring C)\nenable_testing()\n"
+                   "add_library(ring src/ring.c)\ntarget_include_directories(ring PUBLIC src)\n"
+                   + "".join(f"add_executable({n} tests/{n}.c)\ntarget_link_libraries({n} ring)\nadd_test(NAME {n} COMMAND {n})\n"
+                             for n in RING_TESTS))
+    d = new_dir(work, "cmake-broken")
+    ring_project(d, broken=True)
+    write(os.path.join(d, "CMakeLists.txt"), cmake_lists)
+    t = run(f"{env} cmake -S . -B build && {env} cmake --build build", cwd=d)
+    case("cmake-build-error", "log", "cmake -S . -B build && cmake --build build", t,
+         lambda l: gcc_diagnostic(l) or re.match(r"^g?make(\[\d+\])?: \*\*\* ", l),
+         "every gcc `file:line:col: error:`/`warning:` line and every make `***` line")
+    d = new_dir(work, "cmake")
+    ring_project(d)
+    write(os.path.join(d, "CMakeLists.txt"), cmake_lists)
+    run(f"{env} cmake -S . -B build && {env} cmake --build build", cwd=d)
+    t = run(f"{env} ctest --test-dir build --output-on-failure --output-junit report.xml", cwd=d)
+    case("ctest-output-on-failure", "log", "ctest --output-on-failure", t,
+         lambda l: re.search(r"Test\s+#\d+: ", l) or "tests passed" in l or l.startswith("assertion failed")
+         or l.startswith("The following tests FAILED") or re.match(r"^\s+\d+ - \w+ \(Failed\)", l),
+         "every `Test #N: name` result line, the failing test's assertion, the `% tests passed` line and the FAILED list")
+    t = open(os.path.join(d, "build", "report.xml")).read()
+    case("ctest-junit-xml", "structured", "cat build/report.xml", t, report_facts(t),
+         "every failing test's name and message (`report_facts`)")
+    d = new_dir(work, "scons")
+    ring_project(d, broken=True)
+    write(os.path.join(d, "SConstruct"), "env = Environment(CPPPATH=['src'])\nlib = env.StaticLibrary('ring', ['src/ring.c'])\n"
+          + "".join(f"env.Program('{n}', ['tests/{n}.c'], LIBS=[lib])\n" for n in RING_TESTS))
+    t = run(f"{env} scons -Q", cwd=d)
+    case("scons-build-error", "log", "scons -Q", t,
+         lambda l: gcc_diagnostic(l) or l.startswith("scons: *** ") or l.startswith("scons: building terminated"),
+         "every gcc `file:line:col: error:`/`warning:` line, `scons: ***` and `scons: building terminated`")
+    # gprof: a CPU-bound program of a few functions.
+    d = new_dir(work, "gprof")
+    write(os.path.join(d, "work.c"),
+          "#include <stdio.h>\nstatic unsigned long mix(unsigned long x) { for (int i = 0; i < 200; i++) x = x * 6364136223846793005UL + 1; return x; }\n"
+          "static unsigned long hash_block(int n) { unsigned long h = 0; for (int i = 0; i < n; i++) h ^= mix(i); return h; }\n"
+          "static int is_prime(int n) { if (n < 2) return 0; for (int d = 2; d * d <= n; d++) if (n % d == 0) return 0; return 1; }\n"
+          "static int count_primes(int n) { int c = 0; for (int i = 0; i < n; i++) c += is_prime(i); return c; }\n"
+          "static double series(int n) { double s = 0; for (int i = 1; i < n; i++) s += 1.0 / ((double) i * i); return s; }\n"
+          "int main(void) {\n    unsigned long h = 0; for (int r = 0; r < 40; r++) h += hash_block(20000);\n"
+          "    printf(\"%lu %d %f\\n\", h, count_primes(2000000), series(50000000));\n    return 0;\n}\n")
+    run("gcc -pg -O1 -fno-inline -o work work.c && ./work", cwd=d)
+    t = run("gprof -b work gmon.out", cwd=d, stderr=False)
+    flat = t.split("Call graph")[0]
+    rows = [l for l in flat.splitlines() if re.match(r"^\s*[\d.]+\s+[\d.]+\s+[\d.]+\s+.*\b\w+$", l)]
+    case("gprof-flat-profile", "log", "gprof -b work gmon.out", t, rows,
+         "every row of the flat profile (each function with its share of the time)")
+    # gcov of the ring tests, built with coverage.
+    d = new_dir(work, "gcov")
+    ring_project(d)
+    run("gcc --coverage -Isrc -o ring_wrap tests/ring_wrap.c src/ring.c && ./ring_wrap; "
+        "gcc --coverage -Isrc -o ring_full tests/ring_full.c src/ring.c && ./ring_full", cwd=d)
+    t = run("gcov -b -o . src/ring.c", cwd=d)
+    case("gcov-branches", "log", "gcov -b src/ring.c", t,
+         lambda l: l.strip() != "",
+         "every line (a short summary: files, lines, branches and calls executed)")
+    gcov_file = next((f for f in glob.glob(os.path.join(d, "*ring.c.gcov"))), None)
+    if gcov_file:
+        t = open(gcov_file).read()
+        case("gcov-annotated", "code", "cat ring.c.gcov", t,
+             lambda l: l.lstrip().startswith("#####:") or l.startswith("function "),
+             "every line never executed (`#####:`) and every `function … called` line")
+    # GNU time's resource report.
+    t = run("/usr/bin/time -v python3 -c 'sum(range(10**7))'", cwd=work)
+    case("time-verbose", "log", "/usr/bin/time -v python3 -c 'sum(range(10**7))'", t,
+         lambda l: re.match(r"^\s+(Maximum resident set size|Elapsed \(wall clock\) time|Exit status|User time|System time)", l),
+         "the maximum resident set size, the elapsed, user and system times and the exit status")
+    # curl -v against a local server's 404.
+    d = new_dir(work, "www")
+    server = subprocess.Popen(["python3", "-m", "http.server", "8765", "--bind", "127.0.0.1"], cwd=d,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import time
+        time.sleep(1.5)
+        t = run("curl -v http://127.0.0.1:8765/missing/report.txt", cwd=d)
+    finally:
+        server.terminate()
+    case("curl-verbose-404", "log", "curl -v http://127.0.0.1:8765/missing/report.txt", t,
+         lambda l: re.match(r"^[<>] \S", l) or "Connected to" in l,
+         "the `Connected to` line and every request and response header line (`> …`, `< …`)")
+    # npm run of a failing script.
+    d = new_dir(work, "npm-run")
+    write(os.path.join(d, "package.json"), '{"name": "report", "version": "1.0.0", "scripts": {"check": "node check.js"}}\n')
+    write(os.path.join(d, "check.js"), "const fs = require('fs');\nfunction load(p) { return JSON.parse(fs.readFileSync(p, 'utf8')); }\n"
+          "const cfg = load('./package.json');\nif (!cfg.engines) throw new Error('package.json has no engines field');\n")
+    t = run("npm run check", cwd=d)
+    case("npm-run-failing", "log", "npm run check", t,
+         lambda l: l.startswith("Error: ") or ("check.js:" in l and l.strip().startswith("at ")) or l.startswith("npm error"),
+         "the thrown error, its frames in check.js and every `npm error` line")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5036,6 +5207,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round52" in sys.argv:
+        build_system_cases(sys.argv[sys.argv.index("--round52") + 1])
         return
     if "--round51" in sys.argv:
         verbose_run_twin_cases()
