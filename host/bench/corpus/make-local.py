@@ -288,6 +288,11 @@ CMake and CTest with its JUnit XML, SCons, gprof, gcov, GNU time -v, curl
 -v against a local 404, `npm run` of a failing script); meson, ninja,
 cmake and scons in VENV_BIN (PyPI), gcc, gprof, gcov, curl, node.
 
+`--round53 VENV_BIN` writes only `listing_tool_cases()`: longer outputs
+(pytest --collect-only, cargo test -- --list, unzip -l, dpkg -L, openssl
+x509 -text, git log --stat, ninja -v over 40 files, CTest over 60 tests,
+objdump -d, gprof's whole report); PyPI, round 52's tools.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5071,6 +5076,124 @@ def build_system_cases(venv):
          "the thrown error, its frames in check.js and every `npm error` line")
 
 
+def listing_tool_cases(venv):
+    """Round 53: longer outputs of tools no earlier round ran, listings and
+    dumps an agent asks for and verbose builds: pytest --collect-only
+    over python-dateutil, `cargo test -- --list` of semver, `unzip -l` of
+    a wheel, `dpkg -L git`, `openssl x509 -text` of a CA certificate, `git
+    log --stat` of the fzf mirror, ninja -v over a 40-file C project with
+    one warning, CTest over 60 tests with two failing, objdump's
+    disassembly and gprof's whole report (flat profile and call graph).
+    Each rule was written before any of these ran. pytest, meson, ninja
+    and cmake in VENV_BIN; needs PyPI."""
+    work = tempfile.mkdtemp(prefix="ghost-round53-")
+    env = f"PATH={venv}:$PATH"
+    # pytest --collect-only -q over python-dateutil's suite.
+    d = new_dir(work, "dateutil")
+    run("pip download -q --no-binary :all: --no-deps python-dateutil==2.9.0.post0 -d .", cwd=d)
+    run("tar xzf python-dateutil-2.9.0.post0.tar.gz", cwd=d)
+    src = os.path.join(d, "python-dateutil-2.9.0.post0")
+    t = run(f"PYTHONPATH=src {env} pytest --collect-only -q -p no:cacheprovider -W ignore::pytest.PytestUnknownMarkWarning tests", cwd=src)
+    files = sorted({m.group(1) for m in re.finditer(r"^(tests/\S+?\.py)::", t, re.M)})
+    closing = [l for l in t.splitlines() if re.match(r"^\d+ tests? collected", l)]
+    case("pytest-collect-only-dateutil", "log", "pytest --collect-only -q tests", t, files + closing,
+         "every test file named and the closing `N tests collected` line")
+    # cargo test -- --list of semver from cargo's registry.
+    semver = sorted(glob.glob(os.path.expanduser("~/.cargo/registry/src/*/semver-1.*")))
+    if semver:
+        crate = os.path.join(work, "semver")
+        shutil.copytree(semver[-1], crate)
+        t = run("cargo test --offline -q -- --list", cwd=crate, stderr=False)
+        case("cargo-test-list", "log", "cargo test -- --list", t,
+             lambda l: l.endswith(": test") or re.match(r"^\d+ tests?, \d+ benchmarks?$", l),
+             "every test named (`name: test`) and each `N tests, M benchmarks` line")
+    # unzip -l of a wheel.
+    d = new_dir(work, "wheel")
+    run("pip download -q --only-binary :all: --no-deps rich==13.9.4 -d .", cwd=d)
+    wheel = glob.glob(os.path.join(d, "*.whl"))
+    if wheel:
+        t = run(f"unzip -l {os.path.basename(wheel[0])}", cwd=d, stderr=False)
+        case("unzip-list-wheel", "log", f"unzip -l {os.path.basename(wheel[0])}", t,
+             lambda l: re.match(r"^\s*\d+\s+\S+ \S+\s+\S", l) or re.match(r"^\s*\d+\s+\d+ files$", l),
+             "every file of the archive with its size and the closing total")
+    # The files of an installed package.
+    t = run("dpkg -L git", stderr=False)
+    case("dpkg-list-files", "log", "dpkg -L git", t,
+         lambda l: l.startswith("/usr/bin/") or l.startswith("/usr/lib/git-core/git-") and "/" not in l[len("/usr/lib/git-core/"):],
+         "every program the package installs (`/usr/bin/…`, `/usr/lib/git-core/git-…`)")
+    # A CA certificate as text.
+    cert = sorted(glob.glob("/etc/ssl/certs/*.pem"))[0]
+    t = run(f"openssl x509 -in {cert} -text -noout", stderr=False)
+    case("openssl-x509-text", "log", "openssl x509 -in cert.pem -text -noout", t,
+         lambda l: re.match(r"^\s+(Issuer|Subject|Not Before|Not After|Serial Number|Signature Algorithm|Public Key Algorithm):", l),
+         "the issuer, subject, validity, serial number and algorithm lines")
+    # git log --stat of the fzf mirror.
+    repo = "/work/.mirror/junegunn+fzf/repo"
+    if os.path.isdir(repo):
+        t = run(f"git -C {repo} log --stat -n 30 HEAD", stderr=False)
+        case("git-log-stat-fzf", "log", "git log --stat -n 30", t,
+             lambda l: re.match(r"^commit [0-9a-f]{40}", l) or re.match(r"^ \d+ files? changed", l),
+             "every commit's `commit <sha>` line and its `N files changed` line")
+    # ninja -v over a 40-file C project with one warning.
+    d = new_dir(work, "mods")
+    for k in range(40):
+        body = f"int mod{k}(int x) {{ return x * {k + 1} + {k}; }}\n"
+        if k == 27:
+            body = f"int mod{k}(int x) {{ int unused; return x * {k + 1} + {k}; }}\n"
+        write(os.path.join(d, "src", f"mod{k}.c"), body)
+    write(os.path.join(d, "src", "main.c"), "#include <stdio.h>\n" + "".join(f"int mod{k}(int);\n" for k in range(40))
+          + "int main(void) { int s = 0;\n" + "".join(f"  s += mod{k}({k});\n" for k in range(40)) + "  printf(\"%d\\n\", s); return 0; }\n")
+    write(os.path.join(d, "meson.build"), "project('mods', 'c', default_options: ['warning_level=2'])\n"
+          "executable('mods', 'src/main.c', " + ", ".join(f"'src/mod{k}.c'" for k in range(40)) + ")\n")
+    run(f"{env} meson setup build", cwd=d)
+    t = run(f"{env} ninja -v -C build", cwd=d)
+    steps = [l for l in t.splitlines() if re.match(r"^\[\d+/\d+\] ", l)]
+    case("ninja-verbose-build", "log", "ninja -v -C build", t,
+         lambda l: gcc_diagnostic(l) or (steps and l == steps[-1]),
+         "every gcc `warning:` line and the last `[N/M]` step")
+    # CTest over 60 tests, two failing.
+    d = new_dir(work, "ctest")
+    ring_project(d)
+    tests = []
+    for k in range(60):
+        expect = k % 4 if k not in (17, 43) else 9
+        write(os.path.join(d, "tests", f"fill_{k}.c"), ring_test(f"fill_{k}",
+              f"    for (int i = 0; i < {k % 4 + 1}; i++) ring_push(&r, i);\n    ring_pop(&r, &v);\n"
+              f"    CHECK(v == 0 && r.count == {k % 4}, (int) r.count);\n    CHECK({expect} == {k % 4}, {expect});\n"))
+        tests.append(f"fill_{k}")
+    write(os.path.join(d, "CMakeLists.txt"), "cmake_minimum_required(VERSION 3.16)\nproject(ring C)\nenable_testing()\n"
+          "add_library(ring src/ring.c)\ntarget_include_directories(ring PUBLIC src)\n"
+          + "".join(f"add_executable({n} tests/{n}.c)\ntarget_link_libraries({n} ring)\nadd_test(NAME {n} COMMAND {n})\n" for n in tests))
+    run(f"{env} cmake -S . -B build && {env} cmake --build build -j2", cwd=d)
+    t = run(f"{env} ctest --test-dir build --output-on-failure", cwd=d)
+    case("ctest-many-tests", "log", "ctest --output-on-failure", t,
+         lambda l: re.search(r"Test\s+#\d+: .*\*\*\*Failed", l) or "tests passed" in l or l.startswith("assertion failed")
+         or l.startswith("The following tests FAILED") or re.match(r"^\s+\d+ - \w+ \(Failed\)", l),
+         "every failing `Test #N: name ***Failed` line, each failing test's assertion, the `% tests passed` line and the FAILED list")
+    # objdump's disassembly and gprof's whole report of a small program.
+    d = new_dir(work, "prof")
+    write(os.path.join(d, "work.c"),
+          "#include <stdio.h>\nstatic unsigned long mix(unsigned long x) { for (int i = 0; i < 200; i++) x = x * 6364136223846793005UL + 1; return x; }\n"
+          "static unsigned long hash_block(int n) { unsigned long h = 0; for (int i = 0; i < n; i++) h ^= mix(i); return h; }\n"
+          "static int is_prime(int n) { if (n < 2) return 0; for (int d = 2; d * d <= n; d++) if (n % d == 0) return 0; return 1; }\n"
+          "static int count_primes(int n) { int c = 0; for (int i = 0; i < n; i++) c += is_prime(i); return c; }\n"
+          "static double term(int i) { return 1.0 / ((double) i * i); }\n"
+          "static double series(int n) { double s = 0; for (int i = 1; i < n; i++) s += term(i); return s; }\n"
+          "int main(void) {\n    unsigned long h = 0; for (int r = 0; r < 40; r++) h += hash_block(20000);\n"
+          "    printf(\"%lu %d %f\\n\", h, count_primes(2000000), series(50000000));\n    return 0;\n}\n")
+    run("gcc -pg -O1 -fno-inline -o work work.c && ./work", cwd=d)
+    t = run("objdump -d --no-show-raw-insn work", cwd=d, stderr=False)
+    case("objdump-disassemble", "code", "objdump -d --no-show-raw-insn work", t,
+         lambda l: re.match(r"^[0-9a-f]+ <(mix|hash_block|is_prime|count_primes|term|series|main)>:$", l),
+         "the label line of each of the program's own functions")
+    t = run("gprof work gmon.out", cwd=d, stderr=False)
+    flat = t.split("Call graph")[0]
+    rows = [l for l in flat.splitlines() if re.match(r"^\s*[\d.]+\s+[\d.]+\s+[\d.]+\s+.*\b\w+$", l)]
+    primary = [l for l in t.splitlines() if re.match(r"^\[\d+\]\s+[\d.]+", l)]
+    case("gprof-call-graph", "log", "gprof work gmon.out", t, rows + primary,
+         "every row of the flat profile and every primary line of the call graph (`[N] %time …`)")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5208,6 +5331,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round53" in sys.argv:
+        listing_tool_cases(sys.argv[sys.argv.index("--round53") + 1])
         return
     if "--round52" in sys.argv:
         build_system_cases(sys.argv[sys.argv.index("--round52") + 1])
