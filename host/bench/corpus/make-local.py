@@ -5103,7 +5103,7 @@ def listing_tool_cases(venv):
     if semver:
         crate = os.path.join(work, "semver")
         shutil.copytree(semver[-1], crate)
-        t = run("cargo test --offline -q -- --list", cwd=crate, stderr=False)
+        t = run("cargo test -q -- --list", cwd=crate, stderr=False)
         case("cargo-test-list", "log", "cargo test -- --list", t,
              lambda l: l.endswith(": test") or re.match(r"^\d+ tests?, \d+ benchmarks?$", l),
              "every test named (`name: test`) and each `N tests, M benchmarks` line")
