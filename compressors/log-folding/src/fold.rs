@@ -873,7 +873,9 @@ const MIN_RECORDS: usize = 3;
 /// records' alike bodies fold under them (up to
 /// [`FoldOptions::record_names`] records; beyond it an opener stays where
 /// a line of its record is printed, as a commit's message without its
-/// hash would be a fact without its name). A passing test's line opens no
+/// hash would be a fact without its name), and so is each record's title,
+/// the first line indented under its opener (a commit's subject). A
+/// passing test's line opens no
 /// record: it folds; nor do openers that all say the same. Blocks alike
 /// inside a longer log (pytest's locals of each frame) are no list of
 /// records.
@@ -946,14 +948,27 @@ fn keep_record_openers(
             let printed = fate[i + 1..end]
                 .iter()
                 .any(|f| matches!(f, Fate::Keep | Fate::RunHead(_)));
-            if (index || printed) && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context) {
-                if matches!(fate[i], Fate::Folded | Fate::InRun) {
-                    stats.folded = stats.folded.saturating_sub(1);
+            let mut kept = vec![i];
+            // A record's title: the first line indented under its opener
+            // (a commit's subject under `commit …`, `Author:`, `Date:`).
+            if index && let Some(title) = (i + 1..end).find(|&j| is_indented_text(contents[j])) {
+                kept.push(title);
+            }
+            for i in kept {
+                if (index || printed) && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context) {
+                    if matches!(fate[i], Fate::Folded | Fate::InRun) {
+                        stats.folded = stats.folded.saturating_sub(1);
+                    }
+                    fate[i] = Fate::Keep;
                 }
-                fate[i] = Fate::Keep;
             }
         }
     }
+}
+
+/// Whether `content` is text indented from the margin (not blank).
+fn is_indented_text(content: &str) -> bool {
+    content.starts_with([' ', '\t']) && !content.trim().is_empty()
 }
 
 /// An exception prints its name and message, then its stack (`    at

@@ -61,10 +61,14 @@ fn is_zero_count(text: &[u8], start: usize, end: usize) -> bool {
     while i < after.len() && matches!(after[i], b':' | b'=' | b' ' | b'\t') {
         i += 1;
     }
+    // A count is a whole number: `Failed    0.00 sec` (CTest) is a time.
+    let decimal = after.get(i + 1) == Some(&b'.')
+        && after.get(i + 2).is_some_and(u8::is_ascii_digit);
     if i > 0
         && i < after.len()
         && after[i] == b'0'
         && after.get(i + 1).is_none_or(|c| !c.is_ascii_digit())
+        && !decimal
     {
         return true;
     }
@@ -564,6 +568,11 @@ mod tests {
         assert_eq!(
             severity("test result: ok. 3 passed; 0 failed; 0 ignored"),
             Severity::Normal
+        );
+        // A time after the word is no count (CTest's result line).
+        assert_eq!(
+            severity("44/60 Test #44: fill_43 ..........***Failed    0.00 sec"),
+            Severity::Error
         );
         // A tally's title is no error; its counts say.
         assert_eq!(

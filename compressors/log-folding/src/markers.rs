@@ -72,10 +72,28 @@ pub fn is_summary(content: &str) -> bool {
     // One count in a short line, or several: a sentence that mentions
     // "3 tests" is not a summary.
     match counted_outcomes(t) {
-        0 => false,
+        0 => is_tally(t),
         1 => t.split_whitespace().count() <= SUMMARY_WORDS_AT_MOST,
         _ => true,
     }
+}
+
+/// A line that is only a list of counts, each clause a number and what it
+/// counts: `3 files changed, 153 insertions(+), 12 deletions(-)` (git's
+/// diffstat), `2 directories, 15 files` (`tree`). Whatever the nouns, a
+/// tool closing with its tally says what it did.
+fn is_tally(t: &str) -> bool {
+    let clauses: Vec<&str> = t.split(',').map(str::trim).collect();
+    clauses.len() >= 2
+        && clauses.iter().all(|clause| {
+            let clause = clause.strip_prefix("and ").unwrap_or(clause);
+            let mut words = clause.split_whitespace();
+            let count = words.next().unwrap_or("");
+            let noun = words.next().unwrap_or("");
+            !count.is_empty()
+                && count.bytes().all(|b| b.is_ascii_digit())
+                && noun.starts_with(|c: char| c.is_alphabetic())
+        })
 }
 
 /// A line with a single count is a summary only this short (in words).
@@ -562,11 +580,15 @@ mod tests {
             "Tests Passed: 12, Failed: 1, Skipped: 0",
             "12 examples, 1 failure",
             "✖ 4 problems (3 errors, 1 warning)",
+            " 3 files changed, 153 insertions(+), 12 deletions(-)",
+            "2 directories, 15 files",
         ] {
             assert!(is_summary(line), "{line}");
         }
         for line in [
             "Compiling serde v1.0.200",
+            "Downloaded 12 files, 3 MB",
+            "added 120 packages, and audited 121 packages in 3s",
             "test a::b ... ok",
             "the 3 tests below check parsing of every kind of input that the module reads from files on disk",
         ] {

@@ -293,6 +293,10 @@ cmake and scons in VENV_BIN (PyPI), gcc, gprof, gcov, curl, node.
 x509 -text, git log --stat, ninja -v over 40 files, CTest over 60 tests,
 objdump -d, gprof's whole report); PyPI, round 52's tools.
 
+`--round54 VENV_BIN` writes only `collect_twin_cases()`: a tuning twin of
+`pytest-collect-only-dateutil` (pytest --collect-only over packaging's
+suite); pytest and pretend in VENV_BIN, PyPI.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5194,6 +5198,24 @@ def listing_tool_cases(venv):
          "every row of the flat profile and every primary line of the call graph (`[N] %time …`)")
 
 
+def collect_twin_cases(venv):
+    """Round 54: a tuning twin of `pytest-collect-only-dateutil` (round 53,
+    evaluation half, 3/13 kept when scored; its output stays unread):
+    pytest --collect-only -q over packaging's own suite, its rule the
+    twin's, written before it ran. pytest and pretend in VENV_BIN; needs
+    PyPI."""
+    work = tempfile.mkdtemp(prefix="ghost-round54-")
+    d = new_dir(work, "packaging")
+    run("pip download -q --no-binary :all: --no-deps packaging==24.2 -d .", cwd=d)
+    run("tar xzf packaging-24.2.tar.gz", cwd=d)
+    src = os.path.join(d, "packaging-24.2")
+    t = run(f"PYTHONPATH=src PATH={venv}:$PATH pytest --collect-only -q -p no:cacheprovider tests", cwd=src)
+    files = sorted({m.group(1) for m in re.finditer(r"^(tests/\S+?\.py)::", t, re.M)})
+    closing = [l for l in t.splitlines() if re.match(r"^\d+ tests? collected", l)]
+    case("pytest-collect-only-packaging", "log", "pytest --collect-only -q tests", t, files + closing,
+         "every test file named and the closing `N tests collected` line")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5331,6 +5353,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round54" in sys.argv:
+        collect_twin_cases(sys.argv[sys.argv.index("--round54") + 1])
         return
     if "--round53" in sys.argv:
         listing_tool_cases(sys.argv[sys.argv.index("--round53") + 1])
