@@ -5209,10 +5209,13 @@ def collect_twin_cases(venv):
     run("pip download -q --no-binary :all: --no-deps packaging==24.2 -d .", cwd=d)
     run("tar xzf packaging-24.2.tar.gz", cwd=d)
     src = os.path.join(d, "packaging-24.2")
-    t = run(f"PYTHONPATH=src PATH={venv}:$PATH pytest --collect-only -q -p no:cacheprovider tests", cwd=src)
+    # (Its two largest files, 23,000 generated cases, are left out: the
+    # listing stays at 3,600 tests.)
+    skip = "--ignore=tests/test_version.py --ignore=tests/test_requirements.py"
+    t = run(f"PYTHONPATH=src PATH={venv}:$PATH pytest --collect-only -q -p no:cacheprovider {skip} tests", cwd=src)
     files = sorted({m.group(1) for m in re.finditer(r"^(tests/\S+?\.py)::", t, re.M)})
     closing = [l for l in t.splitlines() if re.match(r"^\d+ tests? collected", l)]
-    case("pytest-collect-only-packaging", "log", "pytest --collect-only -q tests", t, files + closing,
+    case("pytest-collect-only-packaging", "log", f"pytest --collect-only -q {skip} tests", t, files + closing,
          "every test file named and the closing `N tests collected` line")
 
 
