@@ -4985,7 +4985,7 @@ def build_system_cases(venv):
     write(os.path.join(d, "meson.build"), meson_build)
     run(f"{env} meson setup build && {env} ninja -C build", cwd=d)
     t = run(f"{env} meson test -C build", cwd=d)
-    case("meson-test-failing", "log", "meson test -C build", t,
+    case("meson-test-ring", "log", "meson test -C build", t,
          lambda l: re.match(r"^\s*\d+/\d+ ", l) or re.match(r"^(Ok|Fail):\s+\d+", l),
          "every test's result line (`N/M name OK|FAIL`) and the `Ok:` and `Fail:` counts")
     cmake_lists = ("cmake_minimum_required(VERSION 3.16)\nproject(ring C)\nenable_testing()\n"
