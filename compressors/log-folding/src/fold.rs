@@ -955,7 +955,9 @@ fn keep_record_openers(
                 kept.push(title);
             }
             for i in kept {
-                if (index || printed) && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context) {
+                if (index || printed)
+                    && matches!(fate[i], Fate::Folded | Fate::InRun | Fate::Context)
+                {
                     if matches!(fate[i], Fate::Folded | Fate::InRun) {
                         stats.folded = stats.folded.saturating_sub(1);
                     }

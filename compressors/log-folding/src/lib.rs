@@ -86,6 +86,8 @@
 //! - a test report written as XML (JUnit-style or NUnit's: [`xml_report`])
 //!   read as test results: counts, every failing test with its message,
 //!   report and captured output, passing tests by class;
+//! - a list of test ids (`pytest --collect-only -q`: [`test_ids`]): each
+//!   test function by its first case, with its count of cases;
 //! - a help text's options, each with the first line of its description
 //!   ([`help_text`]);
 //! - search output (`path:line:text`) grouped by file, each path once, only
@@ -128,6 +130,7 @@ mod search;
 pub mod sorted_records;
 pub mod table;
 pub mod template;
+pub mod test_ids;
 mod test_unit;
 pub mod testrun;
 pub mod trace;
@@ -235,13 +238,21 @@ pub(crate) fn fold_as_lines(text: &str) -> CompressedLog {
     })
 }
 
-/// `text` as the test results it holds, when it is a test report written
-/// as XML (see [`xml_report`]).
+/// `text` as the tests it reports or lists, when it is a test report
+/// written as XML (see [`xml_report`]) or a list of test ids (see
+/// [`test_ids`]).
 fn test_report(text: &str, target_tokens: Option<u32>) -> Option<CompressedLog> {
-    let text = xml_report::render(text, target_tokens)?;
+    if let Some(text) = xml_report::render(text, target_tokens) {
+        return Some(CompressedLog {
+            text,
+            notes: vec!["test report (XML): read as test results".to_string()],
+        });
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let text = test_ids::render(&lines, target_tokens)?;
     Some(CompressedLog {
         text,
-        notes: vec!["test report (XML): read as test results".to_string()],
+        notes: vec!["test ids: each function once, its cases counted".to_string()],
     })
 }
 

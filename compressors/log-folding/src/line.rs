@@ -62,8 +62,8 @@ fn is_zero_count(text: &[u8], start: usize, end: usize) -> bool {
         i += 1;
     }
     // A count is a whole number: `Failed    0.00 sec` (CTest) is a time.
-    let decimal = after.get(i + 1) == Some(&b'.')
-        && after.get(i + 2).is_some_and(u8::is_ascii_digit);
+    let decimal =
+        after.get(i + 1) == Some(&b'.') && after.get(i + 2).is_some_and(u8::is_ascii_digit);
     if i > 0
         && i < after.len()
         && after[i] == b'0'
