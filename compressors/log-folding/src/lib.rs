@@ -248,6 +248,9 @@ fn test_report(text: &str, target_tokens: Option<u32>) -> Option<CompressedLog> 
             notes: vec!["test report (XML): read as test results".to_string()],
         });
     }
+    if !test_ids::may_list(text) {
+        return None;
+    }
     let lines: Vec<&str> = text.lines().collect();
     let text = test_ids::render(&lines, target_tokens)?;
     Some(CompressedLog {

@@ -62,6 +62,15 @@ fn test_id(line: &str) -> Option<&str> {
     (named_file && rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')).then_some(id)
 }
 
+/// Whether `text` may be a list of test ids: it holds `::` at least as
+/// often as a list has ids (a cheap look before its lines are read).
+pub fn may_list(text: &str) -> bool {
+    memchr::memmem::find_iter(text.as_bytes(), b"::")
+        .take(MIN_IDS)
+        .count()
+        >= MIN_IDS
+}
+
 /// An id without its parameters: `a.py::test_y` of `a.py::test_y[1-2]`.
 fn without_parameters(id: &str) -> &str {
     id.find('[').map_or(id, |at| &id[..at])
