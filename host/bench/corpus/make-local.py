@@ -297,6 +297,12 @@ objdump -d, gprof's whole report); PyPI, round 52's tools.
 `pytest-collect-only-dateutil` (pytest --collect-only over packaging's
 suite); pytest and pretend in VENV_BIN, PyPI.
 
+`--round55 VENV_BIN` writes only `package_install_cases()`: yarn 1, pnpm
+and `npm ci` installing, `yarn why`, `pnpm why`, `npm ls debug`, poetry
+install, pipenv install, `uv pip install` of fifteen packages, `pip check`
+over a broken environment; poetry and pipenv in VENV_BIN, the npm
+registry and PyPI.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5219,6 +5225,83 @@ def collect_twin_cases(venv):
          "every test file named and the closing `N tests collected` line")
 
 
+def package_install_cases(venv):
+    """Round 55: package managers installing and explaining, at their
+    normal verbosity, tools and commands no earlier round ran: yarn 1,
+    pnpm and `npm ci` installing a project with deprecated dependencies,
+    `yarn why`, `pnpm why` and `npm ls` of one package, poetry installing
+    from a lock it writes, pipenv installing, `uv pip install` of fifteen
+    packages and `pip check` over a broken environment. Each rule was
+    written before any of these ran. poetry and pipenv in VENV_BIN, uv
+    installed there from PyPI; needs the npm registry and PyPI."""
+    work = tempfile.mkdtemp(prefix="ghost-round55-")
+    os.chmod(work, 0o777)
+    deps = '{"express": "4.19.2", "request": "2.88.2", "uuid": "3.4.0", "chalk": "4.1.2", "commander": "9.5.0", "debug": "4.3.4"}'
+    package = '{"name": "shop", "version": "1.0.0", "private": true, "dependencies": ' + deps + '}\n'
+    d = new_dir(work, "yarn")
+    write(os.path.join(d, "package.json"), package)
+    t = run("npx --yes yarn@1.22.22 install --no-progress --non-interactive", cwd=d)
+    case("yarn-install-warnings", "log", "yarn install", t,
+         lambda l: l.startswith("warning ") or l.startswith("Done in "),
+         "every `warning` line and the `Done in` line")
+    t = run("npx --yes yarn@1.22.22 why debug", cwd=d)
+    case("yarn-why", "log", "yarn why debug", t,
+         lambda l: "Found \"" in l or re.match(r'^info Reasons this module exists|^\s*- "', l),
+         "every `=> Found` line and each reason the module exists")
+    d = new_dir(work, "pnpm")
+    write(os.path.join(d, "package.json"), package)
+    t = run("npx --yes pnpm@9 install --reporter=append-only", cwd=d)
+    case("pnpm-install-listing", "log", "pnpm install", t,
+         lambda l: re.match(r"^\+ \S+ \d", l) or " deprecated" in l or l.startswith("Done in "),
+         "every `+ name version` line, every deprecation warning and the `Done in` line")
+    t = run("npx --yes pnpm@9 why debug", cwd=d, stderr=False)
+    case("pnpm-why", "log", "pnpm why debug", t,
+         lambda l: re.search(r"\bdebug \d", l),
+         "every line naming debug with its version")
+    d = new_dir(work, "npm")
+    write(os.path.join(d, "package.json"), package)
+    run("npm install --no-audit --no-fund -q", cwd=d)
+    shutil.rmtree(os.path.join(d, "node_modules"))
+    t = run("npm ci --no-fund", cwd=d)
+    case("npm-ci-fresh", "log", "npm ci", t,
+         lambda l: l.startswith("npm warn deprecated") or re.match(r"^added \d+ packages", l),
+         "every `npm warn deprecated` line and the `added N packages` line")
+    t = run("npm ls debug", cwd=d, stderr=False)
+    case("npm-ls-package", "log", "npm ls debug", t,
+         lambda l: "debug@" in l,
+         "every line naming debug with its version")
+    # Python's package managers, each in a project of its own.
+    d = new_dir(work, "poetry")
+    write(os.path.join(d, "pyproject.toml"), "[tool.poetry]\nname = \"shop\"\nversion = \"0.1.0\"\ndescription = \"\"\nauthors = [\"a <a@example.org>\"]\npackage-mode = false\n\n"
+          "[tool.poetry.dependencies]\npython = \"^3.10\"\nrequests = \"2.32.3\"\nrich = \"13.9.4\"\nclick = \"8.1.7\"\n\n"
+          "[build-system]\nrequires = [\"poetry-core\"]\nbuild-backend = \"poetry.core.masonry.api\"\n")
+    t = run(f"POETRY_VIRTUALENVS_IN_PROJECT=true {venv}/poetry install --no-interaction --no-ansi", cwd=d)
+    case("poetry-install-lock", "log", "poetry install", t,
+         lambda l: re.match(r"^\s+- Installing \S+ \(", l) or "Writing lock file" in l,
+         "every `- Installing name (version)` line and `Writing lock file`")
+    d = new_dir(work, "pipenv")
+    t = run(f"PIPENV_VENV_IN_PROJECT=1 PIPENV_NOSPIN=1 PIPENV_COLORBLIND=1 {venv}/pipenv install requests==2.32.3 rich==13.9.4", cwd=d)
+    case("pipenv-install", "log", "pipenv install requests rich", t,
+         lambda l: "Installing" in l or "Pipfile.lock" in l or "Success" in l or "rror" in l,
+         "every `Installing` line, every line naming Pipfile.lock, the success and any error line")
+    run(f"{venv}/pip install -q uv")
+    d = new_dir(work, "uv")
+    write(os.path.join(d, "requirements.txt"), "".join(f"{p}\n" for p in [
+        "requests==2.32.3", "rich==13.9.4", "click==8.1.7", "attrs==24.2.0", "pydantic==2.9.2", "httpx==0.27.2",
+        "jinja2==3.1.4", "pyyaml==6.0.2", "tomli==2.0.2", "packaging==24.2", "more-itertools==10.5.0",
+        "python-dateutil==2.9.0.post0", "typing-extensions==4.12.2", "idna==3.10", "certifi==2024.8.30"]))
+    t = run(f"{venv}/uv venv -q .venv && {venv}/uv pip install --python .venv -r requirements.txt", cwd=d)
+    case("uv-pip-install-many", "log", "uv pip install -r requirements.txt", t,
+         lambda l: re.match(r"^ \+ \S+==\S+", l) or re.match(r"^Installed \d+ packages", l),
+         "every ` + name==version` line and the `Installed N packages` line")
+    d = new_dir(work, "broken")
+    run(f"python3 -m venv {d}/v && {d}/v/bin/pip install -q botocore==1.31.0 && {d}/v/bin/pip install -q --no-deps urllib3==2.2.3 python-dateutil==2.1")
+    t = run(f"{d}/v/bin/pip check", cwd=d)
+    case("pip-check-broken", "log", "pip check", t,
+         lambda l: " has requirement " in l or " requires " in l,
+         "every `has requirement` or `requires` line")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5356,6 +5439,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round55" in sys.argv:
+        package_install_cases(sys.argv[sys.argv.index("--round55") + 1])
         return
     if "--round54" in sys.argv:
         collect_twin_cases(sys.argv[sys.argv.index("--round54") + 1])
