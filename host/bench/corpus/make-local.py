@@ -5276,9 +5276,14 @@ def package_install_cases(venv):
           "[tool.poetry.dependencies]\npython = \"^3.10\"\nrequests = \"2.32.3\"\nrich = \"13.9.4\"\nclick = \"8.1.7\"\n\n"
           "[build-system]\nrequires = [\"poetry-core\"]\nbuild-backend = \"poetry.core.masonry.api\"\n")
     t = run(f"POETRY_VIRTUALENVS_IN_PROJECT=true {venv}/poetry install --no-interaction --no-ansi", cwd=d)
-    case("poetry-install-lock", "log", "poetry install", t,
-         lambda l: re.match(r"^\s+- Installing \S+ \(", l) or "Writing lock file" in l,
-         "every `- Installing name (version)` line and `Writing lock file`")
+    # (Poetry resolves through PyPI's JSON API, which some networks do not
+    # reach: then it finds nothing, and the case is skipped.)
+    if "Installing" in t:
+        case("poetry-install-lock", "log", "poetry install", t,
+             lambda l: re.match(r"^\s+- Installing \S+ \(", l) or "Writing lock file" in l,
+             "every `- Installing name (version)` line and `Writing lock file`")
+    else:
+        print("poetry-install-lock: poetry resolved nothing (PyPI's JSON API unreachable?), skipped")
     d = new_dir(work, "pipenv")
     t = run(f"PIPENV_VENV_IN_PROJECT=1 PIPENV_NOSPIN=1 PIPENV_COLORBLIND=1 {venv}/pipenv install requests==2.32.3 rich==13.9.4", cwd=d)
     case("pipenv-install", "log", "pipenv install requests rich", t,
