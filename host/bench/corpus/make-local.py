@@ -303,6 +303,10 @@ install, pipenv install, `uv pip install` of fifteen packages, `pip check`
 over a broken environment; poetry and pipenv in VENV_BIN, the npm
 registry and PyPI.
 
+`--round56` writes only `js_project_tool_cases()`: tsc --checkJs, eslint,
+prettier --check over express's sources, jest --coverage, license-checker,
+madge --circular, webpack missing a module; the npm registry.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5307,6 +5311,75 @@ def package_install_cases(venv):
          "every `has requirement` or `requires` line")
 
 
+def js_project_tool_cases():
+    """Round 56: JavaScript tools over a real package's sources (express
+    4.19.2 from npm), outputs of a size an agent meets: tsc checking its
+    JavaScript strictly, eslint's recommended rules, prettier --check, jest
+    with coverage over round 50's cart suite, license-checker's summary,
+    madge looking for circular imports, and webpack failing on a missing
+    module. Each rule was written before any of these ran. Needs the npm
+    registry."""
+    work = tempfile.mkdtemp(prefix="ghost-round56-")
+    d = new_dir(work, "tools")
+    write(os.path.join(d, "package.json"), '{"name": "tools", "version": "1.0.0", "private": true}\n')
+    run("npm install -q --no-audit --no-fund express@4.19.2 typescript@5.6 eslint@9 @eslint/js@9 globals@15 prettier@3.3 "
+        "jest@29 license-checker@25 madge@8 webpack@5 webpack-cli@5", cwd=d)
+    express = os.path.join(d, "express")
+    shutil.copytree(os.path.join(d, "node_modules", "express"), express)
+    # tsc over express's JavaScript, strictly.
+    t = run(f"npx tsc --noEmit --allowJs --checkJs --strict --target es2020 --module commonjs --types node "
+            f"--typeRoots {d}/node_modules/@types express/index.js express/lib/*.js express/lib/**/*.js", cwd=d)
+    case("tsc-checkjs-express", "log", "tsc --noEmit --allowJs --checkJs --strict express/lib/*.js", t,
+         lambda l: re.match(r"^\S+\.js\(\d+,\d+\): error TS\d+: ", l) or re.match(r"^Found \d+ errors?", l),
+         "every `file(line,col): error TSnnnn:` line and the `Found N errors` line")
+    # eslint's recommended rules over express's sources.
+    write(os.path.join(d, "eslint.config.js"), "const js = require('@eslint/js');\nconst globals = require('globals');\n"
+          "module.exports = [js.configs.recommended, {languageOptions: {sourceType: 'commonjs', globals: {...globals.node}}}];\n")
+    t = run("npx eslint express/index.js express/lib", cwd=d)
+    current = [None]
+
+    def eslint_rule(l):
+        if l.startswith("/"):
+            current[0] = l
+            return True
+        return re.match(r"^\s+\d+:\d+\s+(error|warning)\s+", l) or re.match(r"^✖ \d+ problems?", l)
+    case("eslint-recommended-express", "log", "eslint express/index.js express/lib", t, eslint_rule,
+         "every file's header, every `line:col error|warning message rule` row and the `✖ N problems` line")
+    # prettier --check over the same sources.
+    t = run("npx prettier --check 'express/lib/**/*.js' express/index.js", cwd=d)
+    case("prettier-check-express", "log", "prettier --check 'express/lib/**/*.js'", t,
+         lambda l: l.startswith("[warn] express/") or "Code style issues" in l,
+         "every `[warn] file` line and the closing `Code style issues …` line")
+    # jest --coverage over round 50's cart suite.
+    write(os.path.join(d, "cart.js"), JS_SUITE["cart.js"])
+    write(os.path.join(d, "cart.test.js"), js_cart_tests("const it = test;\n"))
+    t = run("npx jest cart.test.js --coverage --ci", cwd=d)
+    case("jest-coverage-table", "log", "jest --coverage", t,
+         lambda l: re.match(r"^\s*(All files|cart\.js)\s+\|", l) or re.match(r"^Tests:\s+\d", l) or l.startswith("  ● "),
+         "every coverage table row, each failing test's `●` header and the `Tests:` line")
+    # license-checker's summary over the installed tree.
+    t = run("npx license-checker --summary", cwd=d, stderr=False)
+    case("license-checker-summary", "log", "license-checker --summary", t,
+         lambda l: re.match(r"^[├└]─ \S.*: \d+$", l),
+         "every license with its count")
+    # madge looking for circular imports in a package that has them.
+    mods = new_dir(work, "cycles")
+    for name, imports in [("a", ["b"]), ("b", ["c"]), ("c", ["a"]), ("d", ["e"]), ("e", ["d"]), ("f", ["a", "d"]), ("index", ["f"])]:
+        write(os.path.join(mods, f"{name}.js"), "".join(f"require('./{i}');\n" for i in imports) + f"module.exports = '{name}';\n")
+    t = run(f"npx --prefix {d} madge --circular {mods}/index.js", cwd=d)
+    case("madge-circular", "log", "madge --circular index.js", t,
+         lambda l: re.match(r"^\d+\) \S", l) or "circular dependenc" in l.lower(),
+         "every cycle (`1) a.js > b.js > c.js`) and the line counting them")
+    # webpack failing on a missing module.
+    app = new_dir(work, "app")
+    write(os.path.join(app, "src", "index.js"), "import { total } from './cart';\nimport fmt from './format-money';\nconsole.log(fmt(total()));\n")
+    write(os.path.join(app, "src", "cart.js"), "import { rates } from './rates';\nexport function total() { return rates.eur * 3; }\n")
+    t = run(f"npx --prefix {d} webpack --mode production --entry ./src/index.js --output-path dist", cwd=app)
+    case("webpack-missing-module", "log", "webpack --mode production", t,
+         lambda l: l.startswith("ERROR in ") or l.startswith("Module not found:") or re.search(r"compiled with \d+ errors?", l),
+         "every `ERROR in` line, every `Module not found:` line and the `compiled with N errors` line")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5444,6 +5517,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round56" in sys.argv:
+        js_project_tool_cases()
         return
     if "--round55" in sys.argv:
         package_install_cases(sys.argv[sys.argv.index("--round55") + 1])
