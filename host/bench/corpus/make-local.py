@@ -328,6 +328,13 @@ def case(cid, cls, command, text, rule, how, tool="Bash"):
     keep = list(dict.fromkeys(keep))  # a line printed many times is one fact
     assert keep, f"{cid}: the rule picked nothing"
     d = os.path.join(OUT, cid)
+    # An id names one case: a case of another round under the same id
+    # (another command or rule) would be overwritten.
+    old = os.path.join(d, "meta.json")
+    if os.path.exists(old):
+        was = json.load(open(old))
+        assert (was.get("command"), was.get("how_must_keep_was_derived")) == (command, how), \
+            f"{cid}: the id is taken by another case ({was.get('command')!r}); choose another"
     os.makedirs(d, exist_ok=True)
     open(os.path.join(d, "input.txt"), "w").write(text)
     meta = {"id": cid, "class": cls, "tool": tool, "command": command,
@@ -5354,7 +5361,7 @@ def js_project_tool_cases():
     write(os.path.join(d, "cart.js"), JS_SUITE["cart.js"])
     write(os.path.join(d, "cart.test.js"), js_cart_tests("const it = test;\n"))
     t = run("npx jest cart.test.js --coverage --ci", cwd=d)
-    case("jest-coverage-table", "log", "jest --coverage", t,
+    case("jest-coverage-cart", "log", "jest --coverage", t,
          lambda l: re.match(r"^\s*(All files|cart\.js)\s+\|", l) or re.match(r"^Tests:\s+\d", l) or l.startswith("  ● "),
          "every coverage table row, each failing test's `●` header and the `Tests:` line")
     # license-checker's summary over the installed tree.
