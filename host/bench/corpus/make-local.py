@@ -307,6 +307,9 @@ registry and PyPI.
 prettier --check over express's sources, jest --coverage, license-checker,
 madge --circular, webpack missing a module; the npm registry.
 
+`--round57 VENV_BIN` writes only `install_twin_cases()`: a tuning twin of
+`pipenv-install` (pipenv installing click and attrs); PyPI.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5387,6 +5390,19 @@ def js_project_tool_cases():
          "every `ERROR in` line, every `Module not found:` line and the `compiled with N errors` line")
 
 
+def install_twin_cases(venv):
+    """Round 57: a tuning twin of `pipenv-install` (round 55, evaluation
+    half, called prose when saved as a `.txt`; its output stays unread):
+    pipenv installing click and attrs in another project, its rule the
+    twin's, written before it ran. pipenv in VENV_BIN; needs PyPI."""
+    work = tempfile.mkdtemp(prefix="ghost-round57-")
+    d = new_dir(work, "pipenv")
+    t = run(f"PIPENV_VENV_IN_PROJECT=1 PIPENV_NOSPIN=1 PIPENV_COLORBLIND=1 {venv}/pipenv install click==8.1.7 attrs==24.2.0", cwd=d)
+    case("pipenv-install-click", "log", "pipenv install click attrs", t,
+         lambda l: "Installing" in l or "Pipfile.lock" in l or "Success" in l or "rror" in l,
+         "every `Installing` line, every line naming Pipfile.lock, the success and any error line")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5524,6 +5540,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round57" in sys.argv:
+        install_twin_cases(sys.argv[sys.argv.index("--round57") + 1])
         return
     if "--round56" in sys.argv:
         js_project_tool_cases()
