@@ -805,6 +805,23 @@ mod tests {
     }
 
     #[test]
+    fn an_installer_narrating_its_steps_is_a_log_not_prose() {
+        let advice = "To activate this project's virtualenv, run pipenv shell.\n\
+                      Alternatively, run a command inside the virtualenv with pipenv run.\n";
+        let text = format!(
+            "{advice}Installing click==8.1.7...\n✔ Installation Succeeded\n{advice}\
+             Installing dependencies from Pipfile.lock (51d3e4)...\nAll dependencies are now up-to-date!\n\
+             Building requirements...\nResolving dependencies...\n✔ Success!\n{advice}\
+             Creating a virtualenv for this project\nUsing default python from /usr/bin/python3 to create virtualenv...\n"
+        );
+        let saved = Hints {
+            source_path: Some("out.txt"),
+            ..Hints::default()
+        };
+        assert_eq!(classify(&text, saved).0, ContentClass::Log);
+    }
+
+    #[test]
     fn xml_a_shell_prints_is_structured_but_html_and_bracketed_words() {
         let mocha = "<testsuite name=\"Mocha Tests\" tests=\"2\">\n<testcase classname=\"c\" name=\"a\"/>\n</testsuite>\n";
         assert_eq!(through_bash(mocha), ContentClass::Structured);

@@ -44,6 +44,10 @@ const INDENTED_AT_MOST: f32 = 0.5;
 /// words are records, not paragraphs.
 const ONE_LEADING_WORD_AT_MOST: f32 = 0.3;
 
+/// A program narrating its steps (see [`narration`]): above this share of
+/// such lines, lines of words are its records, not paragraphs.
+const NARRATION_SHARE: f32 = 0.2;
+
 /// Markdown headings, links and fence lines per line above which a text is
 /// a document.
 const MARKDOWN_SHARE: f32 = 0.05;
@@ -89,7 +93,9 @@ pub(crate) fn judge(body: &str) -> (ContentClass, f32) {
     // word leads most lines: indented, they describe options (a help text,
     // a manual page); led by one word, they are a program's records.
     let indented = share(all, &|l| l.starts_with([' ', '\t']));
-    let records = indented > INDENTED_AT_MOST || one_leading_word(all) > ONE_LEADING_WORD_AT_MOST;
+    let records = indented > INDENTED_AT_MOST
+        || one_leading_word(all) > ONE_LEADING_WORD_AT_MOST
+        || narration(all) > NARRATION_SHARE;
     let (sentences, paragraphs) = if records {
         (0.0, 0.0)
     } else {
@@ -277,6 +283,26 @@ fn is_paragraph_line(l: &str) -> bool {
         plain += usize::from(is_plain);
     }
     words >= 6 && plain * 4 >= words * 3
+}
+
+/// The share of `lines` a program narrating its steps prints: a line
+/// announcing a step (`Installing click==8.1.7...`, `Locking
+/// dependencies...`) or one said again word for word (an installer's
+/// advice after every step). Running text neither trails off nor repeats
+/// itself.
+fn narration(lines: &[&str]) -> f32 {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for l in lines {
+        *seen.entry(l.trim()).or_default() += 1;
+    }
+    let narrating = lines
+        .iter()
+        .filter(|l| {
+            let t = l.trim();
+            (t.ends_with("...") && !t.ends_with("....")) || seen.get(t).is_some_and(|&n| n > 1)
+        })
+        .count();
+    narrating as f32 / lines.len().max(1) as f32
 }
 
 /// The share of the lines at the margin led by the most common first word
