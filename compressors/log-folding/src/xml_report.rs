@@ -100,67 +100,18 @@ pub fn parse(text: &str) -> Option<(Vec<Case>, Vec<String>)> {
         return None;
     }
     let mut reader = Reader::from_str(text);
-    let mut open: Vec<String> = Vec::new();
-    let mut suites: Vec<String> = Vec::new();
-    let mut cases = Vec::new();
-    let mut outside = Vec::new();
-    let mut current: Option<Case> = None;
-    // Where text goes: the failure's report, a captured output, nowhere.
-    let mut in_detail = 0usize;
-    let mut in_captured = 0usize;
+    let mut reading = Reading::default();
     loop {
-        let event = reader.read_event().ok()?;
-        match event {
-            Event::Start(e) => {
-                let kind = kind_of(&e);
-                opened(&e, &kind, &mut suites, &mut current, &mut cases);
-                if current.is_some() {
-                    match kind.as_str() {
-                        "failure" | "error" => in_detail += 1,
-                        "systemout" | "systemerr" | "output" => in_captured += 1,
-                        _ if in_detail > 0 => in_detail += 1,
-                        _ if in_captured > 0 => in_captured += 1,
-                        _ => {}
-                    }
-                }
-                open.push(kind);
-            }
+        match reader.read_event().ok()? {
+            Event::Start(e) => reading.start(&e),
             Event::Empty(e) => {
                 let kind = kind_of(&e);
-                opened(&e, &kind, &mut suites, &mut current, &mut cases);
-                closed(&kind, &mut suites, &mut current, &mut cases);
+                reading.opened(&e, &kind);
+                reading.closed(&kind);
             }
-            Event::End(_) => {
-                let kind = open.pop()?;
-                if in_detail > 0 {
-                    in_detail -= 1;
-                } else {
-                    in_captured = in_captured.saturating_sub(1);
-                }
-                closed(&kind, &mut suites, &mut current, &mut cases);
-            }
-            Event::Text(t) => {
-                let said = t.xml10_content();
-                add_text(
-                    &said,
-                    &open,
-                    &mut current,
-                    in_detail,
-                    in_captured,
-                    &mut outside,
-                );
-            }
-            Event::CData(t) => {
-                let said = t.xml10_content();
-                add_text(
-                    &said,
-                    &open,
-                    &mut current,
-                    in_detail,
-                    in_captured,
-                    &mut outside,
-                );
-            }
+            Event::End(_) => reading.end()?,
+            Event::Text(t) => reading.text(&t.xml10_content()),
+            Event::CData(t) => reading.text(&t.xml10_content()),
             Event::GeneralRef(r) => {
                 let name = r.xml10_content();
                 let resolved = match r.resolve_char_ref() {
@@ -169,30 +120,161 @@ pub fn parse(text: &str) -> Option<(Vec<Case>, Vec<String>)> {
                         .map(str::to_string)
                         .unwrap_or_else(|| format!("&{name};")),
                 };
-                add_text(
-                    &resolved,
-                    &open,
-                    &mut current,
-                    in_detail,
-                    in_captured,
-                    &mut outside,
-                );
+                reading.text(&resolved);
             }
             Event::Eof => break,
             _ => {}
         }
     }
-    if !open.is_empty() || cases.is_empty() {
-        return None;
+    reading.finished()
+}
+
+/// What a report's reading knows so far.
+#[derive(Default)]
+struct Reading {
+    /// The kinds of the elements open, outermost first.
+    open: Vec<String>,
+    /// The names of the suites open, outermost first.
+    suites: Vec<String>,
+    /// The cases read.
+    cases: Vec<Case>,
+    /// The case being read.
+    current: Option<Case>,
+    /// Text outside every element.
+    outside: Vec<String>,
+    /// How deep inside a `<failure>` or `<error>` the reading is: its text
+    /// is the failure's report.
+    in_detail: usize,
+    /// How deep inside a `<system-out>` or `<system-err>`: the output the
+    /// test captured.
+    in_captured: usize,
+}
+
+impl Reading {
+    /// An element opens, with children to come.
+    fn start(&mut self, e: &BytesStart<'_>) {
+        let kind = kind_of(e);
+        self.opened(e, &kind);
+        if self.current.is_some() {
+            match kind.as_str() {
+                "failure" | "error" => self.in_detail += 1,
+                "systemout" | "systemerr" | "output" => self.in_captured += 1,
+                _ if self.in_detail > 0 => self.in_detail += 1,
+                _ if self.in_captured > 0 => self.in_captured += 1,
+                _ => {}
+            }
+        }
+        self.open.push(kind);
     }
-    let outside: Vec<String> = outside
-        .join("")
-        .lines()
-        .map(str::trim_end)
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_string)
-        .collect();
-    Some((cases, outside))
+
+    /// The element open last closes; `None` when none is open (not
+    /// well-formed).
+    fn end(&mut self) -> Option<()> {
+        let kind = self.open.pop()?;
+        if self.in_detail > 0 {
+            self.in_detail -= 1;
+        } else {
+            self.in_captured = self.in_captured.saturating_sub(1);
+        }
+        self.closed(&kind);
+        Some(())
+    }
+
+    /// What an element opening means for the report.
+    fn opened(&mut self, e: &BytesStart<'_>, kind: &str) {
+        match kind {
+            "testsuite" | "testsuites" | "testfixture" => {
+                self.suites.push(attribute(e, "name").unwrap_or_default());
+            }
+            "testcase" => {
+                if let Some(unfinished) = self.current.take() {
+                    self.cases.push(unfinished);
+                }
+                let class = attribute(e, "classname")
+                    .or_else(|| attribute(e, "class"))
+                    .or_else(|| self.suites.iter().rev().find(|s| !s.is_empty()).cloned())
+                    .unwrap_or_default();
+                let name = attribute(e, "name")
+                    .or_else(|| attribute(e, "fullname"))
+                    .unwrap_or_default();
+                self.current = Some(Case {
+                    class,
+                    name,
+                    outcome: outcome_of_attributes(e),
+                    message: None,
+                    detail: String::new(),
+                    captured_lines: 0,
+                    captured: String::new(),
+                });
+            }
+            "failure" | "error" | "skipped" | "ignored" | "disabled" => {
+                if let Some(case) = self.current.as_mut() {
+                    case.outcome = match kind {
+                        "failure" => Outcome::Failed,
+                        "error" => Outcome::Errored,
+                        _ => Outcome::Skipped,
+                    };
+                    if case.message.is_none() {
+                        case.message = attribute(e, "message").filter(|m| !m.trim().is_empty());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What an element closing means for the report.
+    fn closed(&mut self, kind: &str) {
+        match kind {
+            "testsuite" | "testsuites" | "testfixture" => {
+                self.suites.pop();
+            }
+            "testcase" => {
+                if let Some(case) = self.current.take() {
+                    self.cases.push(case);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Text read here goes to the failing case's report, its captured
+    /// output, or the lines outside the report.
+    fn text(&mut self, said: &str) {
+        match self.current.as_mut() {
+            Some(case) if self.in_detail > 0 => {
+                // NUnit puts the message in a `<message>` child.
+                if self.open.last().is_some_and(|k| k == "message") && case.message.is_none() {
+                    let first = said.lines().map(str::trim).find(|l| !l.is_empty());
+                    case.message = first.map(str::to_string);
+                }
+                case.detail.push_str(said);
+            }
+            Some(case) if self.in_captured > 0 => {
+                case.captured_lines += said.lines().filter(|l| !l.trim().is_empty()).count();
+                case.captured.push_str(said);
+            }
+            _ if self.open.is_empty() => self.outside.push(said.to_string()),
+            _ => {}
+        }
+    }
+
+    /// The cases and the lines outside the report, when every element
+    /// closed and at least one case was read.
+    fn finished(self) -> Option<(Vec<Case>, Vec<String>)> {
+        if !self.open.is_empty() || self.cases.is_empty() {
+            return None;
+        }
+        let outside: Vec<String> = self
+            .outside
+            .join("")
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect();
+        Some((self.cases, outside))
+    }
 }
 
 /// An element's kind: its local name, lower-cased, without `-` or `_`
@@ -216,70 +298,6 @@ fn attribute(e: &BytesStart<'_>, key: &str) -> Option<String> {
                 .unwrap_or_else(|_| a.value.to_string())
         })
     })
-}
-
-/// What an element opening means for the report being read.
-fn opened(
-    e: &BytesStart<'_>,
-    kind: &str,
-    suites: &mut Vec<String>,
-    current: &mut Option<Case>,
-    cases: &mut Vec<Case>,
-) {
-    match kind {
-        "testsuite" | "testsuites" | "testfixture" => {
-            suites.push(attribute(e, "name").unwrap_or_default());
-        }
-        "testcase" => {
-            if let Some(unfinished) = current.take() {
-                cases.push(unfinished);
-            }
-            let class = attribute(e, "classname")
-                .or_else(|| attribute(e, "class"))
-                .or_else(|| suites.iter().rev().find(|s| !s.is_empty()).cloned())
-                .unwrap_or_default();
-            let name = attribute(e, "name")
-                .or_else(|| attribute(e, "fullname"))
-                .unwrap_or_default();
-            *current = Some(Case {
-                class,
-                name,
-                outcome: outcome_of_attributes(e),
-                message: None,
-                detail: String::new(),
-                captured_lines: 0,
-                captured: String::new(),
-            });
-        }
-        "failure" | "error" | "skipped" | "ignored" | "disabled" => {
-            if let Some(case) = current.as_mut() {
-                case.outcome = match kind {
-                    "failure" => Outcome::Failed,
-                    "error" => Outcome::Errored,
-                    _ => Outcome::Skipped,
-                };
-                if case.message.is_none() {
-                    case.message = attribute(e, "message").filter(|m| !m.trim().is_empty());
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// What an element closing means for the report being read.
-fn closed(kind: &str, suites: &mut Vec<String>, current: &mut Option<Case>, cases: &mut Vec<Case>) {
-    match kind {
-        "testsuite" | "testsuites" | "testfixture" => {
-            suites.pop();
-        }
-        "testcase" => {
-            if let Some(case) = current.take() {
-                cases.push(case);
-            }
-        }
-        _ => {}
-    }
 }
 
 /// A case's outcome as its own attributes tell it (NUnit's `result`,
@@ -312,34 +330,6 @@ fn outcome_of_attributes(e: &BytesStart<'_>) -> Outcome {
         Outcome::Skipped
     } else {
         Outcome::Passed
-    }
-}
-
-/// Text read at this point goes to the failing case's report, its captured
-/// output's count, or the lines outside the report.
-fn add_text(
-    said: &str,
-    open: &[String],
-    current: &mut Option<Case>,
-    in_detail: usize,
-    in_captured: usize,
-    outside: &mut Vec<String>,
-) {
-    match current.as_mut() {
-        Some(case) if in_detail > 0 => {
-            // NUnit puts the message in a `<message>` child.
-            if open.last().is_some_and(|k| k == "message") && case.message.is_none() {
-                let first = said.lines().map(str::trim).find(|l| !l.is_empty());
-                case.message = first.map(str::to_string);
-            }
-            case.detail.push_str(said);
-        }
-        Some(case) if in_captured > 0 => {
-            case.captured_lines += said.lines().filter(|l| !l.trim().is_empty()).count();
-            case.captured.push_str(said);
-        }
-        _ if open.is_empty() => outside.push(said.to_string()),
-        _ => {}
     }
 }
 
