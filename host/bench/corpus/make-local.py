@@ -310,6 +310,11 @@ madge --circular, webpack missing a module; the npm registry.
 `--round57 VENV_BIN` writes only `install_twin_cases()`: a tuning twin of
 `pipenv-install` (pipenv installing click and attrs); PyPI.
 
+`--round58 VENV_BIN` writes only `json_listing_cases()`: yarn list --json,
+pnpm list --json, uv pip list --format json, npm config ls --json, cargo
+metadata --no-deps of this workspace, rustc's target spec, Python's
+sysconfig as JSON; uv in VENV_BIN, the npm registry and PyPI, nightly.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5403,6 +5408,61 @@ def install_twin_cases(venv):
          "every `Installing` line, every line naming Pipfile.lock, the success and any error line")
 
 
+def json_listing_cases(venv):
+    """Round 58: JSON an agent asks tools for, from tools and commands no
+    earlier round ran: yarn 1's `list --json` (a tree in JSON lines),
+    `pnpm list --json`, `uv pip list --format json`, `npm config ls
+    --json`, `cargo metadata --no-deps` of this workspace, rustc's target
+    spec (nightly) and Python's build configuration as JSON. Each rule was
+    written before any of these ran. uv in VENV_BIN (round 55); needs the
+    npm registry and PyPI."""
+    work = tempfile.mkdtemp(prefix="ghost-round58-")
+    deps = '{"express": "4.19.2", "commander": "9.5.0", "debug": "4.3.4"}'
+    package = '{"name": "shop", "version": "1.0.0", "private": true, "dependencies": ' + deps + '}\n'
+    d = new_dir(work, "yarn")
+    write(os.path.join(d, "package.json"), package)
+    run("npx --yes yarn@1.22.22 install --no-progress --non-interactive", cwd=d)
+    t = run("npx --yes yarn@1.22.22 list --json", cwd=d, stderr=False)
+    names = sorted(set(re.findall(r'"name":"(@?[\w.-]+(?:/[\w.-]+)?@[^"]+)"', t)))
+    case("yarn-list-json", "structured", "yarn list --json", t, names,
+         "every package in the tree as `name@version`")
+    d = new_dir(work, "pnpm")
+    write(os.path.join(d, "package.json"), package)
+    run("npx --yes pnpm@9 install --reporter=silent", cwd=d)
+    t = run("npx --yes pnpm@9 list --json --depth 1", cwd=d, stderr=False)
+    tree = json.loads(t)
+    keep = []
+    for project in tree:
+        for name, dep in project.get("dependencies", {}).items():
+            keep += [name, dep["version"]]
+            for sub, subdep in dep.get("dependencies", {}).items():
+                keep.append(sub)
+    case("pnpm-list-json", "structured", "pnpm list --json --depth 1", t, keep,
+         "every dependency's name and version, and every name one level below")
+    d = new_dir(work, "uv")
+    run(f"{venv}/uv venv -q .venv && {venv}/uv pip install -q --python .venv requests==2.32.3 rich==13.9.4 httpx==0.27.2", cwd=d)
+    t = run(f"{venv}/uv pip list --python .venv --format json", cwd=d, stderr=False)
+    keep = [x for p in json.loads(t) for x in (p["name"], p["version"])]
+    case("uv-pip-list-json", "structured", "uv pip list --format json", t, keep,
+         "every package's name and version")
+    t = run("npm config ls --json", cwd=work, stderr=False)
+    case("npm-config-json", "structured", "npm config ls --json", t, list(json.loads(t).keys()),
+         "every setting's key")
+    t = run("cargo metadata --no-deps --format-version 1 --offline", cwd=os.getcwd(), stderr=False)
+    meta = json.loads(t)
+    keep = [x for p in meta["packages"] for x in [p["name"]] + [tg["name"] for tg in p["targets"]]]
+    case("cargo-metadata-no-deps", "structured", "cargo metadata --no-deps --format-version 1", t, keep,
+         "every package's name and every target's name")
+    t = run("rustc +nightly -Z unstable-options --print target-spec-json", cwd=work, stderr=False)
+    case("rustc-target-spec-json", "structured", "rustc +nightly -Z unstable-options --print target-spec-json", t,
+         list(json.loads(t).keys()), "every top-level key")
+    t = run("python3 -c 'import json, sysconfig; print(json.dumps(sysconfig.get_config_vars(), indent=2, default=str))'",
+            cwd=work, stderr=False)
+    keep = [k for k, v in json.loads(t).items() if k.isupper() and k.startswith(("CC", "CFLAGS", "LDFLAGS", "prefix", "VERSION", "SOABI", "EXT_SUFFIX", "HOST_GNU_TYPE"))]
+    case("python-sysconfig-json", "structured", "python3 -c 'print(json.dumps(sysconfig.get_config_vars()))'", t, keep,
+         "the compiler, its flags, the linker's flags, the version, the ABI tag, the extension suffix and the host type")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5540,6 +5600,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round58" in sys.argv:
+        json_listing_cases(sys.argv[sys.argv.index("--round58") + 1])
         return
     if "--round57" in sys.argv:
         install_twin_cases(sys.argv[sys.argv.index("--round57") + 1])
