@@ -402,6 +402,9 @@ struct ColumnProfile {
     differs: bool,
     /// Its cells' mean length in characters.
     mean_chars: usize,
+    /// Its values are arrays of named records (see [`names_of`]), shown
+    /// by their names: records inside a record, identified.
+    names_records: bool,
 }
 
 /// A small object inside a record (`location: {row, column}`) gives its
@@ -411,6 +414,19 @@ const NESTED_FIELDS_AT_MOST: usize = 12;
 /// A scalar JSON value (not null, not an object or array).
 fn is_scalar(v: &Value) -> bool {
     !v.is_object() && !v.is_array() && !v.is_null()
+}
+
+/// The records of an array named, when each is a record with a name
+/// (`targets` of a cargo package: `[{"name": "ghost", "kind": …}, …]` →
+/// `ghost, ghost_bench`): a cell of a table of records, as the records
+/// inside a record are identified by their names.
+fn names_of(v: &Value) -> Option<String> {
+    let items = v.as_array().filter(|a| !a.is_empty())?;
+    let names: Option<Vec<&str>> = items
+        .iter()
+        .map(|item| item.as_object()?.get("name")?.as_str())
+        .collect();
+    Some(names?.join(", "))
 }
 
 /// A record's field by column name: `name`, or `metadata.name` inside an
@@ -550,12 +566,20 @@ impl Outline {
                 p.in_most && (names_a_record(f) || p.narrow || p.differs)
             })
             .collect();
-        candidates.sort_by_key(|f| column_rank(f));
+        // Records inside the records, by their names, come right after
+        // the identifying fields.
+        candidates.sort_by_key(|f| {
+            if profiles[f].names_records {
+                IDENTIFYING.len() * 2 - 1
+            } else {
+                column_rank(f)
+            }
+        });
         // A column another shown column determines and that is longer
         // (`url` by `code`: each code has one url) says nothing new;
         // identifying ones always show.
         let mut columns: Vec<&str> = Vec::new();
-        for c in candidates {
+        for &c in &candidates {
             if columns.len() == self.table_columns {
                 break;
             }
@@ -614,6 +638,27 @@ impl Outline {
                 }
                 _ => true,
             });
+        }
+        // Columns spelled out or said once above leave room for the next
+        // candidates (a cargo package's `targets` after its `id` and
+        // `rust_version`).
+        for c in &candidates {
+            if columns.len() >= self.table_columns {
+                break;
+            }
+            let said_once = constant.iter().any(|k| k.starts_with(&format!("{c}=")));
+            if columns.contains(c) || spelled.contains(c) || said_once {
+                continue;
+            }
+            let redundant = identifying_rank(last_part(c)) >= IDENTIFYING.len()
+                && columns.iter().any(|d| {
+                    profiles[c].mean_chars > profiles[d].mean_chars && determines(sample, d, c)
+                });
+            let constant_here =
+                count_tree(records) >= CONSTANT_COLUMN_ROWS && constant_value(records, c).is_some();
+            if !redundant && !constant_here {
+                columns.push(c);
+            }
         }
         // Not shown: fields none of whose columns are shown or said once.
         let said = |f: &str| {
@@ -745,16 +790,21 @@ impl Outline {
         let cells: Vec<String> = sample
             .iter()
             .filter_map(|(_, m)| field(m, column))
-            .filter(|v| is_scalar(v))
+            .filter(|v| is_scalar(v) || names_of(v).is_some())
             .map(|v| self.cell(v))
             .collect();
         let chars: usize = cells.iter().map(|c| c.chars().count()).sum();
         let distinct: std::collections::HashSet<&String> = cells.iter().collect();
+        let names_records = sample
+            .iter()
+            .filter_map(|(_, m)| field(m, column))
+            .any(|v| names_of(v).is_some());
         ColumnProfile {
             in_most: cells.len() * 2 >= sample.len(),
             narrow: chars <= WIDE_COLUMN_CHARS * cells.len(),
             differs: distinct.len() * 2 >= cells.len(),
             mean_chars: chars / cells.len().max(1),
+            names_records,
         }
     }
 
@@ -843,7 +893,7 @@ impl Outline {
             Value::String(s) => self.string(s),
             Value::Null => String::new(),
             Value::Object(m) => format!("{{… {} keys}}", m.len()),
-            Value::Array(a) => format!("[… {}]", a.len()),
+            Value::Array(a) => names_of(v).unwrap_or_else(|| format!("[… {}]", a.len())),
             other => other.to_string(),
         }
     }
