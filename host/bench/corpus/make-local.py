@@ -315,6 +315,9 @@ pnpm list --json, uv pip list --format json, npm config ls --json, cargo
 metadata --no-deps of this workspace, rustc's target spec, Python's
 sysconfig as JSON; uv in VENV_BIN, the npm registry and PyPI, nightly.
 
+`--round59` writes only `yarn_list_twin_cases()`: a tuning twin of
+`yarn-list-json` (a command-line tool's tree); the npm registry.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5463,6 +5466,22 @@ def json_listing_cases(venv):
          "the compiler, its flags, the linker's flags, the version, the ABI tag, the extension suffix and the host type")
 
 
+def yarn_list_twin_cases():
+    """Round 59: a tuning twin of `yarn-list-json` (round 58, evaluation
+    half, 71/115 kept when scored; its output stays unread): yarn 1's
+    `list --json` of a command-line tool's dependencies, its rule the
+    twin's, written before it ran. Needs the npm registry."""
+    work = tempfile.mkdtemp(prefix="ghost-round59-")
+    d = new_dir(work, "cli")
+    write(os.path.join(d, "package.json"), '{"name": "cli", "version": "1.0.0", "private": true, '
+          '"dependencies": {"yargs": "17.7.2", "chalk": "4.1.2", "semver": "7.6.3", "glob": "10.4.5"}}\n')
+    run("npx --yes yarn@1.22.22 install --no-progress --non-interactive", cwd=d)
+    t = run("npx --yes yarn@1.22.22 list --json", cwd=d, stderr=False)
+    names = sorted(set(re.findall(r'"name":"(@?[\w.-]+(?:/[\w.-]+)?@[^"]+)"', t)))
+    case("yarn-list-json-cli", "structured", "yarn list --json", t, names,
+         "every package in the tree as `name@version`")
+
+
 def audit_cases(d, t):
     """npm audit of the tree in `d` (round 47), given its text report `t`."""
     case("npm-audit-text", "log", "npm audit", t,
@@ -5600,6 +5619,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round59" in sys.argv:
+        yarn_list_twin_cases()
         return
     if "--round58" in sys.argv:
         json_listing_cases(sys.argv[sys.argv.index("--round58") + 1])
