@@ -421,10 +421,30 @@ fn is_scalar(v: &Value) -> bool {
 /// `ghost, ghost_bench`): a cell of a table of records, as the records
 /// inside a record are identified by their names.
 fn names_of(v: &Value) -> Option<String> {
+    names_within(v, NESTED_NAMES_DEPTH)
+}
+
+/// How deep [`names_of`] names records inside the named ones.
+const NESTED_NAMES_DEPTH: usize = 4;
+
+/// [`names_of`], each record followed by the names of the records inside
+/// it, in parentheses, `depth` levels down (yarn's tree: `string-width@5.1.2
+/// (ansi-regex@^6.2.2)`).
+fn names_within(v: &Value, depth: usize) -> Option<String> {
     let items = v.as_array().filter(|a| !a.is_empty())?;
-    let names: Option<Vec<&str>> = items
+    let names: Option<Vec<String>> = items
         .iter()
-        .map(|item| item.as_object()?.get("name")?.as_str())
+        .map(|item| {
+            let record = item.as_object()?;
+            let name = record.get("name")?.as_str()?;
+            let inner = (depth > 1)
+                .then(|| record.values().find_map(|f| names_within(f, depth - 1)))
+                .flatten();
+            Some(match inner {
+                Some(inner) => format!("{name} ({inner})"),
+                None => name.to_string(),
+            })
+        })
         .collect();
     Some(names?.join(", "))
 }
