@@ -807,18 +807,21 @@ impl Outline {
 
     /// What `column` holds over `sample` (see [`ColumnProfile`]).
     fn profile(&self, sample: &[Record<'_>], column: &str) -> ColumnProfile {
-        let cells: Vec<String> = sample
-            .iter()
-            .filter_map(|(_, m)| field(m, column))
-            .filter(|v| is_scalar(v) || names_of(v).is_some())
-            .map(|v| self.cell(v))
-            .collect();
-        let chars: usize = cells.iter().map(|c| c.chars().count()).sum();
-        let distinct: std::collections::HashSet<&String> = cells.iter().collect();
         let names_records = sample
             .iter()
             .filter_map(|(_, m)| field(m, column))
             .any(|v| names_of(v).is_some());
+        // In a column of named records an empty array is a value too: a
+        // leaf of a tree has no children.
+        let empty_list = |v: &Value| names_records && v.as_array().is_some_and(Vec::is_empty);
+        let cells: Vec<String> = sample
+            .iter()
+            .filter_map(|(_, m)| field(m, column))
+            .filter(|v| is_scalar(v) || names_of(v).is_some() || empty_list(v))
+            .map(|v| self.cell(v))
+            .collect();
+        let chars: usize = cells.iter().map(|c| c.chars().count()).sum();
+        let distinct: std::collections::HashSet<&String> = cells.iter().collect();
         ColumnProfile {
             in_most: cells.len() * 2 >= sample.len(),
             narrow: chars <= WIDE_COLUMN_CHARS * cells.len(),
