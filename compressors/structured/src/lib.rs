@@ -356,6 +356,37 @@ mod tests {
         assert!(tight.contains("… and 249 more rows"), "{tight}");
     }
 
+    /// A field holding named records (a cargo package's `targets`, a yarn
+    /// tree's `children`) is a column of their names, those inside them in
+    /// parentheses; a leaf's empty list keeps the column when most records
+    /// are leaves.
+    #[test]
+    fn records_inside_records_are_named_in_a_column() {
+        let trees: Vec<String> = (0..30)
+            .map(|i| {
+                let children = if i % 5 == 0 {
+                    format!(
+                        r#"[{{"name": "dep-{i}@^1.0.0", "children": [{{"name": "deep-{i}@^2.0.0"}}]}}]"#
+                    )
+                } else {
+                    "[]".to_string()
+                };
+                format!(r#"{{"name": "pkg-{i}@1.0.{i}", "children": {children}, "hint": null, "depth": 0}}"#)
+            })
+            .collect();
+        let json = format!(
+            r#"{{"type": "tree", "data": {{"type": "list", "trees": [{}]}}}}"#,
+            trees.join(", ")
+        );
+        let out = compress(&json, None).text;
+        assert!(out.contains("name | children"), "{out}");
+        assert!(
+            out.contains("pkg-5@1.0.5 | dep-5@^1.0.0 (deep-5@^2.0.0)"),
+            "{out}"
+        );
+        assert!(out.contains("pkg-7@1.0.7"), "{out}");
+    }
+
     #[test]
     fn lockfiles_become_names_and_versions() {
         let lock = r#"{"name": "app", "lockfileVersion": 3, "requires": true, "packages": {"": {"name": "app"}, "node_modules/semver": {"version": "7.6.0", "resolved": "https://r/semver.tgz", "integrity": "sha512-abc"}}}"#;
