@@ -71,6 +71,28 @@ pub fn may_list(text: &str) -> bool {
         >= MIN_IDS
 }
 
+/// `items` grouped by `key`, the groups in the order their keys first
+/// appear, each group's items in order (a map finds a key's group: a
+/// listing of 50,000 ids takes one pass).
+pub(crate) fn groups_in_order<'a, T>(
+    items: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> &'a str,
+) -> Vec<(&'a str, Vec<T>)> {
+    let mut index: rustc_hash::FxHashMap<&'a str, usize> = rustc_hash::FxHashMap::default();
+    let mut groups: Vec<(&'a str, Vec<T>)> = Vec::new();
+    for item in items {
+        let k = key(&item);
+        match index.get(k) {
+            Some(&at) => groups[at].1.push(item),
+            None => {
+                index.insert(k, groups.len());
+                groups.push((k, vec![item]));
+            }
+        }
+    }
+    groups
+}
+
 /// An id without its parameters: `a.py::test_y` of `a.py::test_y[1-2]`.
 fn without_parameters(id: &str) -> &str {
     id.find('[').map_or(id, |at| &id[..at])
@@ -87,18 +109,15 @@ pub fn render(contents: &[&str], target_tokens: Option<u32>) -> Option<String> {
     if listed < MIN_IDS || (listed as f64) < non_blank as f64 * MIN_ID_SHARE {
         return None;
     }
-    let mut functions: Vec<Function<'_>> = Vec::new();
-    for id in ids.iter().flatten() {
-        let name = without_parameters(id);
-        match functions.iter_mut().rev().find(|f| f.name == name) {
-            Some(f) => f.cases += 1,
-            None => functions.push(Function {
+    let functions: Vec<Function<'_>> =
+        groups_in_order(ids.iter().flatten().copied(), |id| without_parameters(id))
+            .into_iter()
+            .map(|(name, cases)| Function {
                 name,
-                first: id,
-                cases: 1,
-            }),
-        }
-    }
+                first: cases[0],
+                cases: cases.len(),
+            })
+            .collect();
     let by_function: Vec<String> = functions
         .iter()
         .map(|f| match f.cases {
@@ -158,63 +177,57 @@ pub fn render(contents: &[&str], target_tokens: Option<u32>) -> Option<String> {
 /// with its count of cases (`tests/a.py::TestC: test_x, test_y [3
 /// cases]`).
 fn by_class(functions: &[Function<'_>]) -> Vec<String> {
-    let mut classes: Vec<(&str, Vec<String>)> = Vec::new();
-    for f in functions {
-        let (class, name) = f.name.rsplit_once("::").unwrap_or(("", f.name));
-        let shown = match f.cases {
-            1 => name.to_string(),
-            n => format!("{name} [{n} cases]"),
-        };
-        match classes.iter_mut().find(|(c, _)| *c == class) {
-            Some((_, names)) => names.push(shown),
-            None => classes.push((class, vec![shown])),
-        }
-    }
-    classes
+    groups_in_order(functions, |f| class_of(f.name))
         .into_iter()
-        .map(|(class, names)| format!("{class}: {}", names.join(", ")))
+        .map(|(class, functions)| {
+            let names: Vec<String> = functions
+                .iter()
+                .map(|f| {
+                    let name = f.name.rsplit_once("::").map_or(f.name, |(_, name)| name);
+                    match f.cases {
+                        1 => name.to_string(),
+                        n => format!("{name} [{n} cases]"),
+                    }
+                })
+                .collect();
+            format!("{class}: {}", names.join(", "))
+        })
         .collect()
 }
 
 /// Each class (or file) with its count of test functions and cases.
 fn by_class_counted(functions: &[Function<'_>]) -> Vec<String> {
-    let mut classes: Vec<(&str, usize, usize)> = Vec::new();
-    for f in functions {
-        let class = f.name.rsplit_once("::").map_or("", |(class, _)| class);
-        match classes.iter_mut().find(|(c, _, _)| *c == class) {
-            Some((_, n, cases)) => {
-                *n += 1;
-                *cases += f.cases;
-            }
-            None => classes.push((class, 1, f.cases)),
-        }
-    }
-    classes
+    groups_in_order(functions, |f| class_of(f.name))
         .into_iter()
-        .map(|(class, n, cases)| match n == cases {
-            true => format!("{class}: {n} tests"),
-            false => format!("{class}: {n} tests, {cases} cases"),
+        .map(|(class, functions)| {
+            let (n, cases) = (
+                functions.len(),
+                functions.iter().map(|f| f.cases).sum::<usize>(),
+            );
+            match n == cases {
+                true => format!("{class}: {n} tests"),
+                false => format!("{class}: {n} tests, {cases} cases"),
+            }
         })
         .collect()
 }
 
 /// Each file with its count of functions and cases.
 fn by_file(functions: &[Function<'_>]) -> Vec<String> {
-    let mut files: Vec<(&str, usize, usize)> = Vec::new();
-    for f in functions {
-        let file = f.name.split_once("::").map_or(f.name, |(file, _)| file);
-        match files.iter_mut().find(|(name, _, _)| *name == file) {
-            Some((_, n, cases)) => {
-                *n += 1;
-                *cases += f.cases;
-            }
-            None => files.push((file, 1, f.cases)),
-        }
-    }
-    files
-        .into_iter()
-        .map(|(file, n, cases)| format!("{file}: {n} test functions, {cases} cases"))
-        .collect()
+    groups_in_order(functions, |f| {
+        f.name.split_once("::").map_or(f.name, |(file, _)| file)
+    })
+    .into_iter()
+    .map(|(file, functions)| {
+        let cases: usize = functions.iter().map(|f| f.cases).sum();
+        format!("{file}: {} test functions, {cases} cases", functions.len())
+    })
+    .collect()
+}
+
+/// A test function's class (or file): its id up to the last `::`.
+fn class_of(name: &str) -> &str {
+    name.rsplit_once("::").map_or("", |(class, _)| class)
 }
 
 #[cfg(test)]

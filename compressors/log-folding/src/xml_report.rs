@@ -536,15 +536,10 @@ fn skipped(cases: &[Case], out: &mut Vec<String>) {
 
 /// The passing tests by name, one line per class.
 fn passing_by_name(passing: &[&Case]) -> Vec<String> {
-    let mut by_class: Vec<(&str, Vec<&str>)> = Vec::new();
-    for case in passing {
-        match by_class.iter_mut().find(|(c, _)| *c == case.class) {
-            Some((_, names)) => names.push(&case.name),
-            None => by_class.push((&case.class, vec![&case.name])),
-        }
-    }
+    let by_class = crate::test_ids::groups_in_order(passing.iter().copied(), |c| c.class.as_str());
     let mut out = vec![format!("passed ({}):", thousands(passing.len()))];
-    for (class, names) in by_class {
+    for (class, cases) in by_class {
+        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         let class = if class.is_empty() {
             "(no class)"
         } else {
