@@ -174,7 +174,7 @@ fn span_end(
 /// A.B() in /src/B.cs:line 16`, `at f (/app/x.js:1:2)`), naming its
 /// function, whose place counts only with a folder in it (`in
 /// <3cae…>:0` names none, nor does the JVM's `B.java:12`).
-fn frame_path(content: &str) -> Option<Option<&str>> {
+pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
     let t = content.trim();
     // Erlang: `in function cart:total/1 (cart.erl, line 5)` and `in call
     // from …`, a runtime's function without a place (`in function

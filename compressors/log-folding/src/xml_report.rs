@@ -23,6 +23,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::fold::thousands;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
@@ -96,7 +97,10 @@ impl Case {
 /// well-formed, no test case).
 pub fn parse(text: &str) -> Option<(Vec<Case>, Vec<String>)> {
     // Cheap refusal first: most texts are not reports.
-    if !(text.contains("<testcase") || text.contains("<test-case")) {
+    let bytes = text.as_bytes();
+    let holds_a_case = memchr::memmem::find_iter(bytes, b"<test")
+        .any(|at| bytes[at + 5..].starts_with(b"case") || bytes[at + 5..].starts_with(b"-case"));
+    if !holds_a_case {
         return None;
     }
     let mut reader = Reader::from_str(text);
@@ -444,7 +448,7 @@ fn failing(cases: &[&Case], out: &mut Vec<String>) {
 /// [`crate::trace::kept_frames`]: the innermost, the project's own), the
 /// others counted where they were.
 fn frames_folded(lines: Vec<String>) -> Vec<String> {
-    let is_frame = |l: &str| l.trim_start().starts_with("at ");
+    let is_frame = |l: &str| frame_in_library(l).is_some();
     let mut out = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
@@ -458,7 +462,11 @@ fn frames_folded(lines: Vec<String>) -> Vec<String> {
             .unwrap_or(lines.len());
         let frames = &lines[i..end];
         // Outermost first, as `kept_frames` reads a trace.
-        let library: Vec<bool> = frames.iter().rev().map(|f| is_library_frame(f)).collect();
+        let library: Vec<bool> = frames
+            .iter()
+            .rev()
+            .map(|f| frame_in_library(f).unwrap_or(false))
+            .collect();
         let mut kept = crate::trace::kept_frames(&library);
         kept.reverse();
         // A single frame costs what its marker would.
@@ -484,17 +492,15 @@ fn frames_folded(lines: Vec<String>) -> Vec<String> {
     out
 }
 
-/// Whether an `at …` frame runs library code, by its place: in
-/// parentheses (`at f (/app/node_modules/x.js:1:2)`), after ` in ` (.NET),
-/// else the rest of the line (`at /app/node_modules/x.js:1:2`).
-fn is_library_frame(frame: &str) -> bool {
-    let frame = frame.trim();
-    let place = match (frame.rfind('('), frame.rfind(" in ")) {
-        (_, Some(at)) => &frame[at + 4..],
-        (Some(at), None) => frame[at + 1..].trim_end_matches(')'),
-        (None, None) => &frame[3..],
-    };
-    crate::markers::is_library_path(crate::trace::without_line_and_column(place.trim()))
+/// Whether a line is an `at …` frame, and if so whether it runs library
+/// code (by its place, as [`crate::failure_traces`] reads frames; a frame
+/// naming no folder is the runtime's).
+fn frame_in_library(line: &str) -> Option<bool> {
+    if !line.trim_start().starts_with("at ") {
+        return None;
+    }
+    let path = crate::failure_traces::frame_path(line)?;
+    Some(path.is_none_or(crate::markers::is_library_path))
 }
 
 /// The line saying `n` frames were folded, indented as `frame` is.
@@ -611,10 +617,6 @@ fn first_line(text: &str) -> &str {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("")
-}
-
-fn thousands(n: usize) -> String {
-    crate::fold::thousands(n)
 }
 
 #[cfg(test)]

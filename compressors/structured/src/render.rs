@@ -421,7 +421,19 @@ fn is_scalar(v: &Value) -> bool {
 /// `ghost, ghost_bench`): a cell of a table of records, as the records
 /// inside a record are identified by their names.
 fn names_of(v: &Value) -> Option<String> {
-    names_within(v, NESTED_NAMES_DEPTH)
+    holds_named_records(v)
+        .then(|| names_within(v, NESTED_NAMES_DEPTH))
+        .flatten()
+}
+
+/// Whether `v` is a non-empty array of records, each with a `name`.
+fn holds_named_records(v: &Value) -> bool {
+    v.as_array().is_some_and(|items| {
+        !items.is_empty()
+            && items
+                .iter()
+                .all(|i| i.get("name").is_some_and(Value::is_string))
+    })
 }
 
 /// How deep [`names_of`] names records inside the named ones.
@@ -598,16 +610,18 @@ impl Outline {
         // A column another shown column determines and that is longer
         // (`url` by `code`: each code has one url) says nothing new;
         // identifying ones always show.
+        let redundant = |c: &str, columns: &[&str]| {
+            identifying_rank(last_part(c)) >= IDENTIFYING.len()
+                && columns.iter().any(|d| {
+                    profiles[c].mean_chars > profiles[d].mean_chars && determines(sample, d, c)
+                })
+        };
         let mut columns: Vec<&str> = Vec::new();
         for &c in &candidates {
             if columns.len() == self.table_columns {
                 break;
             }
-            let redundant = identifying_rank(last_part(c)) >= IDENTIFYING.len()
-                && columns.iter().any(|d| {
-                    profiles[c].mean_chars > profiles[d].mean_chars && determines(sample, d, c)
-                });
-            if !redundant {
+            if !redundant(c, &columns) {
                 columns.push(c);
             }
         }
@@ -650,7 +664,8 @@ impl Outline {
         let mut constant: Vec<String> = Vec::new();
         // (Rows of a tree count with their children: npm's two top
         // packages hold hundreds.)
-        if count_tree(records) >= CONSTANT_COLUMN_ROWS {
+        let says_constants_once = count_tree(records) >= CONSTANT_COLUMN_ROWS;
+        if says_constants_once {
             columns.retain(|c| match constant_value(records, c) {
                 Some(v) if identifying_rank(last_part(c)) >= IDENTIFYING.len() => {
                     constant.push(format!("{c}={}", self.cell(v)));
@@ -662,21 +677,15 @@ impl Outline {
         // Columns spelled out or said once above leave room for the next
         // candidates (a cargo package's `targets` after its `id` and
         // `rust_version`).
-        for c in &candidates {
+        for &c in &candidates {
             if columns.len() >= self.table_columns {
                 break;
             }
-            let said_once = constant.iter().any(|k| k.starts_with(&format!("{c}=")));
-            if columns.contains(c) || spelled.contains(c) || said_once {
+            let constant_here = says_constants_once && constant_value(records, c).is_some();
+            if columns.contains(&c) || spelled.contains(&c) || constant_here {
                 continue;
             }
-            let redundant = identifying_rank(last_part(c)) >= IDENTIFYING.len()
-                && columns.iter().any(|d| {
-                    profiles[c].mean_chars > profiles[d].mean_chars && determines(sample, d, c)
-                });
-            let constant_here =
-                count_tree(records) >= CONSTANT_COLUMN_ROWS && constant_value(records, c).is_some();
-            if !redundant && !constant_here {
+            if !redundant(c, &columns) {
                 columns.push(c);
             }
         }
@@ -807,17 +816,20 @@ impl Outline {
 
     /// What `column` holds over `sample` (see [`ColumnProfile`]).
     fn profile(&self, sample: &[Record<'_>], column: &str) -> ColumnProfile {
-        let names_records = sample
+        let values: Vec<&Value> = sample
             .iter()
             .filter_map(|(_, m)| field(m, column))
-            .any(|v| names_of(v).is_some());
+            .collect();
+        let names_records = values.iter().any(|v| holds_named_records(v));
         // In a column of named records an empty array is a value too: a
         // leaf of a tree has no children.
-        let empty_list = |v: &Value| names_records && v.as_array().is_some_and(Vec::is_empty);
-        let cells: Vec<String> = sample
+        let cells: Vec<String> = values
             .iter()
-            .filter_map(|(_, m)| field(m, column))
-            .filter(|v| is_scalar(v) || names_of(v).is_some() || empty_list(v))
+            .filter(|v| {
+                is_scalar(v)
+                    || names_records
+                        && (holds_named_records(v) || v.as_array().is_some_and(Vec::is_empty))
+            })
             .map(|v| self.cell(v))
             .collect();
         let chars: usize = cells.iter().map(|c| c.chars().count()).sum();
