@@ -674,10 +674,17 @@ pub fn fold_analysed(
     let mut measures: Vec<usize> = Vec::new();
     let mut failing_step: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
+    let long_repeat = crate::long_repeats::near_repeats(masks);
     for &(start, len) in &candidates {
         // A quiet CI section shows what is always kept there, not its
         // unusual lines (see [`ci_sections`]).
         if chosen.contains(&start) || contents[start].trim().is_empty() || quiet[start] {
+            continue;
+        }
+        // A long line mostly saying again what one before it said (a
+        // build's next command line) is no new shape, however rare its
+        // length in words makes it (see [`crate::long_repeats`]).
+        if long_repeat[start] && !near_error[start] {
             continue;
         }
         // What leads to a failure exit, or all of a short log, is read as

@@ -116,6 +116,7 @@ pub mod help_text;
 pub mod instantiation;
 pub mod line;
 pub mod listing;
+pub mod long_repeats;
 pub mod markers;
 mod minitest;
 pub mod native_trace;

@@ -156,7 +156,11 @@ pub fn severity(content: &str) -> Severity {
         if keyword_at(b, i, ERROR_WORDS, &ERROR_WORDS_BY_LETTER)
             || (may_name_throwable && is_throwable_name(b, i))
         {
-            return Severity::Error;
+            return if is_command_line(content) {
+                Severity::Normal
+            } else {
+                Severity::Error
+            };
         }
         warning = warning || keyword_at(b, i, WARNING_WORDS, &WARNING_WORDS_BY_LETTER);
         while i < b.len() && is_ident_char(b[i]) {
@@ -167,10 +171,37 @@ pub fn severity(content: &str) -> Severity {
     if error_letter || starts_with_level_column(b, b'E') {
         return Severity::Error;
     }
-    if warning || warning_letter {
+    if (warning && !is_command_line(content)) || warning_letter {
         return Severity::Warning;
     }
     Severity::Normal
+}
+
+/// A line of this many options or more, a third of its words at least,
+/// is a command line (see [`is_command_line`]).
+const COMMAND_LINE_OPTIONS_AT_LEAST: usize = 8;
+
+/// Whether `content` is a command line a build echoes (`Running \`rustc
+/// --crate-name clap … '--warn=clippy::invalid_upcast_comparisons' --cfg
+/// 'feature="error-context"'\``, `cc -Wall -c x.c`): many options, a
+/// third of its words at least. Its words are the command's arguments,
+/// not a message, so an error or warning word among them (a feature's
+/// name, a lint's) says nothing failed. Read only for a line with such a
+/// word. A line led by a word ending in `:` (`cc: error: …`) is a
+/// message, whatever options it names.
+fn is_command_line(content: &str) -> bool {
+    let (mut words, mut options) = (0usize, 0usize);
+    for word in content.split_ascii_whitespace() {
+        if words == 0 && word.ends_with(':') {
+            return false;
+        }
+        words += 1;
+        let w = word.trim_start_matches(['\'', '"', '`']).as_bytes();
+        options += usize::from(
+            w.len() > 1 && w[0] == b'-' && (w[1] == b'-' || w[1].is_ascii_alphabetic()),
+        );
+    }
+    options >= COMMAND_LINE_OPTIONS_AT_LEAST && 3 * options >= words
 }
 
 /// For each letter `a`..`z`, the indices (as bits) of the words in `words`
@@ -211,6 +242,7 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str], by_letter: &[u64; 26]) -> bool
             if !is_zero_count(b, i, end)
                 && !is_versioned_name(b, end)
                 && !is_camel_case(&b[i..end])
+                && !joins_a_snake_case_name(b, end)
                 && !heads_a_summary(b, end)
             {
                 return true;
@@ -227,6 +259,14 @@ fn keyword_at(b: &[u8], i: usize, words: &[&str], by_letter: &[u64; 26]) -> bool
 fn is_camel_case(word: &[u8]) -> bool {
     word.windows(2)
         .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+}
+
+/// Whether the word ending at `b[end]` goes on with `_` and a letter or
+/// digit: it is part of a name in snake case (clippy's
+/// `--warn=clippy::invalid_upcast_comparisons` on every `rustc` command
+/// line, `error_count`), as a word joined to one before it by `_` is.
+fn joins_a_snake_case_name(b: &[u8], end: usize) -> bool {
+    b.get(end) == Some(&b'_') && b.get(end + 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// Whether the word ending at `b[end]` is followed by `summary`: it
@@ -508,6 +548,37 @@ mod tests {
             assert_eq!(severity(line), Severity::Normal, "{line}");
         }
         for line in ["FAILED tests/a.py::t", "Errors: 2", "Failed to fetch"] {
+            assert_eq!(severity(line), Severity::Error, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_snake_case_name_starting_with_an_error_word_is_not_an_error() {
+        for line in [
+            "     Running `rustc --crate-name anstyle '--warn=clippy::invalid_upcast_comparisons'`",
+            "  error_count: 0",
+        ] {
+            assert_eq!(severity(line), Severity::Normal, "{line}");
+        }
+        for line in ["error: could not compile `app`", "invalid value: 3_000"] {
+            assert_eq!(severity(line), Severity::Error, "{line}");
+        }
+    }
+
+    #[test]
+    fn an_error_word_among_a_command_lines_options_is_no_error() {
+        let rustc = "     Running `rustc --crate-name clap --edition=2024 src/lib.rs --error-format=json \
+                     --crate-type lib -C embed-bitcode=no -C debuginfo=2 --cfg 'feature=\"error-context\"' \
+                     --check-cfg 'cfg(feature, values(\"color\", \"deprecated\"))' -C metadata=0414 \
+                     --out-dir /t/deps -L dependency=/t/deps --cap-lints allow`";
+        assert_eq!(severity(rustc), Severity::Normal);
+        let cc =
+            "cc -Wall -Wextra -O2 -g -fPIC -DNDEBUG -I include -I src -c src/error.c -o error.o";
+        assert_eq!(severity(cc), Severity::Normal);
+        for line in [
+            "error: unknown argument '-fbogus' (did you mean -fbog, -fbag, -fbig, -fbug, -fbeg or -fbugs?)",
+            "cc: error: unrecognized options -mfoo -mbar -fbaz -fqux -Wx -Wy -Wz -Ww -Wv -Wu",
+        ] {
             assert_eq!(severity(line), Severity::Error, "{line}");
         }
     }

@@ -66,10 +66,12 @@ pub fn node_name(line: &str) -> Option<&str> {
     (branch && !name.trim().is_empty()).then_some(name.trim_end())
 }
 
+/// Whether `c` draws a tree's branches or indents them: `tree` indents
+/// with `│` and no-break spaces (`│\u{a0}\u{a0} ├── x`).
 fn is_tree_glyph(c: char) -> bool {
     matches!(
         c,
-        '│' | '├' | '└' | '─' | '┬' | '┼' | '┌' | '|' | '`' | '+' | '\\' | '-' | ' '
+        '│' | '├' | '└' | '─' | '┬' | '┼' | '┌' | '|' | '`' | '+' | '\\' | '-' | ' ' | '\u{a0}'
     )
 }
 
@@ -128,6 +130,18 @@ mod tests {
             node_name("[INFO] +- junit:junit:jar:4.13.2:test"),
             Some("junit:junit:jar:4.13.2:test")
         );
+    }
+
+    #[test]
+    fn tree_indenting_with_no_break_spaces_keeps_its_deep_nodes() {
+        let listing = "docs\n├── guide\n│\u{a0}\u{a0} ├── error_handling.md\n│\u{a0}\u{a0} └── setup.md\n\
+                       └── api\n    ├── client.md\n    └── server\n        └── routes.md\n";
+        let lines: Vec<&str> = listing.lines().collect();
+        let kept = kept(&lines);
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            assert!(kept.contains(&i), "{line}");
+        }
+        assert_eq!(node_name(lines[2]), Some("error_handling.md"));
     }
 
     #[test]

@@ -1,0 +1,100 @@
+//! Long lines that mostly say again what an earlier long line said: a
+//! verbose build's command lines (`Running \`rustc --crate-name anstyle
+//! … 90 flags …\``, `[12/40] cc -I… -c src/x.c`), each naming another
+//! crate or file among the same flags. Templates (same length in words)
+//! do not join them, since each has its own count of flags, so each would
+//! pass for a rare line; compared as bags of masked words they are
+//! near repeats. The line announcing each step (`Compiling anstyle
+//! v1.0.14`) still names what the folded command built.
+
+/// A line of fewer masked words than this is never read as a long repeat:
+/// in a short line one word that differs is what it says.
+const LONG_LINE_WORDS_AT_LEAST: usize = 20;
+
+/// Share of words (Dice's coefficient of the two bags of masked words)
+/// that a long line must share with an earlier long line to repeat it.
+const SHARED_WORDS_AT_LEAST: f64 = 0.7;
+
+/// Earlier long lines a long line is compared with (the latest ones):
+/// bounds the work on a log of many long lines.
+const COMPARED_AT_MOST: usize = 16;
+
+/// For each line (given by its mask, see [`crate::line::mask`]), whether it
+/// is a long line mostly repeating one of the long lines before it.
+pub fn near_repeats(masks: &[String]) -> Vec<bool> {
+    let mut repeats = vec![false; masks.len()];
+    // The latest long lines' words, each sorted.
+    let mut recent: std::collections::VecDeque<Vec<&str>> = Default::default();
+    for (i, mask) in masks.iter().enumerate() {
+        let mut words: Vec<&str> = mask.split(' ').collect();
+        if words.len() < LONG_LINE_WORDS_AT_LEAST {
+            continue;
+        }
+        words.sort_unstable();
+        repeats[i] = recent
+            .iter()
+            .any(|earlier| dice(&words, earlier) >= SHARED_WORDS_AT_LEAST);
+        if recent.len() == COMPARED_AT_MOST {
+            recent.pop_front();
+        }
+        recent.push_back(words);
+    }
+    repeats
+}
+
+/// Dice's coefficient of two bags of words, each sorted: twice the words
+/// they share over the words of both.
+fn dice(a: &[&str], b: &[&str]) -> f64 {
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (2 * shared) as f64 / (a.len() + b.len()) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::line::mask;
+
+    fn rustc(name: &str, flags: &str) -> String {
+        format!(
+            "     Running `/usr/bin/rustc --crate-name {name} --edition=2021 /src/{name}/src/lib.rs \
+             --error-format=json --crate-type lib --emit=dep-info,metadata,link -C embed-bitcode=no \
+             -C debuginfo=2 {flags} -C metadata=0414aaa79eb6a3c3 --out-dir /t/debug/deps \
+             -L dependency=/t/debug/deps --cap-lints allow`"
+        )
+    }
+
+    #[test]
+    fn a_command_line_naming_another_crate_among_the_same_flags_repeats_the_first() {
+        let lines = [
+            rustc("anstyle", "--cfg 'feature=\"std\"'"),
+            "   Compiling clap v4.6.9".to_string(),
+            rustc(
+                "clap",
+                "--cfg 'feature=\"color\"' --cfg 'feature=\"derive\"' --cfg 'feature=\"help\"'",
+            ),
+        ];
+        let masks: Vec<String> = lines.iter().map(|l| mask(l)).collect();
+        assert_eq!(near_repeats(&masks), [false, false, true]);
+    }
+
+    #[test]
+    fn long_lines_saying_different_things_are_not_repeats() {
+        let lines = [
+            "the quick brown fox jumps over the lazy dog while the cat sleeps on a warm mat in the sun",
+            "a configuration file was found at the expected place but its version field names a release we never shipped",
+        ];
+        let masks: Vec<String> = lines.iter().map(|l| mask(l)).collect();
+        assert_eq!(near_repeats(&masks), [false, false]);
+    }
+}
