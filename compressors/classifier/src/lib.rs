@@ -131,6 +131,25 @@ fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
         || clojure_reports_an_error(output)
         || sanitizer_reports(output)
         || killed_by_a_signal(output)
+        || php_stopped(output)
+}
+
+/// Whether a short output (at most [`TRACE_PREAMBLE_LINES`] lines)
+/// reports one of the PHP errors that stop a script, its two fatal levels
+/// (`PHP Parse error:  syntax error, unexpected token "foreach" in
+/// cart.php on line 5`, `Fatal error: Uncaught …`), ending at the place:
+/// the script never ran or died there. (PHP's warnings and notices let it
+/// go on: a log.)
+fn php_stopped(output: &ShellOutput<'_>) -> bool {
+    output.lines.len() <= TRACE_PREAMBLE_LINES + 1
+        && output.lines.iter().any(|l| {
+            let l = l.trim();
+            let report = l.strip_prefix("PHP ").unwrap_or(l);
+            (report.starts_with("Parse error: ") || report.starts_with("Fatal error: "))
+                && report
+                    .rsplit_once(" on line ")
+                    .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
 }
 
 /// Whether a sanitizer reports on the program within the first
@@ -398,6 +417,9 @@ fn opens_with_exception(sample: &str) -> bool {
 /// `==7==ERROR: LeakSanitizer: detected memory leaks`, or ThreadSanitizer's
 /// `WARNING: ThreadSanitizer: data race (pid=7)`, behind the `==pid==` tag.
 fn is_sanitizer_header(line: &str) -> bool {
+    if is_ubsan_report(line) {
+        return true;
+    }
     let untagged = line
         .strip_prefix("==")
         .and_then(|rest| rest.split_once("=="))
@@ -412,6 +434,14 @@ fn is_sanitizer_header(line: &str) -> bool {
     report
         .split_once(": ")
         .is_some_and(|(tool, _)| tool.ends_with("Sanitizer") && !tool.contains(' '))
+}
+
+/// UndefinedBehaviorSanitizer's report, one line for each check that
+/// failed, at the place in the program's source: `ub.c:4:29: runtime
+/// error: signed integer overflow: …`.
+fn is_ubsan_report(line: &str) -> bool {
+    line.split_once(": runtime error: ")
+        .is_some_and(|(place, _)| is_location(place) && place.matches(':').count() >= 2)
 }
 
 /// Whether the output ends the way a crashed program's does: its last line
@@ -549,7 +579,11 @@ fn is_trace_line(t: &str) -> bool {
 /// function]: price()`, `#3 {main}`.
 fn is_numbered_frame(t: &str) -> bool {
     let Some(rest) = t.strip_prefix('#') else {
-        return false;
+        // V8's, as node prints them dying (` 1: 0xb78db3
+        // node::OOMErrorHandler(…) [node]`): read as the log compressor
+        // reads native frames.
+        return t.starts_with(|c: char| c.is_ascii_digit())
+            && ghost_log_folding::native_trace::parse(t).is_some();
     };
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let Some(frame) = rest[digits..].strip_prefix(' ').filter(|_| digits > 0) else {
@@ -1237,6 +1271,40 @@ SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\n
             "Program received signal SIGSEGV, Segmentation fault."
         ));
         assert!(!is_signal_report("Killed 3 stale workers"));
+    }
+
+    #[test]
+    fn node_dying_out_of_heap_with_v8s_native_frames_is_an_error() {
+        let frames: String = (1..=9)
+            .map(|k| {
+                format!(
+                    "{k:2}: 0x{:x} v8::internal::Heap::Step{k}(int) [node]\n",
+                    0xb78db3 + k
+                )
+            })
+            .collect();
+        let oom = format!(
+            "\n<--- Last few GCs --->\n\n[1:0x803bca0]  51 ms: Mark-Compact 11.6 (26.7) -> 9.7 (27.1) MB\n\n\
+             <--- JS stacktrace --->\n\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n\
+             ----- Native stack trace -----\n\n{frames}10: 0x195e476  [node]\n"
+        );
+        assert_eq!(through_bash(&oom), ContentClass::Error);
+        assert!(!is_numbered_frame("1: 0xff is the mask"));
+        assert!(!is_numbered_frame("12: done"));
+    }
+
+    #[test]
+    fn ubsan_reports_and_php_stopping_are_errors() {
+        let ubsan = "ub.c:3:53: runtime error: division by zero\n\
+                     ub.c:4:43: runtime error: shift exponent -3 is negative\n\
+                     starting with 1 arguments\nratio inf\nwidened 536870912\ndone\n";
+        assert_eq!(through_bash(ubsan), ContentClass::Error);
+        let php = "Errors parsing cart.php\nPHP Parse error:  syntax error, unexpected token \"foreach\" in cart.php on line 5\n";
+        assert_eq!(through_bash(php), ContentClass::Error);
+        let warned =
+            "PHP Warning:  Undefined variable $x in /app/a.php on line 3\nrendered 3 pages\n";
+        assert_eq!(through_bash(warned), ContentClass::Log);
+        assert!(!is_ubsan_report("note: runtime error: see above"));
     }
 
     #[test]

@@ -99,10 +99,12 @@ pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
     let t = line.trim_start();
     python(lines, i, t)
         .or_else(|| jvm_or_js(t))
+        // Before Rust's: V8's ` 1: 0xb78db3 node::OOMErrorHandler(…)
+        // [node]` is numbered as Rust's ` 1: core::panicking::panic_fmt`.
+        .or_else(|| native(t))
         .or_else(|| rust(lines, i, t))
         .or_else(|| go(lines, i, line))
         .or_else(|| elixir(t))
-        .or_else(|| native(t))
         .or_else(|| php(t))
         .or_else(|| ruby(t))
         .or_else(|| clojure_data(t))

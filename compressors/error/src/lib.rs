@@ -778,6 +778,38 @@ mod tests {
     }
 
     #[test]
+    fn node_dying_out_of_heap_keeps_the_fatal_error_and_folds_v8s_frames() {
+        let frames: String = [
+            "node::OOMErrorHandler(char const*, v8::OOMDetails const&)",
+            "v8::Utils::ReportOOMFailure(v8::internal::Isolate*, char const*, v8::OOMDetails const&)",
+            "v8::internal::V8::FatalProcessOutOfMemory(v8::internal::Isolate*, char const*, v8::OOMDetails const&)",
+            "",
+            "v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason, v8::GCCallbackFlags)",
+            "v8::internal::HeapAllocator::AllocateRawWithLightRetrySlowPath(int, v8::internal::AllocationType, v8::internal::AllocationOrigin, v8::internal::AllocationAlignment)",
+            "v8::internal::HeapAllocator::AllocateRawWithRetryOrFailSlowPath(int, v8::internal::AllocationType, v8::internal::AllocationOrigin, v8::internal::AllocationAlignment)",
+            "v8::internal::Factory::NewFillerObject(int, v8::internal::AllocationAlignment, v8::internal::AllocationType, v8::internal::AllocationOrigin)",
+            "v8::internal::Runtime_AllocateInYoungGeneration(int, unsigned long*, v8::internal::Isolate*)",
+            "",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(k, f)| format!("{:2}: 0x{:x} {f} [node]\n", k + 1, 0xb78db3 + 977 * k))
+        .collect();
+        let text = &format!(
+            "\n<--- Last few GCs --->\n\n[16695:0xf45cca0]       87 ms: Mark-Compact 19.9 (28.8) -> 16.9 (34.5) MB\n\n\n\
+             <--- JS stacktrace --->\n\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n\
+             ----- Native stack trace -----\n\n{frames}"
+        );
+        let out = compress(text).unwrap().text;
+        assert!(
+            out.contains("FATAL ERROR: Reached heap limit Allocation failed"),
+            "{out}"
+        );
+        assert!(out.len() * 2 < text.len(), "{out}");
+        assert!(out.contains(" 1: 0xb78db3 node::OOMErrorHandler"), "{out}");
+    }
+
+    #[test]
     fn nothing_to_fold_is_none() {
         assert!(compress("KeyError: 'b'\n").is_none());
     }

@@ -1,6 +1,7 @@
 //! Native stack traces, as the sanitizers (`    #3 0x4f2a in eval
 //! /src/expr.c:69`), gdb (`#1  0x… in value_len (s=0x0) at src/conf.c:6`)
-//! and valgrind (`==412==    by 0x1092DC: main (t07.c:13)`) print them,
+//! valgrind (`==412==    by 0x1092DC: main (t07.c:13)`) and V8 (` 2:
+//! 0xee8300 v8::Utils::ReportOOMFailure(…) [node]`) print them,
 //! innermost first, whatever a log puts before them.
 //!
 //! Inside a log the frames any trace keeps stay (see [`crate::trace`]):
@@ -50,7 +51,21 @@ pub fn parse(line: &str) -> Option<NativeFrame<'_>> {
         }
         None => t.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '#' && c != '('),
     };
-    numbered(t)
+    numbered(t).or_else(|| v8(t))
+}
+
+/// V8's frame as node prints it dying (`FATAL ERROR: Reached heap
+/// limit`): its number from 1, the address, the function if known, the
+/// module in brackets (`1: 0xb78db3 node::OOMErrorHandler(char const*)
+/// [node]`, `10: 0x195e476  [node]`). None names a source file: each is
+/// the runtime's.
+fn v8(t: &str) -> Option<NativeFrame<'_>> {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let address = t[digits..].strip_prefix(": 0x").filter(|_| digits > 0)?;
+    let hex = address.bytes().take_while(u8::is_ascii_hexdigit).count();
+    let after = address[hex..].strip_prefix(' ').filter(|_| hex > 0)?;
+    let (call, module) = after.strip_suffix(']')?.rsplit_once(" [")?;
+    Some(frame_of(call.trim(), None, module, t[..digits] == *"1"))
 }
 
 /// A sanitizer's or gdb's frame: `#N` then the address and `in`, or
@@ -255,6 +270,13 @@ mod tests {
         let below =
             parse("==1==    by 0x48C1D8F: (below main) (libc_start_call_main.h:58)").unwrap();
         assert!(below.library);
+        let v8 =
+            parse(" 1: 0xb78db3 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [node]")
+                .unwrap();
+        assert_eq!((v8.function, v8.place), ("node::OOMErrorHandler", "node"));
+        assert!(v8.library && v8.starts_trace);
+        let unnamed = parse("10: 0x195e476  [node]").unwrap();
+        assert!(unnamed.library && !unnamed.starts_trace);
     }
 
     #[test]
@@ -265,6 +287,7 @@ mod tests {
             "==27846== Invalid read of size 4",
             "==27846==  Address 0x4a420a4 is 4 bytes after a block of size 16 alloc'd",
             "# 0x12 in nothing",
+            "1: 0xff is the mask",
         ] {
             assert_eq!(parse(line), None, "{line}");
         }

@@ -318,6 +318,11 @@ sysconfig as JSON; uv in VENV_BIN, the npm registry and PyPI, nightly.
 `--round59` writes only `yarn_list_twin_cases()`: a tuning twin of
 `yarn-list-json` (a command-line tool's tree); the npm registry.
 
+`--round61` writes only `crash_twin_cases()`: tuning twins of the
+crashes the classifier missed in the evaluation half: node running out of
+heap (V8's numbered native frames), UBSan's `runtime error:` reports in a
+program's output, `php -l` of a file that does not parse.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5466,6 +5471,49 @@ def json_listing_cases(venv):
          "the compiler, its flags, the linker's flags, the version, the ABI tag, the extension suffix and the host type")
 
 
+def crash_twin_cases():
+    """Round 61: tuning twins of three evaluation cases the classifier
+    calls logs (`node-heap-out-of-memory`, `ubsan-runtime-errors`,
+    `php-lint`; their outputs stay unread), each another program of the
+    same kind, its rule written before it ran. Needs node, gcc with
+    UBSan and php."""
+    work = tempfile.mkdtemp(prefix="ghost-round61-")
+    try:
+        write(os.path.join(work, "cache.js"),
+              "const seen = new Map();\nlet i = 0;\n"
+              "for (;;) { seen.set(`key-${i}`, 'x'.repeat(1024) + i); i++; }\n")
+        t = run("node --max-old-space-size=24 cache.js", cwd=work)
+        case("node-oom-map", "error", "node --max-old-space-size=24 cache.js", t,
+             lambda l: l.startswith("FATAL ERROR:"), "the `FATAL ERROR:` line")
+        write(os.path.join(work, "ub.c"),
+              "#include <stdio.h>\n#include <limits.h>\n"
+              "static double scale(double v, double by) { return v / by; }\n"
+              "static int widen(int v, int s) { return v << s; }\n"
+              "int main(int argc, char **argv) {\n"
+              "    int zero = argc - 1;\n    double big = 1e20;\n    int n = -3;\n"
+              "    printf(\"starting with %d arguments\\n\", argc);\n"
+              "    printf(\"ratio %f\\n\", scale(10, zero));\n"
+              "    printf(\"widened %d\\n\", widen(1, n));\n"
+              "    printf(\"cast %d\\n\", (int)big);\n"
+              "    int m = INT_MIN;\n    printf(\"negated %d\\n\", -m);\n"
+              "    printf(\"done\\n\");\n    return 0;\n}\n")
+        run("gcc -g -fsanitize=undefined -fsanitize=float-cast-overflow "
+            "-fsanitize=float-divide-by-zero -o ub ub.c", cwd=work)
+        t = run("./ub", cwd=work)
+        case("ubsan-checks", "error", "./ub", t, lambda l: ": runtime error: " in l,
+             "every `file:line:col: runtime error:` line")
+        write(os.path.join(work, "cart.php"),
+              "<?php\nclass Cart {\n    public function total(array $items): float {\n"
+              "        $sum = 0\n        foreach ($items as $i) { $sum += $i; }\n"
+              "        return $sum;\n    }\n}\n")
+        t = run("php -l cart.php", cwd=work)
+        case("php-syntax-check", "error", "php -l cart.php", t,
+             lambda l: "Parse error" in l or l.startswith("Errors parsing"),
+             "the parse error line and `Errors parsing`")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def yarn_list_twin_cases():
     """Round 59: a tuning twin of `yarn-list-json` (round 58, evaluation
     half, 71/115 kept when scored; its output stays unread): yarn 1's
@@ -5619,6 +5667,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round61" in sys.argv:
+        crash_twin_cases()
         return
     if "--round59" in sys.argv:
         yarn_list_twin_cases()
