@@ -118,6 +118,7 @@ fn is_document(output: &ShellOutput<'_>) -> bool {
         || document::looks_like_ini(&output.lines)
         || document::looks_like_table(&output.lines)
         || document::looks_like_go_sum(&output.lines)
+        || document::looks_like_yarn_lock(&output.lines)
 }
 
 /// Whether the output is a crashed program's report, in any language's

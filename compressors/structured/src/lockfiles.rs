@@ -118,11 +118,7 @@ fn split_at_version(key: &str) -> Option<(&str, &str)> {
 /// (`"a@^1.0.0", a@^1.2.0:`) with an indented `version "1.2.3"`; every
 /// block as `name version (ranges)`.
 pub fn yarn_v1(text: &str) -> Option<String> {
-    if !text
-        .lines()
-        .take(5)
-        .any(|l| l.starts_with("# yarn lockfile v1"))
-    {
+    if !ghost_types::document::looks_like_yarn_lock(&ghost_types::document::nonblank_lines(text)) {
         return None;
     }
     let mut rows: Vec<String> = Vec::new();

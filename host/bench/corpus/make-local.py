@@ -323,6 +323,9 @@ crashes the classifier missed in the evaluation half: node running out of
 heap (V8's numbered native frames), UBSan's `runtime error:` reports in a
 program's output, `php -l` of a file that does not parse.
 
+`--round62` writes only `yarn_lock_twin_cases()`: a tuning twin of
+`lock-yarn` (Yarn 1's lockfile of a command-line tool); the npm registry.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5471,6 +5474,28 @@ def json_listing_cases(venv):
          "the compiler, its flags, the linker's flags, the version, the ABI tag, the extension suffix and the host type")
 
 
+def yarn_lock_twin_cases():
+    """Round 62: a tuning twin of `lock-yarn` (round 17, evaluation half,
+    which the classifier calls a log when it is saved as `.txt`; that
+    output stays unread): Yarn 1's lockfile of a command-line tool's
+    dependencies, read by Claude Code's Read, its rule `lock-yarn`'s,
+    written before it ran. Needs the npm registry."""
+    work = tempfile.mkdtemp(prefix="ghost-round62-")
+    try:
+        d = new_dir(work, "cli")
+        write(os.path.join(d, "package.json"), '{"name": "cli", "version": "1.0.0", "private": true, '
+              '"dependencies": {"commander": "12.1.0", "ora": "5.4.1", "semver": "7.6.3", "glob": "10.4.5"}}\n')
+        run("npx --yes yarn@1.22.22 install --silent --ignore-scripts", cwd=d)
+        path = os.path.join(d, "yarn.lock")
+        text = open(path).read()
+        names = [re.match(r'^"?(@?[^@"]+)@', l).group(1) for l in text.splitlines() if re.match(r'^"?@?[^\s#].*:$', l)]
+        versions = re.findall(r'^  version "([^"]+)"', text, re.M)
+        case("yarn-lock-cli", "structured", "yarn.lock", text, list(dict.fromkeys(sorted(names) + sorted(versions))),
+             "every package name and every version the lockfile pins", tool="Read")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def crash_twin_cases():
     """Round 61: tuning twins of three evaluation cases the classifier
     calls logs (`node-heap-out-of-memory`, `ubsan-runtime-errors`,
@@ -5667,6 +5692,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round62" in sys.argv:
+        yarn_lock_twin_cases()
         return
     if "--round61" in sys.argv:
         crash_twin_cases()
