@@ -326,6 +326,12 @@ program's output, `php -l` of a file that does not parse.
 `--round62` writes only `yarn_lock_twin_cases()`: a tuning twin of
 `lock-yarn` (Yarn 1's lockfile of a command-line tool); the npm registry.
 
+`--round63 VENV_BIN` writes only `verbose_build_cases()`: held-out
+verbose builds and a crash, all in the evaluation half: `make V=1` of a
+C library, `cmake --build --verbose` of it under Ninja, `cargo build
+-vv` of a crate whose build script warns, node overflowing its stack;
+cmake and ninja in VENV_BIN.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5474,6 +5480,77 @@ def json_listing_cases(venv):
          "the compiler, its flags, the linker's flags, the version, the ABI tag, the extension suffix and the host type")
 
 
+def c_library(d):
+    """A small C library of twelve modules in `d`, two of them with
+    something `-Wall -Wextra` warns about, and a program using it."""
+    for k in range(12):
+        body = f"int shop_part{k}(int x) {{\n    return x * {k + 2} + {k};\n}}\n"
+        if k == 4:
+            body = "int shop_part4(int x) {\n    int unused_total = 0;\n    return x * 6 + 4;\n}\n"
+        if k == 9:
+            body = "int shop_part9(int x) {\n    unsigned n = 3;\n    return (x < n) ? 1 : x * 11 + 9;\n}\n"
+        write(os.path.join(d, "src", f"part{k}.c"), f"#include \"shop.h\"\n{body}")
+    write(os.path.join(d, "src", "shop.h"), "".join(f"int shop_part{k}(int x);\n" for k in range(12)))
+    write(os.path.join(d, "src", "main.c"), "#include <stdio.h>\n#include \"shop.h\"\n"
+          "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
+
+
+def verbose_build_cases(venv):
+    """Round 63, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): verbose builds, whose every step
+    echoes a long command line, and a crash. Needs gcc, make, cargo,
+    node, and cmake and ninja in `venv`."""
+    work = tempfile.mkdtemp(prefix="ghost-round63-")
+    try:
+        d = new_dir(work, "shop")
+        c_library(d)
+        objs = " ".join(f"src/part{k}.o" for k in range(12))
+        write(os.path.join(d, "Makefile"),
+              "CFLAGS = -Wall -Wextra -O2 -g -fPIC -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc\n"
+              f"OBJS = {objs}\n"
+              "all: shop\n"
+              "libshop.a: $(OBJS)\n\t$(AR) rcs $@ $^\n"
+              "shop: src/main.o libshop.a\n\t$(CC) $(CFLAGS) -o $@ src/main.o -L. -lshop\n"
+              "%.o: %.c\n\t$(CC) $(CFLAGS) -c -o $@ $<\n")
+        t = run("make V=1", cwd=d)
+        case("make-v1-warnings", "log", "make V=1", t,
+             lambda l: re.search(r": (warning|error): ", l) or l.startswith("make"),
+             "every `warning:`/`error:` line with its place and every line make itself prints")
+        write(os.path.join(d, "CMakeLists.txt"),
+              "cmake_minimum_required(VERSION 3.16)\nproject(shop C)\n"
+              "add_compile_options(-Wall -Wextra)\n"
+              f"add_library(shop STATIC {' '.join(f'src/part{k}.c' for k in range(12))})\n"
+              "target_include_directories(shop PUBLIC src)\n"
+              "add_executable(shopper src/main.c)\ntarget_link_libraries(shopper shop)\n")
+        env = f"PATH={os.path.abspath(venv)}:$PATH"
+        run(f"{env} cmake -S . -B build -G Ninja", cwd=d)
+        t = run(f"{env} cmake --build build --verbose", cwd=d)
+        case("cmake-build-shop-v", "log", "cmake --build build --verbose", t,
+             lambda l: re.search(r": (warning|error): ", l) or re.match(r"^\[\d+/\d+\] Linking", l),
+             "every `warning:`/`error:` line with its place and each `Linking` step")
+        c = new_dir(work, "crate")
+        write(os.path.join(c, "Cargo.toml"), '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n\n'
+              '[dependencies]\nitoa = "1"\nryu = "1"\n')
+        write(os.path.join(c, "build.rs"), 'fn main() {\n    println!("cargo:rerun-if-changed=build.rs");\n'
+              '    println!("cargo:warning=prices.csv is missing; building with no price table");\n'
+              '    println!("cargo:rustc-cfg=no_prices");\n}\n')
+        write(os.path.join(c, "src", "main.rs"), 'fn main() {\n    let mut b = itoa::Buffer::new();\n'
+              '    let mut f = ryu::Buffer::new();\n    println!("{} {}", b.format(7), f.format(1.5));\n}\n')
+        t = run("cargo build -vv", cwd=c)
+        case("cargo-build-vv-script", "log", "cargo build -vv", t,
+             lambda l: l.startswith("warning") or l.startswith("error") or "Finished" in l,
+             "every `warning`/`error` line (the build script's own included) and the `Finished` line")
+        write(os.path.join(work, "deep.js"),
+              "function walk(node, depth) {\n  return walk({ parent: node, depth }, depth + 1);\n}\n"
+              "console.log('walking the tree');\nwalk({}, 0);\n")
+        t = run("node deep.js", cwd=work)
+        case("node-stack-overflow", "error", "node deep.js", t,
+             lambda l: l.startswith("RangeError") or "deep.js" in l,
+             "the `RangeError` line and every line naming deep.js")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def yarn_lock_twin_cases():
     """Round 62: a tuning twin of `lock-yarn` (round 17, evaluation half,
     which the classifier calls a log when it is saved as `.txt`; that
@@ -5692,6 +5769,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round63" in sys.argv:
+        verbose_build_cases(sys.argv[sys.argv.index("--round63") + 1])
         return
     if "--round62" in sys.argv:
         yarn_lock_twin_cases()
