@@ -539,10 +539,14 @@ pub fn fold_analysed(
         // In a short log every place in a source file and every file of the
         // project named is kept: where the agent goes next (a trace's
         // frames, a leak's allocation site, the files a formatter would change).
+        // Not a build's command line, though it names the file it compiles
+        // (`cc -Wall -O2 … -c -o src/a.o src/a.c`): the next one names the
+        // next file among the same options.
         let place = || {
             short_here[i]
                 && (markers::names_a_project_file(contents[i])
                     || markers::names_a_line(contents[i]))
+                && !line::is_command_line(contents[i])
         };
         if matches!(fate[i], Fate::Undecided | Fate::Context)
             && (summaries.contains(&i)
@@ -1792,6 +1796,26 @@ mod tests {
         assert!(!is_rule("=="));
         assert!(!is_rule("=-="));
         assert!(!is_rule("aaaa"));
+    }
+
+    #[test]
+    fn a_short_builds_command_lines_fold_though_each_names_a_source_file() {
+        let mut log: Vec<String> = (0..12)
+            .map(|k| {
+                format!(
+                    "cc -Wall -Wshadow -O0 -g3 -fno-omit-frame-pointer -std=gnu11 -DDEBUG=1 -Ilib -c -o lib/sum{k}.o lib/sum{k}.c"
+                )
+            })
+            .collect();
+        log.push(
+            "lib/sum7.c:4:12: warning: declaration of 'a2' shadows a previous local [-Wshadow]"
+                .into(),
+        );
+        let text = log.join("\n");
+        let out = crate::compress_within(&text, None).text;
+        assert!(out.contains("[×12 similar]"), "{out}");
+        assert!(out.contains("lib/sum7.c:4:12: warning:"), "{out}");
+        assert!(!out.contains("lib/sum5.c"), "{out}");
     }
 
     #[test]

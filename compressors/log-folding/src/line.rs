@@ -189,7 +189,7 @@ const COMMAND_LINE_OPTIONS_AT_LEAST: usize = 8;
 /// name, a lint's) says nothing failed. Read only for a line with such a
 /// word. A line led by a word ending in `:` (`cc: error: …`) is a
 /// message, whatever options it names.
-fn is_command_line(content: &str) -> bool {
+pub(crate) fn is_command_line(content: &str) -> bool {
     let (mut words, mut options) = (0usize, 0usize);
     for word in content.split_ascii_whitespace() {
         if words == 0 && word.ends_with(':') {

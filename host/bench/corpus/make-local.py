@@ -332,6 +332,11 @@ C library, `cmake --build --verbose` of it under Ninja, `cargo build
 -vv` of a crate whose build script warns, node overflowing its stack;
 cmake and ninja in VENV_BIN.
 
+`--round64 VENV_BIN` writes only `verbose_build_twin_cases()`: tuning
+twins of round 63's builds (another C library under `make V=1` and
+`cmake --build --verbose`, `cargo build -vv` of another crate whose
+build script warns); cmake and ninja in VENV_BIN.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5495,6 +5500,63 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def verbose_build_twin_cases(venv):
+    """Round 64: tuning twins of round 63's three verbose builds (scored
+    once, unread, all their lines kept; two of them passed whole): another
+    C library of sixteen modules with a warning under `make V=1` and
+    `cmake --build --verbose`, and `cargo build -vv` of another crate
+    whose build script warns, each rule its counterpart's, written before
+    it ran."""
+    work = tempfile.mkdtemp(prefix="ghost-round64-")
+    try:
+        d = new_dir(work, "ledger")
+        for k in range(16):
+            body = f"long ledger_sum{k}(long a, long b) {{\n    return a + b * {k + 1};\n}}\n"
+            if k == 11:
+                body = "long ledger_sum11(long a, long b) {\n    long a2 = a;\n    { long a2 = b; (void)a2; }\n    return a2;\n}\n"
+            write(os.path.join(d, "lib", f"sum{k}.c"), f"#include \"ledger.h\"\n{body}")
+        write(os.path.join(d, "lib", "ledger.h"), "".join(f"long ledger_sum{k}(long a, long b);\n" for k in range(16)))
+        write(os.path.join(d, "lib", "app.c"), "#include <stdio.h>\n#include \"ledger.h\"\n"
+              "int main(void) {\n    printf(\"%ld\\n\", ledger_sum11(2, 3));\n    return 0;\n}\n")
+        objs = " ".join(f"lib/sum{k}.o" for k in range(16))
+        write(os.path.join(d, "Makefile"),
+              "CFLAGS = -Wall -Wshadow -O0 -g3 -fno-omit-frame-pointer -std=gnu11 -DLEDGER_DEBUG=1 -Ilib\n"
+              f"OBJS = {objs}\n"
+              "all: ledger\n"
+              "libledger.a: $(OBJS)\n\t$(AR) rcs $@ $^\n"
+              "ledger: lib/app.o libledger.a\n\t$(CC) $(CFLAGS) -o $@ lib/app.o -L. -lledger\n"
+              "%.o: %.c\n\t$(CC) $(CFLAGS) -c -o $@ $<\n")
+        t = run("make V=1", cwd=d)
+        case("make-verbose-c", "log", "make V=1", t,
+             lambda l: re.search(r": (warning|error): ", l) or l.startswith("make"),
+             "every `warning:`/`error:` line with its place and every line make itself prints")
+        write(os.path.join(d, "CMakeLists.txt"),
+              "cmake_minimum_required(VERSION 3.16)\nproject(ledger C)\n"
+              "add_compile_options(-Wall -Wshadow)\n"
+              f"add_library(ledger STATIC {' '.join(f'lib/sum{k}.c' for k in range(16))})\n"
+              "target_include_directories(ledger PUBLIC lib)\n"
+              "add_executable(ledger_app lib/app.c)\ntarget_link_libraries(ledger_app ledger)\n")
+        env = f"PATH={os.path.abspath(venv)}:$PATH"
+        run(f"{env} cmake -S . -B build -G Ninja", cwd=d)
+        t = run(f"{env} cmake --build build --verbose", cwd=d)
+        case("cmake-verbose-ninja", "log", "cmake --build build --verbose", t,
+             lambda l: re.search(r": (warning|error): ", l) or re.match(r"^\[\d+/\d+\] Linking", l),
+             "every `warning:`/`error:` line with its place and each `Linking` step")
+        c = new_dir(work, "crate")
+        write(os.path.join(c, "Cargo.toml"), '[package]\nname = "ledger"\nversion = "0.2.0"\nedition = "2021"\n\n'
+              '[dependencies]\nmemchr = "2"\nfnv = "1"\n')
+        write(os.path.join(c, "build.rs"), 'fn main() {\n    println!("cargo:rerun-if-env-changed=LEDGER_RATES");\n'
+              '    println!("cargo:warning=LEDGER_RATES is not set; rates default to zero");\n}\n')
+        write(os.path.join(c, "src", "main.rs"), 'fn main() {\n    let mut m = fnv::FnvHashMap::default();\n'
+              '    m.insert(1, memchr::memchr(b\'a\', b"cat").unwrap_or(0));\n    println!("{:?}", m);\n}\n')
+        t = run("cargo build -vv", cwd=c)
+        case("cargo-vv-script", "log", "cargo build -vv", t,
+             lambda l: l.startswith("warning") or l.startswith("error") or "Finished" in l,
+             "every `warning`/`error` line (the build script's own included) and the `Finished` line")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def verbose_build_cases(venv):
     """Round 63, held out (every id in the evaluation half; the rules
     written before ghost ran on them): verbose builds, whose every step
@@ -5769,6 +5831,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round64" in sys.argv:
+        verbose_build_twin_cases(sys.argv[sys.argv.index("--round64") + 1])
         return
     if "--round63" in sys.argv:
         verbose_build_cases(sys.argv[sys.argv.index("--round63") + 1])
