@@ -337,6 +337,12 @@ twins of round 63's builds (another C library under `make V=1` and
 `cmake --build --verbose`, `cargo build -vv` of another crate whose
 build script warns); cmake and ninja in VENV_BIN.
 
+`--round65` writes only `held_out_runtime_cases()`: held out, all in the
+evaluation half: a Fortran program stopped by its bounds check (with
+its backtrace), a Tcl script dying of an error (with its errorInfo),
+`perl -c` of a script that does not parse, `javac -Xlint:all` over
+classes with rawtypes, unchecked, deprecation and fallthrough warnings.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5500,6 +5506,56 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_runtime_cases():
+    """Round 65, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): runtimes and checkers of languages
+    the corpus has few cases of. Needs gfortran, tclsh, perl and javac."""
+    work = tempfile.mkdtemp(prefix="ghost-round65-")
+    try:
+        write(os.path.join(work, "bounds.f90"),
+              "program stock\n  implicit none\n  integer :: levels(10), i, total\n  do i = 1, 10\n"
+              "    levels(i) = i * 3\n  end do\n  print *, 'summing stock levels'\n  total = 0\n"
+              "  do i = 1, 11\n    total = total + levels(i)\n  end do\n  print *, total\nend program stock\n")
+        run("gfortran -g -fcheck=bounds -fbacktrace -o bounds bounds.f90", cwd=work)
+        t = run("./bounds", cwd=work)
+        case("gfortran-backtrace", "error", "./bounds", t,
+             lambda l: "bounds.f90" in l or l.startswith("Fortran runtime error"),
+             "the `Fortran runtime error` line and every line naming bounds.f90")
+        write(os.path.join(work, "t.tcl"),
+              "proc load_config {path} {\n    set f [open $path r]\n    set data [read $f]\n    close $f\n"
+              "    return $data\n}\nproc start {} {\n    puts \"starting the shop\"\n"
+              "    set cfg [load_config /etc/shop/missing.conf]\n    puts $cfg\n}\nstart\n")
+        t = run("tclsh t.tcl", cwd=work)
+        case("tcl-errorinfo", "error", "tclsh t.tcl", t,
+             lambda l: l.startswith("couldn't open") or re.match(r'^\s+\((procedure|file) ', l),
+             "the error's message and every `(procedure …)`/`(file …)` line of its errorInfo")
+        write(os.path.join(work, "s.pl"),
+              'use strict;\nmy $total = 0;\nfor my $p (1..3) {\n    $total += $p\n    print "$total\\n";\n}\n')
+        t = run("perl -c s.pl", cwd=work)
+        case("perl-syntax-check", "error", "perl -c s.pl", t,
+             lambda l: "syntax error" in l or "had compilation errors" in l,
+             "the `syntax error at … line N` line and `had compilation errors`")
+        j = new_dir(work, "java")
+        write(os.path.join(j, "Inventory.java"),
+              "import java.util.*;\npublic class Inventory {\n    private List items = new ArrayList();\n"
+              "    public void add(Object o) { items.add(o); }\n"
+              "    public int weight(int kind) {\n        int w = 0;\n        switch (kind) {\n"
+              "            case 1: w += 2;\n            case 2: w += 3; break;\n            default: w = 1;\n"
+              "        }\n        return w;\n    }\n"
+              "    public Date stamp() { return new Date(2024, 1, 1); }\n}\n")
+        write(os.path.join(j, "Orders.java"),
+              "import java.util.*;\npublic class Orders {\n    @SuppressWarnings(\"rawtypes\")\n"
+              "    private Map cache = new HashMap();\n"
+              "    public List<String> names() { return (List<String>) cache.get(\"names\"); }\n"
+              "    public Integer boxed(int n) { return new Integer(n); }\n}\n")
+        t = run("javac -Xlint:all -d out Inventory.java Orders.java", cwd=j)
+        case("java-lint-warnings", "log", "javac -Xlint:all -d out Inventory.java Orders.java", t,
+             lambda l: ": warning: " in l or re.match(r"^\d+ warnings?$", l),
+             "every `file:line: warning:` line and the count of warnings")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def verbose_build_twin_cases(venv):
     """Round 64: tuning twins of round 63's three verbose builds (scored
     once, unread, all their lines kept; two of them passed whole): another
@@ -5831,6 +5887,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round65" in sys.argv:
+        held_out_runtime_cases()
         return
     if "--round64" in sys.argv:
         verbose_build_twin_cases(sys.argv[sys.argv.index("--round64") + 1])
