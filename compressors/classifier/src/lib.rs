@@ -132,25 +132,36 @@ fn crashed(body: &str, output: &ShellOutput<'_>) -> bool {
         || clojure_reports_an_error(output)
         || sanitizer_reports(output)
         || killed_by_a_signal(output)
-        || php_stopped(output)
+        || interpreter_stopped(output)
 }
 
-/// Whether a short output (at most [`TRACE_PREAMBLE_LINES`] lines)
-/// reports one of the PHP errors that stop a script, its two fatal levels
-/// (`PHP Parse error:  syntax error, unexpected token "foreach" in
-/// cart.php on line 5`, `Fatal error: Uncaught …`), ending at the place:
-/// the script never ran or died there. (PHP's warnings and notices let it
-/// go on: a log.)
-fn php_stopped(output: &ShellOutput<'_>) -> bool {
-    output.lines.len() <= TRACE_PREAMBLE_LINES + 1
-        && output.lines.iter().any(|l| {
-            let l = l.trim();
-            let report = l.strip_prefix("PHP ").unwrap_or(l);
-            (report.starts_with("Parse error: ") || report.starts_with("Fatal error: "))
-                && report
-                    .rsplit_once(" on line ")
-                    .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
+/// Whether a short output (at most [`TRACE_PREAMBLE_LINES`] lines) is an
+/// interpreter refusing or stopping a script, by the interpreter's own
+/// words: one of PHP's two fatal levels (`PHP Parse error:  syntax error,
+/// unexpected token "foreach" in cart.php on line 5`, `Fatal error:
+/// Uncaught …`), ending at the place, or Perl's verdict on a script that
+/// does not compile, its last line (`s.pl had compilation errors.`,
+/// `Execution of p2.pl aborted due to compilation errors.`). (PHP's
+/// warnings and notices, Perl's warnings, let the script go on: a log.)
+fn interpreter_stopped(output: &ShellOutput<'_>) -> bool {
+    let lines = &output.lines;
+    if lines.len() > TRACE_PREAMBLE_LINES + 1 {
+        return false;
+    }
+    let php_fatal = lines.iter().any(|l| {
+        let l = l.trim();
+        let report = l.strip_prefix("PHP ").unwrap_or(l);
+        (report.starts_with("Parse error: ") || report.starts_with("Fatal error: "))
+            && report
+                .rsplit_once(" on line ")
+                .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let perl_verdict = lines.last().is_some_and(|l| {
+        let l = l.trim();
+        l.ends_with(" had compilation errors.")
+            || l.starts_with("Execution of ") && l.ends_with(" aborted due to compilation errors.")
+    });
+    php_fatal || perl_verdict
 }
 
 /// Whether a sanitizer reports on the program within the first
@@ -574,6 +585,23 @@ fn is_trace_line(t: &str) -> bool {
         || t.starts_with("During handling of the above exception")
         || t == "Stack trace:"
         || is_numbered_frame(t)
+        || is_tcl_error_info(t)
+}
+
+/// A line of Tcl's errorInfo, the trace a script dying of an error
+/// prints: `while executing`, `invoked from within`, and where each
+/// command ran, `(procedure "load_config" line 2)`, `(file "t.tcl" line
+/// 12)`, `("foreach" body line 3)`. (The commands themselves, quoted, are
+/// its source lines.)
+fn is_tcl_error_info(t: &str) -> bool {
+    t == "while executing"
+        || t == "invoked from within"
+        || t.strip_prefix('(')
+            .and_then(|r| r.strip_suffix(')'))
+            .and_then(|r| r.rsplit_once(" line "))
+            .is_some_and(|(place, n)| {
+                place.contains('"') && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+            })
 }
 
 /// PHP's frames: `#1 /app/order.php(6): array_map()`, `#0 [internal
@@ -1306,6 +1334,29 @@ SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\n
             "PHP Warning:  Undefined variable $x in /app/a.php on line 3\nrendered 3 pages\n";
         assert_eq!(through_bash(warned), ContentClass::Log);
         assert!(!is_ubsan_report("note: runtime error: see above"));
+    }
+
+    #[test]
+    fn a_tcl_script_dying_with_its_error_info_is_an_error() {
+        let tcl = "pricing the cart\ninvalid command name \"price_of\"\n    while executing\n\"price_of $i\"\n    \
+                   (procedure \"total\" line 4)\n    invoked from within\n\"total {apple pear}\"\n    invoked from within\n\
+                   \"puts [total {apple pear}]\"\n    (file \"m.tcl\" line 9)\n";
+        assert_eq!(through_bash(tcl), ContentClass::Error);
+        assert!(!is_tcl_error_info("(see line 4)"));
+    }
+
+    #[test]
+    fn perl_refusing_a_script_is_an_error_and_its_warnings_a_log() {
+        let perl = "Global symbol \"$unitt\" requires explicit package name at p2.pl line 5.\n\
+                    Execution of p2.pl aborted due to compilation errors.\n";
+        assert_eq!(through_bash(perl), ContentClass::Error);
+        let check =
+            "syntax error at s.pl line 5, near \"$p\n    print\"\ns.pl had compilation errors.\n";
+        assert_eq!(through_bash(check), ContentClass::Error);
+        let warned = "Use of uninitialized value $x in addition (+) at w.pl line 3.\n\
+                      Use of uninitialized value $x in addition (+) at w.pl line 3.\n\
+                      total 4\ntotal 8\nsummed 2 carts had compilation errors: 0\n";
+        assert_ne!(through_bash(warned), ContentClass::Error);
     }
 
     #[test]

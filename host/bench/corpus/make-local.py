@@ -343,6 +343,10 @@ its backtrace), a Tcl script dying of an error (with its errorInfo),
 `perl -c` of a script that does not parse, `javac -Xlint:all` over
 classes with rawtypes, unchecked, deprecation and fallthrough warnings.
 
+`--round66` writes only `runtime_twin_cases()`: tuning twins of round
+65's two misclassified crashes: a Perl script that does not compile (run,
+not `-c`), a Tcl script calling a command that does not exist.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5506,6 +5510,32 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def runtime_twin_cases():
+    """Round 66: tuning twins of `perl-syntax-check` and `tcl-errorinfo`
+    (round 65, evaluation half, which the classifier called logs; their
+    outputs stay unread), each another script of the same kind, its rule
+    written before it ran. Needs perl and tclsh."""
+    work = tempfile.mkdtemp(prefix="ghost-round66-")
+    try:
+        write(os.path.join(work, "p2.pl"),
+              'use strict;\nuse warnings;\nsub price {\n    my ($qty, $unit) = @_;\n    return $qty * $unitt;\n}\n'
+              'print price(2, 3), "\\n";\n')
+        t = run("perl p2.pl", cwd=work)
+        case("perl-aborted-compilation", "error", "perl p2.pl", t,
+             lambda l: " at p2.pl line " in l or "aborted due to compilation errors" in l,
+             "every `at p2.pl line N` message and `aborted due to compilation errors`")
+        write(os.path.join(work, "m.tcl"),
+              "proc total {items} {\n    set sum 0\n    foreach i $items {\n"
+              "        set sum [expr {$sum + [price_of $i]}]\n    }\n    return $sum\n}\n"
+              "puts \"pricing the cart\"\nputs [total {apple pear}]\n")
+        t = run("tclsh m.tcl", cwd=work)
+        case("tcl-missing-proc", "error", "tclsh m.tcl", t,
+             lambda l: l.startswith("invalid command name") or re.match(r'^\s+\((procedure|file) ', l),
+             "the error's message and every `(procedure …)`/`(file …)` line of its errorInfo")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def held_out_runtime_cases():
     """Round 65, held out (every id in the evaluation half; the rules
     written before ghost ran on them): runtimes and checkers of languages
@@ -5887,6 +5917,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round66" in sys.argv:
+        runtime_twin_cases()
         return
     if "--round65" in sys.argv:
         held_out_runtime_cases()
