@@ -347,6 +347,12 @@ classes with rawtypes, unchecked, deprecation and fallthrough warnings.
 65's two misclassified crashes: a Perl script that does not compile (run,
 not `-c`), a Tcl script calling a command that does not exist.
 
+`--round67` writes only `held_out_package_build_cases()`: held out, all
+in the evaluation half: `R CMD INSTALL` of a package with C code that
+`-Wall` warns about, `pandoc --verbose` of a document with an unused
+note and a missing image, a Perl module's `perl Makefile.PL && make &&
+make test` with a failing test.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5510,6 +5516,58 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_package_build_cases():
+    """Round 67, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): building and testing packages of
+    R and Perl, and a document converter's warnings. Needs R with its
+    headers, pandoc, perl and make."""
+    work = tempfile.mkdtemp(prefix="ghost-round67-")
+    try:
+        pkg = new_dir(work, "shopr")
+        write(os.path.join(pkg, "DESCRIPTION"), "Package: shopr\nVersion: 0.1.0\nTitle: Shop Totals\n"
+              "Description: Sums a cart.\nAuthor: Ghost\nMaintainer: Ghost <g@example.com>\nLicense: MIT\n"
+              "Encoding: UTF-8\n")
+        write(os.path.join(pkg, "NAMESPACE"), "useDynLib(shopr, .registration = TRUE)\nexport(cart_total)\n")
+        write(os.path.join(pkg, "R", "total.R"), "cart_total <- function(x) .Call(C_cart_total, as.numeric(x))\n")
+        write(os.path.join(pkg, "src", "Makevars"), "PKG_CFLAGS = -Wall\n")
+        write(os.path.join(pkg, "src", "total.c"),
+              "#include <R.h>\n#include <Rinternals.h>\n#include <R_ext/Rdynload.h>\n"
+              "SEXP cart_total(SEXP x) {\n    int unused_count = 0;\n    double s = 0;\n"
+              "    for (R_xlen_t i = 0; i < XLENGTH(x); i++) s += REAL(x)[i];\n    return ScalarReal(s);\n}\n"
+              "static const R_CallMethodDef calls[] = {{\"C_cart_total\", (DL_FUNC) &cart_total, 1}, {NULL, NULL, 0}};\n"
+              "void R_init_shopr(DllInfo *dll) { R_registerRoutines(dll, NULL, calls, NULL, NULL); "
+              "R_useDynamicSymbols(dll, FALSE); }\n")
+        os.makedirs(os.path.join(work, "lib"))
+        t = run("R CMD INSTALL --library=lib shopr", cwd=work)
+        case("r-cmd-install-shop", "log", "R CMD INSTALL --library=lib shopr", t,
+             lambda l: ": warning: " in l or l.startswith("* "),
+             "every `warning:` line and R's own `*` lines (what it installs, DONE)")
+        write(os.path.join(work, "doc.md"),
+              "# Shop guide\n\nSee ![logo](img/logo.png) and ![chart](img/chart.svg).\n\n## Totals\n\n"
+              "Use [the API][api].\n\n# Shop guide\n\nText with a footnote[^1].\n\n[^2]: An unused note.\n")
+        t = run("pandoc --verbose --self-contained -o out.html doc.md", cwd=work)
+        case("pandoc-missing-image", "log", "pandoc --verbose --self-contained -o out.html doc.md", t,
+             lambda l: l.startswith("[WARNING]") or "not found" in l,
+             "every `[WARNING]` line and the line saying what was not found")
+        m = new_dir(work, "cart")
+        write(os.path.join(m, "Makefile.PL"),
+              "use ExtUtils::MakeMaker;\nWriteMakefile(NAME => 'Shop::Cart', VERSION_FROM => 'lib/Shop/Cart.pm');\n")
+        write(os.path.join(m, "lib", "Shop", "Cart.pm"),
+              "package Shop::Cart;\nour $VERSION = '0.01';\nsub total { my $s = 0; $s += $_ for @_; return $s }\n"
+              "sub count { return scalar(@_) - 1 }\n1;\n")
+        write(os.path.join(m, "t", "cart.t"),
+              "use strict;\nuse warnings;\nuse Test::More tests => 3;\nuse Shop::Cart;\n"
+              "is(Shop::Cart::total(1, 2, 3), 6, 'total');\nis(Shop::Cart::count(1, 2, 3), 3, 'count');\n"
+              "ok(defined $Shop::Cart::VERSION, 'version');\n")
+        t = run("perl Makefile.PL && make && make test", cwd=m)
+        case("perl-module-make-test", "log", "perl Makefile.PL && make && make test", t,
+             lambda l: "Failed test" in l or re.match(r"^#\s+(got|expected):", l) or l.startswith("Result:")
+             or l.startswith("make: ***"),
+             "every `Failed test` line, each `got:`/`expected:` line, `Result:` and make's `***` line")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def runtime_twin_cases():
     """Round 66: tuning twins of `perl-syntax-check` and `tcl-errorinfo`
     (round 65, evaluation half, which the classifier called logs; their
@@ -5917,6 +5975,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round67" in sys.argv:
+        held_out_package_build_cases()
         return
     if "--round66" in sys.argv:
         runtime_twin_cases()
