@@ -102,11 +102,23 @@ fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
     } else if ghost_log_folding::grep::looks_like(body) {
         // grep/rg output: the log compressor groups it by file.
         (ContentClass::Log, 0.85)
-    } else if prose_share(&output.lines) > 0.25 {
+    } else if prose_share(&output.lines) > 0.25 && !ends_at_a_failure_exit(&output) {
         (ContentClass::Prose, 0.6)
     } else {
         (ContentClass::Log, 0.8)
     }
+}
+
+/// Whether the output's last line is a failure exit (`make: *** [Makefile:807:
+/// test_dynamic] Error 1`, `exited with 1`: see
+/// [`ghost_log_folding::markers::is_failure_exit`]): a job's log, however
+/// many of its lines are sentences (a Perl module's `Writing Makefile for
+/// Shop::Cart`, `Looks like you failed 1 test of 3.`).
+fn ends_at_a_failure_exit(output: &ShellOutput<'_>) -> bool {
+    output
+        .lines
+        .last()
+        .is_some_and(|l| ghost_log_folding::markers::is_failure_exit(l))
 }
 
 /// Whether the text is a TOML, YAML or INI document, a delimited table or a
@@ -1357,6 +1369,38 @@ SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\n
                       Use of uninitialized value $x in addition (+) at w.pl line 3.\n\
                       total 4\ntotal 8\nsummed 2 carts had compilation errors: 0\n";
         assert_ne!(through_bash(warned), ContentClass::Error);
+    }
+
+    #[test]
+    fn a_job_ending_at_a_failure_exit_is_a_log_however_many_sentences() {
+        let make_test = concat!(
+            "Generating a Unix-style Makefile\n",
+            "Writing Makefile for Shop::Ledger\n",
+            "Writing MYMETA.yml and MYMETA.json\n",
+            "cp lib/Shop/Ledger.pm blib/lib/Shop/Ledger.pm\n",
+            "PERL_DL_NONLAZY=1 \"/usr/bin/perl\" \"-MExtUtils::Command::MM\" \"-MTest::Harness\" \"-e\" \"undef *Test::Harness::Switches; test_harness(0, 'blib/lib', 'blib/arch')\" t/*.t\n",
+            "t/balance.t .. ok\n",
+            "t/fee.t ...... \n",
+            "Dubious, test returned 1 (wstat 256, 0x100)\n",
+            "Failed 1/2 subtests \n",
+            "\n",
+            "Test Summary Report\n",
+            "-------------------\n",
+            "t/fee.t    (Wstat: 256 (exited 1) Tests: 2 Failed: 1)\n",
+            "  Failed test:  2\n",
+            "  Non-zero exit status: 1\n",
+            "Files=2, Tests=4,  0 wallclock secs ( 0.02 usr  0.00 sys +  0.11 cusr  0.02 csys =  0.15 CPU)\n",
+            "Result: FAIL\n",
+            "\n",
+            "#   Failed test 'fee rounds up'\n",
+            "#   at t/fee.t line 6.\n",
+            "#          got: '0'\n",
+            "#     expected: '1'\n",
+            "# Looks like you failed 1 test of 2.\n",
+            "Failed 1/2 test programs. 1/4 subtests failed.\n",
+            "make: *** [Makefile:807: test_dynamic] Error 1\n",
+        );
+        assert_eq!(through_bash(make_test), ContentClass::Log);
     }
 
     #[test]

@@ -353,6 +353,10 @@ in the evaluation half: `R CMD INSTALL` of a package with C code that
 note and a missing image, a Perl module's `perl Makefile.PL && make &&
 make test` with a failing test.
 
+`--round68` writes only `perl_make_test_twin_cases()`: a tuning twin of
+`perl-module-make-test` (another Perl module, two test files, one
+failing).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5516,6 +5520,35 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def perl_make_test_twin_cases():
+    """Round 68: a tuning twin of `perl-module-make-test` (round 67,
+    evaluation half, which the classifier calls prose given its command;
+    that output stays unread): another Perl module's `perl Makefile.PL &&
+    make && make test`, two test files, one failing, its rule the
+    counterpart's, written before it ran. Needs perl and make."""
+    work = tempfile.mkdtemp(prefix="ghost-round68-")
+    try:
+        m = new_dir(work, "ledger")
+        write(os.path.join(m, "Makefile.PL"),
+              "use ExtUtils::MakeMaker;\nWriteMakefile(NAME => 'Shop::Ledger', VERSION_FROM => 'lib/Shop/Ledger.pm');\n")
+        write(os.path.join(m, "lib", "Shop", "Ledger.pm"),
+              "package Shop::Ledger;\nour $VERSION = '0.02';\nsub balance { my ($in, $out) = @_; return $in - $out }\n"
+              "sub fee { my ($amount) = @_; return int($amount / 100) }\n1;\n")
+        write(os.path.join(m, "t", "balance.t"),
+              "use strict;\nuse warnings;\nuse Test::More tests => 2;\nuse Shop::Ledger;\n"
+              "is(Shop::Ledger::balance(10, 4), 6, 'balance');\nis(Shop::Ledger::balance(0, 0), 0, 'empty');\n")
+        write(os.path.join(m, "t", "fee.t"),
+              "use strict;\nuse warnings;\nuse Test::More tests => 2;\nuse Shop::Ledger;\n"
+              "is(Shop::Ledger::fee(250), 2, 'fee of 250');\nis(Shop::Ledger::fee(99), 1, 'fee rounds up');\n")
+        t = run("perl Makefile.PL && make && make test", cwd=m)
+        case("perl-make-test", "log", "perl Makefile.PL && make && make test", t,
+             lambda l: "Failed test" in l or re.match(r"^#\s+(got|expected):", l) or l.startswith("Result:")
+             or l.startswith("make: ***"),
+             "every `Failed test` line, each `got:`/`expected:` line, `Result:` and make's `***` line")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def held_out_package_build_cases():
     """Round 67, held out (every id in the evaluation half; the rules
     written before ghost ran on them): building and testing packages of
@@ -5975,6 +6008,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round68" in sys.argv:
+        perl_make_test_twin_cases()
         return
     if "--round67" in sys.argv:
         held_out_package_build_cases()
