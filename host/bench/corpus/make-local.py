@@ -357,6 +357,11 @@ make test` with a failing test.
 `perl-module-make-test` (another Perl module, two test files, one
 failing).
 
+`--round69` writes only `held_out_shell_file_cases()`: held out, all in
+the evaluation half: files and listings an agent prints through its
+shell (`cat` of a Makefile, a Dockerfile and /etc/os-release, `sed -n`
+of a Rust source, `ps aux`, `df -h`).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5520,6 +5525,36 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_shell_file_cases():
+    """Round 69, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): what an agent prints through Bash
+    rather than reads: files by `cat` and `sed -n` (their class is the
+    file's), and two system listings."""
+    reg = os.path.expanduser("~/.cargo/registry/src")
+    path = glob.glob(os.path.join(reg, "*", "liblzma-sys-0.4.9", "xz", "dos", "Makefile"))[0]
+    t = open(path).read()
+    case("makefile-xz-dos", "code", "cat xz/dos/Makefile", t,
+         lambda l: re.match(r"^[^\s#=:][^=]*:([^=]|$)", l),
+         "every rule's target line")
+    path = "/usr/lib/R/site-library/sf/docker/gdal/Dockerfile"
+    t = open(path).read()
+    case("cat-dockerfile-gdal", "code", "cat docker/gdal/Dockerfile", t,
+         lambda l: re.match(r"^[A-Z]+ ", l),
+         "every instruction line (FROM, RUN, ENV, …)")
+    t = open("/etc/os-release").read()
+    case("cat-etc-os-release", "structured", "cat /etc/os-release", t,
+         [l.split("=", 1)[0] for l in t.splitlines() if "=" in l], "every key")
+    path = sorted(glob.glob(os.path.join(reg, "*", "itoa-1.*", "src", "lib.rs")))[-1]
+    t = run(f"sed -n 1,160p {path}")
+    case("sed-n-rust-source", "code", "sed -n 1,160p src/lib.rs", t,
+         lambda l: re.match(r"^\s*(pub(\([\w:]+\))? )?(unsafe )?(fn|struct|enum|trait|impl|mod|const|type|macro_rules!) ", l),
+         "every item's signature line (fn, struct, enum, trait, impl, mod, const, type, macro)")
+    t = run("ps aux")
+    case("ps-aux", "log", "ps aux", t, lambda l: bool(l.strip()), "every line (each a process)")
+    t = run("df -h")
+    case("df-human", "log", "df -h", t, lambda l: bool(l.strip()), "every line (each a file system)")
+
+
 def perl_make_test_twin_cases():
     """Round 68: a tuning twin of `perl-module-make-test` (round 67,
     evaluation half, which the classifier calls prose given its command;
@@ -6008,6 +6043,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round69" in sys.argv:
+        held_out_shell_file_cases()
         return
     if "--round68" in sys.argv:
         perl_make_test_twin_cases()
