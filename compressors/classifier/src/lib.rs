@@ -131,6 +131,7 @@ fn is_document(output: &ShellOutput<'_>) -> bool {
         || document::looks_like_table(&output.lines)
         || document::looks_like_go_sum(&output.lines)
         || document::looks_like_yarn_lock(&output.lines)
+        || document::looks_like_env_file(&output.lines)
 }
 
 /// Whether the output is a crashed program's report, in any language's

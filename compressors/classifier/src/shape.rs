@@ -362,6 +362,7 @@ fn leads_with_an_alarm(t: &str) -> bool {
 /// statements and blocks do (`{`, `}`, `;`, `):`) or opens a call or a
 /// list that the next lines go on with (`(`, `[`), or opens a block (`…
 /// do`, `… ->`) or closes one alone on its line (`end`, `}`, `)`, `fi`).
+/// A Dockerfile's instructions are its keywords.
 fn reads_as_code(l: &str) -> bool {
     const CLOSERS: &[&str] = &["end", "}", ")", "]", "});", "fi", "done", "esac", "end)"];
     const KEYWORDS: &[&str] = &[
@@ -412,6 +413,20 @@ fn reads_as_code(l: &str) -> bool {
         "yield ",
         "type ",
         "interface ",
+        // A Dockerfile's (a Containerfile's) instructions.
+        "FROM ",
+        "RUN ",
+        "COPY ",
+        "ADD ",
+        "WORKDIR ",
+        "ENTRYPOINT ",
+        "CMD ",
+        "ENV ",
+        "ARG ",
+        "EXPOSE ",
+        "LABEL ",
+        "VOLUME ",
+        "HEALTHCHECK ",
     ];
     let t = l.trim_end();
     KEYWORDS
@@ -482,6 +497,14 @@ mod tests {
         let tests = "i, j = symbols('i j')\nA = MatrixSymbol('A', n, n)\nB = MatrixSymbol('B', n, n)\n\n\
                      def test_sum():\n    assert bc_matadd(A + B) == A + B\n    assert A.T == B.T\n";
         assert_eq!(judge(tests).0, ContentClass::Code);
+        // A container recipe: its instructions are its keywords.
+        let dockerfile = "ARG BASH\n\nFROM alpine/git:v2.30.0 as bats\nARG BATS_VERSION\n\
+                          RUN git clone https://github.com/bats-core/bats-core.git /root/bats-core \\\n\
+                          && cd /root/bats-core \\\n      && git checkout \"${BATS_VERSION}\"\n\n\
+                          FROM bash:$BASH\n  # Bats\n  RUN apk add --update parallel ncurses git \\\n\
+                          && mkdir -p ~/.parallel \\\n        && touch ~/.parallel/will-cite\n\
+                          COPY --from=bats /root/bats-core /root/bats-core\nWORKDIR /code/\n";
+        assert_eq!(judge(dockerfile).0, ContentClass::Code);
     }
 
     #[test]

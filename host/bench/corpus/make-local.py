@@ -362,6 +362,10 @@ the evaluation half: files and listings an agent prints through its
 shell (`cat` of a Makefile, a Dockerfile and /etc/os-release, `sed -n`
 of a Rust source, `ps aux`, `df -h`).
 
+`--round70` writes only `shell_file_twin_cases()`: tuning twins of round
+69's three misclassified files: `cat` of another Makefile and another
+Dockerfile, and `locale` (settings as `KEY=value`).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5525,6 +5529,25 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def shell_file_twin_cases():
+    """Round 70: tuning twins of `makefile-xz-dos`, `cat-dockerfile-gdal`
+    and `cat-etc-os-release` (round 69, evaluation half, which the
+    classifier called logs; their outputs stay unread), each another file
+    of the same kind printed through the shell, its rule written before
+    ghost ran on it."""
+    reg = os.path.expanduser("~/.cargo/registry/src")
+    path = glob.glob(os.path.join(reg, "*", "r-efi-6.0.0", "Makefile"))[0]
+    t = open(path).read()
+    case("cat-makefile", "code", "cat Makefile", t,
+         lambda l: re.match(r"^[^\s#=:][^=]*:([^=]|$)", l), "every rule's target line")
+    t = open(os.path.expanduser("~/.pyenv/test/Dockerfile")).read()
+    case("cat-dockerfile", "code", "cat test/Dockerfile", t,
+         lambda l: re.match(r"^\s*[A-Z]+ ", l), "every instruction line (FROM, RUN, ARG, …)")
+    t = run("locale")
+    case("shell-locale", "structured", "locale", t,
+         [l.split("=", 1)[0] for l in t.splitlines() if "=" in l], "every key")
+
+
 def held_out_shell_file_cases():
     """Round 69, held out (every id in the evaluation half; the rules
     written before ghost ran on them): what an agent prints through Bash
@@ -6043,6 +6066,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round70" in sys.argv:
+        shell_file_twin_cases()
         return
     if "--round69" in sys.argv:
         held_out_shell_file_cases()

@@ -88,6 +88,41 @@ pub const EXTENSIONS: &[(&str, ContentClass)] = &[
     ("output", ContentClass::Log),
 ];
 
+/// Files known by their whole name, with their class: build and
+/// container recipes have no extension (`Makefile`, `Dockerfile`), or one
+/// that says nothing (`CMakeLists.txt`). A `Dockerfile.dev` or
+/// `Containerfile.ci` is known by its name before the dot.
+pub const FILE_NAMES: &[(&str, ContentClass)] = &[
+    ("Makefile", ContentClass::Code),
+    ("makefile", ContentClass::Code),
+    ("GNUmakefile", ContentClass::Code),
+    ("Dockerfile", ContentClass::Code),
+    ("Containerfile", ContentClass::Code),
+    ("Jenkinsfile", ContentClass::Code),
+    ("Vagrantfile", ContentClass::Code),
+    ("Rakefile", ContentClass::Code),
+    ("Gemfile", ContentClass::Code),
+    ("Justfile", ContentClass::Code),
+    ("justfile", ContentClass::Code),
+    ("CMakeLists.txt", ContentClass::Code),
+];
+
+/// Names that keep their meaning with a suffix after a dot
+/// (`Dockerfile.dev`).
+const NAMES_WITH_SUFFIXES: &[&str] = &["Dockerfile", "Containerfile"];
+
+/// The class of a file by its whole name (see [`FILE_NAMES`]).
+fn class_of_name(name: &str) -> Option<ContentClass> {
+    let known = |n: &str| FILE_NAMES.iter().find(|(k, _)| *k == n).map(|(_, c)| *c);
+    known(name).or_else(|| {
+        let (stem, _) = name.split_once('.')?;
+        NAMES_WITH_SUFFIXES
+            .contains(&stem)
+            .then(|| known(stem))
+            .flatten()
+    })
+}
+
 /// Extensions that say little about what a file holds: a `.txt` or `.log`
 /// may be a log, a listing, JSON or code saved from a terminal. Their class
 /// above is only a fallback when the content says nothing clear.
@@ -107,11 +142,18 @@ pub struct PathHint {
 /// [`WEAK_EXTENSIONS`]).
 pub fn hint_of_path(path: &str) -> Option<PathHint> {
     let class = class_of_path(path)?;
-    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    let name = file_name(path);
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     Some(PathHint {
         class,
-        weak: WEAK_EXTENSIONS.iter().any(|w| w.eq_ignore_ascii_case(ext)),
+        weak: class_of_name(name).is_none()
+            && WEAK_EXTENSIONS.iter().any(|w| w.eq_ignore_ascii_case(ext)),
     })
+}
+
+/// The last part of `path`: the file's name.
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// `source_path` unless its extension is a weak hint (see
@@ -129,11 +171,14 @@ pub fn class_of_extension(ext: &str) -> Option<ContentClass> {
         .map(|(_, class)| *class)
 }
 
-/// The class of the file at `path` by its extension, `None` when it has
-/// none or one the table does not list. A leading dot is no extension
-/// (`.bashrc`); folders' dots do not count (`a.d/Makefile`).
+/// The class of the file at `path` by its name (see [`FILE_NAMES`]) or
+/// else its extension, `None` when neither is listed. A leading dot is no
+/// extension (`.bashrc`); folders' dots do not count (`a.d/Makefile`).
 pub fn class_of_path(path: &str) -> Option<ContentClass> {
-    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let name = file_name(path);
+    if let Some(class) = class_of_name(name) {
+        return Some(class);
+    }
     match name.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => class_of_extension(ext),
         _ => None,
@@ -153,13 +198,30 @@ mod tests {
         );
         assert_eq!(class_of_path("run.out"), Some(ContentClass::Log));
         assert_eq!(class_of_path("README.md"), Some(ContentClass::Prose));
-        assert_eq!(class_of_path("a.d/Makefile"), None);
+        assert_eq!(class_of_path("a.d/Makefile"), Some(ContentClass::Code));
+        assert_eq!(class_of_path("a.d/Notes"), None);
+        assert_eq!(
+            class_of_path("docker/Dockerfile.dev"),
+            Some(ContentClass::Code)
+        );
+        assert!(!hint_of_path("CMakeLists.txt").unwrap().weak);
+        assert_eq!(class_of_path("Makefile.am"), None);
         assert_eq!(class_of_path(".bashrc"), None);
         assert_eq!(class_of_path("archive.tar.gz"), None);
         assert!(hint_of_path("out/input.TXT").unwrap().weak);
         assert!(!hint_of_path("src/lib.rs").unwrap().weak);
         assert_eq!(telling_path(Some("out/input.TXT")), None);
         assert_eq!(telling_path(Some("src/lib.rs")), Some("src/lib.rs"));
+    }
+
+    #[test]
+    fn every_file_name_is_listed_once() {
+        for (i, (name, _)) in FILE_NAMES.iter().enumerate() {
+            assert!(
+                !FILE_NAMES[..i].iter().any(|(n, _)| n == name),
+                "{name} twice"
+            );
+        }
     }
 
     #[test]
