@@ -366,6 +366,10 @@ of a Rust source, `ps aux`, `df -h`).
 69's three misclassified files: `cat` of another Makefile and another
 Dockerfile, and `locale` (settings as `KEY=value`).
 
+`--round71` writes only `held_out_dev_tool_cases()`: held out, all in
+the evaluation half: `rustc --explain E0382`, `git branch -vv` of a repo
+with seven branches, sqlite3's `-header -column` query, `cargo --list`.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5529,6 +5533,46 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_dev_tool_cases():
+    """Round 71, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): what an agent asks developer tools
+    while it works: an error code's explanation, a repository's branches,
+    a query's table, a tool's commands. Needs rustc, git, sqlite3, cargo."""
+    work = tempfile.mkdtemp(prefix="ghost-round71-")
+    try:
+        t = run("rustc --explain E0382")
+        case("rustc-explain-e0382", "prose", "rustc --explain E0382", t, [t.splitlines()[0]],
+             "the first line (what the error means)")
+        repo = new_dir(work, "repo")
+        git("init -q -b main", repo)
+        write(os.path.join(repo, "a.txt"), "a\n")
+        git("add -A", repo)
+        git("commit -q -m 'Start the shop'", repo)
+        for k, name in enumerate(["feature/cart", "feature/checkout", "fix/rounding", "release/1.2",
+                                  "spike/ledger", "docs/api"]):
+            git(f"checkout -q -b {name} main", repo)
+            write(os.path.join(repo, f"f{k}.txt"), f"{name}\n")
+            git("add -A", repo)
+            git(f"commit -q -m 'Work on {name}'", repo)
+        git("checkout -q main", repo)
+        t = git("branch -vv", repo)
+        case("git-branch-vv", "log", "git branch -vv", t, lambda l: bool(l.strip()),
+             "every line (each a branch)")
+        db = os.path.join(work, "shop.db")
+        run(f"sqlite3 {db} \"create table item(id integer primary key, name text, price real, stock integer); "
+            "insert into item(name, price, stock) values ('apple', 0.5, 120), ('pear', 0.75, 80), "
+            "('plum', 0.3, 0), ('kiwi', 0.9, 45), ('fig', 1.2, 12), ('lime', 0.25, 300), ('date', 2.5, 7), "
+            "('melon', 3.0, 9), ('grape', 2.2, 60), ('peach', 0.8, 33);\"")
+        t = run(f"sqlite3 -header -column {db} 'select id, name, price, stock from item order by name'")
+        case("sqlite3-header-column", "log", "sqlite3 -header -column shop.db 'select …'", t,
+             lambda l: bool(re.match(r"^\d+\s", l)), "every row")
+        t = run("cargo --list")
+        case("cargo-list-commands", "log", "cargo --list", t, lambda l: bool(re.match(r"^    \S", l)),
+             "every command's line")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def shell_file_twin_cases():
     """Round 70: tuning twins of `makefile-xz-dos`, `cat-dockerfile-gdal`
     and `cat-etc-os-release` (round 69, evaluation half, which the
@@ -6066,6 +6110,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round71" in sys.argv:
+        held_out_dev_tool_cases()
         return
     if "--round70" in sys.argv:
         shell_file_twin_cases()
