@@ -5538,6 +5538,9 @@ def held_out_dev_tool_cases():
     written before ghost ran on them): what an agent asks developer tools
     while it works: an error code's explanation, a repository's branches,
     a query's table, a tool's commands. Needs rustc, git, sqlite3, cargo."""
+    def git(cmd, cwd):
+        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
     work = tempfile.mkdtemp(prefix="ghost-round71-")
     try:
         t = run("rustc --explain E0382")
