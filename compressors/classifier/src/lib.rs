@@ -102,7 +102,9 @@ fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
     } else if ghost_log_folding::grep::looks_like(body) {
         // grep/rg output: the log compressor groups it by file.
         (ContentClass::Log, 0.85)
-    } else if prose_share(&output.lines) > 0.25 && !ends_at_a_failure_exit(&output) {
+    } else if (prose_share(&output.lines) > 0.25 || prints_a_markdown_document(&output, body))
+        && !ends_at_a_failure_exit(&output)
+    {
         (ContentClass::Prose, 0.6)
     } else {
         (ContentClass::Log, 0.8)
@@ -381,6 +383,19 @@ pub(crate) fn starts_with_level(l: &str) -> bool {
 
 /// How much of `body` reads as prose: sentence lines, with Markdown headings
 /// counting double.
+/// Whether a command printed a Markdown document (`rustc --explain
+/// E0502`): code fences (```, opened and closed) around the code it
+/// quotes, and text that reads as prose by its shape ([`shape::judge`]:
+/// wrapped paragraphs, headings, links).
+fn prints_a_markdown_document(output: &ShellOutput<'_>, body: &str) -> bool {
+    let fences = output
+        .lines
+        .iter()
+        .filter(|l| l.trim_start().starts_with("```"))
+        .count();
+    fences >= 2 && fences % 2 == 0 && shape::judge(body).0 == ContentClass::Prose
+}
+
 fn prose_share(lines: &[&str]) -> f32 {
     if lines.is_empty() {
         return 0.0;
@@ -1402,6 +1417,21 @@ SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\n
             "make: *** [Makefile:807: test_dynamic] Error 1\n",
         );
         assert_eq!(through_bash(make_test), ContentClass::Log);
+    }
+
+    #[test]
+    fn a_document_printed_by_a_command_is_judged_by_its_text_not_its_code() {
+        let explain = "A variable already borrowed with a certain mutability (either mutable or\n\
+                       immutable) was borrowed again with a different mutability.\n\n\
+                       Erroneous code example:\n\n```\nfn bar(x: &mut i32) {}\nfn foo(a: &mut i32) {\n\
+                       \x20   let y = &a; // a is borrowed as immutable.\n    bar(a);\n    println!(\"{}\", y);\n}\n```\n\n\
+                       To fix this error, ensure that you don't have any other references to the\n\
+                       variable before trying to access it with a different mutability:\n\n\
+                       ```\nfn bar(x: &mut i32) {}\nfn foo(a: &mut i32) {\n    bar(a);\n    let y = &a; // ok!\n\
+                       \x20   println!(\"{}\", y);\n}\n```\n\n\
+                       For more information on Rust's ownership system, take a look at the\n\
+                       References & Borrowing section of the Book.\n";
+        assert_eq!(through_bash(explain), ContentClass::Prose);
     }
 
     #[test]

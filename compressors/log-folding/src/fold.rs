@@ -755,7 +755,8 @@ pub fn fold_analysed(
     for &(start, len) in &candidates {
         let varied = || {
             (len < VARIED_RUN_FOLDS_FROM || short_here[start])
-                && !same_masks(&masks[start..start + len])
+                && (!same_masks(&masks[start..start + len])
+                    || short_here[start] && differ_in_names(&contents[start..start + len]))
         };
         let listed = || short_here[start] && numbered[start..start + len].iter().all(|&x| x);
         if chosen.contains(&start) && (varied() || listed()) {
@@ -1413,6 +1414,22 @@ fn same_masks(masks: &[String]) -> bool {
     masks.iter().all(|m| *m == masks[0])
 }
 
+/// Whether lines alike in their masks differ in more than numbers: a
+/// path's or a branch's name (`feature/cart`, `fix/rounding`) masks as a
+/// path does, but names another thing (compared as [`crate::alike`]
+/// compares alerts: numbers out of names masked, names kept). Not a
+/// build's command lines: each names the next file it compiles among the
+/// same options (see [`line::is_command_line`]).
+fn differ_in_names(lines: &[&str]) -> bool {
+    if line::is_command_line(lines[0]) {
+        return false;
+    }
+    let first = crate::alike::key_hash(lines[0]);
+    lines[1..]
+        .iter()
+        .any(|l| crate::alike::key_hash(l) != first)
+}
+
 /// A lone folded line is printed instead of its marker unless the marker
 /// is this many times shorter: a fold that does not clearly save room
 /// only hides the line (as a compressed result not clearly smaller is not
@@ -1816,6 +1833,32 @@ mod tests {
         assert!(out.contains("[×12 similar]"), "{out}");
         assert!(out.contains("lib/sum7.c:4:12: warning:"), "{out}");
         assert!(!out.contains("lib/sum5.c"), "{out}");
+    }
+
+    #[test]
+    fn a_short_list_of_names_that_mask_alike_keeps_every_name() {
+        let branches = "  bugfix/overdraft       cd28bd8 Begin bugfix/overdraft\n\
+                        \x20 chore/deps             20c0894 Begin chore/deps\n\
+                        \x20 experiment/sqlite      99cd9d6 Begin experiment/sqlite\n\
+                        \x20 feature/export-csv     f62fc70 Begin feature/export-csv\n\
+                        \x20 feature/multi-currency 41ccb4c Begin feature/multi-currency\n\
+                        \x20 hotfix/2.0.1           1f85cee Begin hotfix/2.0.1\n\
+                        \x20 refactor/accounts      209b0a3 Begin refactor/accounts\n\
+                        * trunk                  2110b6e Open the ledger\n";
+        let out = crate::compress_within(branches, None).text;
+        for name in [
+            "experiment/sqlite",
+            "feature/export-csv",
+            "feature/multi-currency",
+        ] {
+            assert!(out.contains(name), "{out}");
+        }
+        // Lines differing only in numbers still fold.
+        let downloads: String = (1..=150)
+            .map(|k| format!("Downloaded {k}0 kB in {k}.{k}s\n"))
+            .collect();
+        let out = crate::compress_within(&downloads, None).text;
+        assert!(out.contains("similar"), "{out}");
     }
 
     #[test]

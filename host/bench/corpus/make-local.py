@@ -370,6 +370,10 @@ Dockerfile, and `locale` (settings as `KEY=value`).
 the evaluation half: `rustc --explain E0382`, `git branch -vv` of a repo
 with seven branches, sqlite3's `-header -column` query, `cargo --list`.
 
+`--round72` writes only `dev_tool_twin_cases()`: tuning twins of round
+71's `git branch -vv` (lines lost) and `rustc --explain` (called a log):
+another repository's branches, `rustc --explain E0502`.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5533,6 +5537,38 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def dev_tool_twin_cases():
+    """Round 72: tuning twins of `git-branch-vv` (round 71, evaluation
+    half, 4/7 kept) and `rustc-explain-e0382` (called a log given its
+    command); their outputs stay unread. Each is another run of the same
+    kind, its rule the counterpart's, written before it ran."""
+    def git(cmd, cwd):
+        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
+    work = tempfile.mkdtemp(prefix="ghost-round72-")
+    try:
+        t = run("rustc --explain E0502")
+        case("rustc-explain", "prose", "rustc --explain E0502", t, [t.splitlines()[0]],
+             "the first line (what the error means)")
+        repo = new_dir(work, "ledger")
+        git("init -q -b trunk", repo)
+        write(os.path.join(repo, "README"), "ledger\n")
+        git("add -A", repo)
+        git("commit -q -m 'Open the ledger'", repo)
+        for k, name in enumerate(["bugfix/overdraft", "feature/export-csv", "feature/multi-currency",
+                                  "hotfix/2.0.1", "experiment/sqlite", "chore/deps", "refactor/accounts"]):
+            git(f"checkout -q -b {name} trunk", repo)
+            write(os.path.join(repo, f"n{k}.txt"), f"{name}\n")
+            git("add -A", repo)
+            git(f"commit -q -m 'Begin {name}'", repo)
+        git("checkout -q trunk", repo)
+        t = git("branch -vv", repo)
+        case("git-branch-vv-shop", "log", "git branch -vv", t, lambda l: bool(l.strip()),
+             "every line (each a branch)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def held_out_dev_tool_cases():
     """Round 71, held out (every id in the evaluation half; the rules
     written before ghost ran on them): what an agent asks developer tools
@@ -6113,6 +6149,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round72" in sys.argv:
+        dev_tool_twin_cases()
         return
     if "--round71" in sys.argv:
         held_out_dev_tool_cases()
