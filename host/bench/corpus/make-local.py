@@ -374,6 +374,12 @@ with seven branches, sqlite3's `-header -column` query, `cargo --list`.
 71's `git branch -vv` (lines lost) and `rustc --explain` (called a log):
 another repository's branches, `rustc --explain E0502`.
 
+`--round73` writes only `held_out_file_list_cases()`: held out, all in
+the evaluation half: long listings whose every line names a file beside
+a status or a number: `git status --short` and `git diff --name-status`
+over Python's standard library edited, `wc -l *.py`, `du -sh
+/usr/share/*`, `grep -c import *.py`.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5537,6 +5543,49 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_file_list_cases():
+    """Round 73, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): long listings in which each line
+    names a file beside a status or a number, so lines differ from each
+    other only in a path and a number. Every file named is a fact."""
+    def git(cmd, cwd):
+        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
+    work = tempfile.mkdtemp(prefix="ghost-round73-")
+    try:
+        repo = new_dir(work, "lib")
+        names = sorted(n for n in os.listdir(STDLIB) if n.endswith(".py"))[:160]
+        for n in names:
+            shutil.copy(os.path.join(STDLIB, n), os.path.join(repo, n))
+        git("init -q -b main", repo)
+        git("add -A", repo)
+        git("commit -q -m base", repo)
+        for n in names[:130]:
+            with open(os.path.join(repo, n), "a") as f:
+                f.write("\n# touched\n")
+        for n in names[130:140]:
+            os.remove(os.path.join(repo, n))
+        for k in range(15):
+            write(os.path.join(repo, "new", f"module_{k}.py"), f"VALUE = {k}\n")
+        t = git("status --short --untracked-files=all", repo)
+        paths = lambda text: [l.split()[-1] for l in text.splitlines() if l.strip()]
+        case("git-status-short-many", "log", "git status --short --untracked-files=all", t, paths(t),
+             "every path")
+        git("add -A", repo)
+        git("commit -q -m edits", repo)
+        t = git("diff --name-status HEAD~1", repo)
+        case("name-status-diff", "log", "git diff --name-status HEAD~1", t, paths(t), "every path")
+        t = run("wc -l *.py", cwd=repo)
+        case("wc-l-python-files", "log", "wc -l *.py", t, paths(t), "every file's name (and the total)")
+        t = run("du -sh /usr/share/*", stderr=False)
+        case("du-sh-dirs", "log", "du -sh /usr/share/*", t, paths(t), "every folder")
+        t = run("grep -c import *.py", cwd=repo)
+        case("grep-c-count", "log", "grep -c import *.py", t, [l.split(":")[0] for l in t.splitlines() if l],
+             "every file's name")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def dev_tool_twin_cases():
     """Round 72: tuning twins of `git-branch-vv` (round 71, evaluation
     half, 4/7 kept) and `rustc-explain-e0382` (called a log given its
@@ -6149,6 +6198,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round73" in sys.argv:
+        held_out_file_list_cases()
         return
     if "--round72" in sys.argv:
         dev_tool_twin_cases()
