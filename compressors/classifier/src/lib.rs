@@ -88,6 +88,11 @@ fn shell_output(text: &str, body: &str) -> (ContentClass, f32) {
         // A report or a manifest printed as XML (`node --test
         // --test-reporter=junit`, `mvn help:effective-pom`).
         (ContentClass::Structured, 0.85)
+    } else if !ghost_log_folding::listing::kept(&output.lines).is_empty() {
+        // A list of files, each alone or beside its status or size (`git
+        // status --short`, `du -sh *`), however its columns are
+        // delimited: a log.
+        (ContentClass::Log, 0.85)
     } else if is_document(&output) {
         // `kubectl get -o yaml`, `cat Cargo.lock`.
         (ContentClass::Structured, 0.85)
@@ -286,7 +291,14 @@ fn by_content(text: &str, body: &str) -> (ContentClass, f32) {
     if crashed(body, &output) {
         return (ContentClass::Error, 0.8);
     }
-    if parses_as_json(text) || looks_structured(body) || is_document(&output) {
+    if parses_as_json(text) || looks_structured(body) {
+        return (ContentClass::Structured, 0.85);
+    }
+    // A list of files (see [`shell_output`]) before a delimited table.
+    if !ghost_log_folding::listing::kept(&output.lines).is_empty() {
+        return (ContentClass::Log, 0.85);
+    }
+    if is_document(&output) {
         return (ContentClass::Structured, 0.85);
     }
     if reports_tests_or_diagnostics(&output) {
@@ -1432,6 +1444,16 @@ SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\n
                        For more information on Rust's ownership system, take a look at the\n\
                        References & Borrowing section of the Book.\n";
         assert_eq!(through_bash(explain), ContentClass::Prose);
+    }
+
+    #[test]
+    fn a_list_of_files_beside_their_sizes_is_a_log_though_tab_delimited() {
+        let du: String = (0..30)
+            .map(|k| format!("{k}.{k}M\t/usr/lib/pkg{k}\n"))
+            .collect();
+        assert_eq!(through_bash(&du), ContentClass::Log);
+        let status: String = (0..30).map(|k| format!("M\tlib/mod_{k}.pm\n")).collect();
+        assert_eq!(through_bash(&status), ContentClass::Log);
     }
 
     #[test]

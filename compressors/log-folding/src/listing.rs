@@ -14,7 +14,9 @@ const MIN_PATH_SHARE: f64 = 0.9;
 /// The lines to keep, or none when `contents` is not a list of paths.
 pub fn kept(contents: &[&str]) -> Vec<usize> {
     let paths: Vec<usize> = (0..contents.len())
-        .filter(|&i| is_path_line(contents[i]) || is_mode_line(contents[i]))
+        .filter(|&i| {
+            is_path_line(contents[i]) || is_mode_line(contents[i]) || is_labelled_path(contents[i])
+        })
         .collect();
     // `ls -l`'s `total 1234` heads the entries; it is not one.
     let non_blank = contents
@@ -81,6 +83,41 @@ fn is_mode_line(content: &str) -> bool {
     rest.starts_with(' ') && rest.split_whitespace().count() >= 3
 }
 
+/// A line that is a short label, then a file: its status (`git status
+/// --short`'s ` M a.py`, `??`, `git diff --name-status`'s `R100  old
+/// new`) or its size (`du -sh`'s `4.0K  ./x`, `wc -l`'s `  120 a.py`).
+/// The label says what happened to the file or how big it is; the file
+/// is the entry.
+fn is_labelled_path(content: &str) -> bool {
+    let mut words = content.split_whitespace();
+    let Some(label) = words.next() else {
+        return false;
+    };
+    let files: Vec<&str> = words.filter(|w| *w != "->").collect();
+    is_label(label) && (1..=2).contains(&files.len()) && files.iter().all(|f| names_a_file(f))
+}
+
+/// A status code or a size: at most 6 characters of capitals, digits and
+/// `?!.%` (`M`, `??`, `R100`, `UU`, `1.2M`, `4.0K`, `120`).
+fn is_label(word: &str) -> bool {
+    word.len() <= 6
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b"?!.%".contains(&b))
+}
+
+/// A word that names a file: a path (with a `/`) or a name with an
+/// extension (`AnyDBM_File.pm`), not a place in it (`a.rs:12`) nor a URL.
+fn names_a_file(word: &str) -> bool {
+    let has_extension = word.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=6).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            && ext.bytes().any(|b| b.is_ascii_alphabetic())
+    });
+    (word.contains('/') || has_extension) && !word.has("://") && !word.contains(':')
+}
+
 /// A line that is one path and nothing else: a word with a `/` in it and
 /// no `:` after a name (`src/a.rs:12: …` is a finding, not an entry).
 fn is_path_line(content: &str) -> bool {
@@ -115,6 +152,32 @@ mod tests {
         let refs: Vec<&str> = long.iter().map(String::as_str).collect();
         assert_eq!(kept(&refs).len(), 13);
         assert!(!is_mode_line("-rw-r--r-- is"));
+        let status: Vec<String> = (0..14)
+            .map(|i| format!(" M lib/mod_{i}.py"))
+            .chain([
+                "?? new/a.py".into(),
+                "R  old.py -> lib/new.py".into(),
+                "D  gone.pm".into(),
+            ])
+            .collect();
+        let refs: Vec<&str> = status.iter().map(String::as_str).collect();
+        assert_eq!(kept(&refs).len(), 17);
+        let sizes = [
+            "4.0K\t/usr/share/a",
+            "1.2M\t/usr/share/b",
+            "  120 a.py",
+            "R100\tx.pm\ty.pm",
+        ];
+        assert!(sizes.iter().all(|l| is_labelled_path(l)), "{sizes:?}");
+        for line in [
+            "Compiling a.rs",
+            "OK 3 tests",
+            "M",
+            "ERROR src/a.rs:12",
+            "200 https://x.io/a.js",
+        ] {
+            assert!(!is_labelled_path(line), "{line}");
+        }
         assert!(!is_mode_line("line 34 oé日本🦀f notes"));
         let found = [
             "find: '/root/x': Permission denied",

@@ -380,6 +380,11 @@ a status or a number: `git status --short` and `git diff --name-status`
 over Python's standard library edited, `wc -l *.py`, `du -sh
 /usr/share/*`, `grep -c import *.py`.
 
+`--round74` writes only `file_list_twin_cases()`: tuning twins of round
+73's two git listings that lost names: `git status --short` and `git
+diff --name-status` over Perl's library (in folders) edited; and of its
+`du -sh` (called structured): `du -sh /usr/lib/*`.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5543,6 +5548,53 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def file_list_twin_cases():
+    """Round 74: tuning twins of `git-status-short-many` (17/155 kept) and
+    `name-status-diff` (3/155 kept) of round 73, evaluation half, their
+    outputs unread: Perl's library in its folders, edited, its files
+    renamed and removed, under `git status --short` and `git diff
+    --name-status`, the rules the counterparts'; and `du -sh` of another
+    folder, a twin of `du-sh-dirs` (kept whole, called structured)."""
+    def git(cmd, cwd):
+        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
+    work = tempfile.mkdtemp(prefix="ghost-round74-")
+    try:
+        repo = os.path.join(work, "perl")
+        shutil.copytree("/usr/share/perl/5.36.0", repo, symlinks=True,
+                        ignore=lambda d, names: [n for n in names if not (n.endswith(".pm") or os.path.isdir(os.path.join(d, n)))])
+        files = sorted(os.path.relpath(os.path.join(d, n), repo)
+                       for d, _, ns in os.walk(repo) for n in ns if n.endswith(".pm"))[:200]
+        keep = set(files)
+        for d, _, ns in os.walk(repo):
+            for n in ns:
+                if os.path.relpath(os.path.join(d, n), repo) not in keep:
+                    os.remove(os.path.join(d, n))
+        git("init -q -b main", repo)
+        git("add -A", repo)
+        git("commit -q -m base", repo)
+        for f in files[:120]:
+            with open(os.path.join(repo, f), "a") as fh:
+                fh.write("\n# touched\n")
+        for f in files[120:135]:
+            git(f"mv {f} {f[:-3]}_old.pm", repo)
+        for f in files[135:150]:
+            os.remove(os.path.join(repo, f))
+        for k in range(12):
+            write(os.path.join(repo, "Local", f"Shop{k}.pm"), f"package Local::Shop{k};\n1;\n")
+        t = git("status --short --untracked-files=all", repo)
+        paths = lambda text: [l.split()[-1] for l in text.splitlines() if l.strip()]
+        case("git-status-porcelain", "log", "git status --short --untracked-files=all", t, paths(t), "every path")
+        git("add -A", repo)
+        git("commit -q -m edits", repo)
+        t = git("diff --name-status HEAD~1", repo)
+        case("git-diff-name-status", "log", "git diff --name-status HEAD~1", t, paths(t), "every path")
+        t = run("du -sh /usr/lib/*", stderr=False)
+        case("du-sh", "log", "du -sh /usr/lib/*", t, paths(t), "every folder")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def held_out_file_list_cases():
     """Round 73, held out (every id in the evaluation half; the rules
     written before ghost ran on them): long listings in which each line
@@ -6198,6 +6250,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round74" in sys.argv:
+        file_list_twin_cases()
         return
     if "--round73" in sys.argv:
         held_out_file_list_cases()
