@@ -385,6 +385,13 @@ over Python's standard library edited, `wc -l *.py`, `du -sh
 diff --name-status` over Perl's library (in folders) edited; and of its
 `du -sh` (called structured): `du -sh /usr/lib/*`.
 
+`--round75 VENV_BIN` writes only `held_out_named_listing_cases()`: held
+out, all in the evaluation half: listings whose every line names a file
+or a package beside a digest, a mode or a version: `sha256sum` of a
+library, `git ls-files -s`, `pip show -f hypothesis`, `git log
+--name-only`, `cargo tree --prefix none` of this workspace; pip in
+VENV_BIN.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5548,6 +5555,50 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_named_listing_cases(venv):
+    """Round 75, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): listings whose lines differ in a
+    name beside a digest, a mode or a version, each name a fact."""
+    def git(cmd, cwd):
+        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
+    work = tempfile.mkdtemp(prefix="ghost-round75-")
+    try:
+        lib = os.path.join(work, "email")
+        shutil.copytree(os.path.join(STDLIB, "email"), lib, ignore=shutil.ignore_patterns("__pycache__"))
+        t = run("find . -type f -name '*.py' | sort | xargs sha256sum", cwd=lib)
+        case("sha256sum-files", "log", "find . -name '*.py' | xargs sha256sum", t,
+             [l.split()[-1] for l in t.splitlines() if l.strip()], "every file's path")
+        git("init -q -b main", lib)
+        git("add -A", lib)
+        git("commit -q -m base", lib)
+        t = git("ls-files -s", lib)
+        case("git-ls-files-s", "log", "git ls-files -s", t,
+             [l.split()[-1] for l in t.splitlines() if l.strip()], "every file's path")
+        for k, (f, msg) in enumerate([("utils.py", "Parse dates leniently"), ("header.py", "Fold long headers"),
+                                      ("mime/text.py", "Default to utf-8"), ("parser.py", "Accept bytes"),
+                                      ("message.py", "Keep the policy")]):
+            with open(os.path.join(lib, f), "a") as fh:
+                fh.write(f"\n# change {k}\n")
+            with open(os.path.join(lib, "_policybase.py"), "a") as fh:
+                fh.write(f"\n# change {k}\n")
+            git("add -A", lib)
+            git(f"commit -q -m '{msg}'", lib)
+        t = git("log --name-only -n 5", lib)
+        case("git-log-name-only", "log", "git log --name-only -n 5", t,
+             lambda l: l.endswith(".py") or l.startswith("commit ") or l.startswith("    "),
+             "every commit's line, every message line and every file named")
+        t = run(f"{venv}/pip show -f hypothesis")
+        case("pip-show-f", "log", "pip show -f hypothesis", t,
+             lambda l: l.startswith("  ") or l.startswith("Name:") or l.startswith("Version:"),
+             "the name, the version and every file")
+        t = run("cargo tree --prefix none -e normal --workspace", cwd=os.getcwd(), stderr=False)
+        case("cargo-tree-no-prefix", "log", "cargo tree --prefix none -e normal --workspace", t,
+             lambda l: bool(l.strip()), "every line (each a package)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def file_list_twin_cases():
     """Round 74: tuning twins of `git-status-short-many` (17/155 kept) and
     `name-status-diff` (3/155 kept) of round 73, evaluation half, their
@@ -6250,6 +6301,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round75" in sys.argv:
+        held_out_named_listing_cases(sys.argv[sys.argv.index("--round75") + 1])
         return
     if "--round74" in sys.argv:
         file_list_twin_cases()
