@@ -1,6 +1,8 @@
 //! A list of paths, one a line: what `find`, `fd`, `git ls-files`, `ls -d
-//! */*` or `rg --files` print; and a long listing, each line led by a file
-//! mode (`ls -l`, `find -ls`, `tar -tv`). Every line is an answer the agent
+//! */*` or `rg --files` print; a long listing, each line led by a file
+//! mode (`ls -l`, `find -ls`, `tar -tv`); files each beside a status, a
+//! size or a digest (`git status --short`, `du -sh`, `sha256sum`); and
+//! packages each with its version (`cargo tree --prefix none`). Every line is an answer the agent
 //! asked for, and the template fold would take them for one shape printed
 //! many times (`find` over a library's 668 files folded to one line and a
 //! count; `ls -la` of 1,117 entries lost 135). Each entry stays.
@@ -15,7 +17,10 @@ const MIN_PATH_SHARE: f64 = 0.9;
 pub fn kept(contents: &[&str]) -> Vec<usize> {
     let paths: Vec<usize> = (0..contents.len())
         .filter(|&i| {
-            is_path_line(contents[i]) || is_mode_line(contents[i]) || is_labelled_path(contents[i])
+            is_path_line(contents[i])
+                || is_mode_line(contents[i])
+                || is_labelled_path(contents[i])
+                || is_package_line(contents[i])
         })
         .collect();
     // `ls -l`'s `total 1234` heads the entries; it is not one.
@@ -89,21 +94,53 @@ fn is_mode_line(content: &str) -> bool {
 /// The label says what happened to the file or how big it is; the file
 /// is the entry.
 fn is_labelled_path(content: &str) -> bool {
-    let mut words = content.split_whitespace();
-    let Some(label) = words.next() else {
-        return false;
-    };
-    let files: Vec<&str> = words.filter(|w| *w != "->").collect();
-    is_label(label) && (1..=2).contains(&files.len()) && files.iter().all(|f| names_a_file(f))
+    let words: Vec<&str> = content.split_whitespace().filter(|w| *w != "->").collect();
+    let labels = words.iter().take_while(|w| is_label(w)).count();
+    let files = &words[labels..];
+    (1..=LABELS_AT_MOST).contains(&labels)
+        && (1..=2).contains(&files.len())
+        && files.iter().all(|f| names_a_file(f))
 }
 
-/// A status code or a size: at most 6 characters of capitals, digits and
-/// `?!.%` (`M`, `??`, `R100`, `UU`, `1.2M`, `4.0K`, `120`).
+/// Most labels before a file: `git ls-files -s`'s mode, object id and
+/// stage.
+const LABELS_AT_MOST: usize = 3;
+
+/// A status code or a size (at most 6 characters of capitals, digits and
+/// `?!.%`: `M`, `??`, `R100`, `UU`, `1.2M`, `4.0K`, `120`), or a digest
+/// (`sha256sum`'s, a git object's id).
 fn is_label(word: &str) -> bool {
-    word.len() <= 6
+    let status = word.len() <= 6
         && word
             .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b"?!.%".contains(&b))
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b"?!.%".contains(&b));
+    let digest = word.len() >= 7
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    status || digest
+}
+
+/// A line naming a package and its version, then perhaps notes in
+/// brackets: `cargo tree --prefix none`'s `clap_builder v4.6.7`, `tool
+/// v0.1.0 (/src/tool)`, `serde v1.0.219 (*)`; `brew list --versions`'s
+/// `jq 1.7.1`.
+fn is_package_line(content: &str) -> bool {
+    let mut words = content.split_whitespace();
+    let (Some(name), Some(version)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let is_name = name.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '@')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.@/".contains(&b));
+    let digits = version.strip_prefix('v').unwrap_or(version);
+    let is_version = digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits.contains('.')
+        && digits
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.+~".contains(&b));
+    is_name && is_version && words.all(|w| w.starts_with(['(', '[']) || w.ends_with([')', ']']))
 }
 
 /// A word that names a file: a path (with a `/`) or a name with an
@@ -177,6 +214,28 @@ mod tests {
             "200 https://x.io/a.js",
         ] {
             assert!(!is_labelled_path(line), "{line}");
+        }
+        for line in [
+            "100644 196d3788575993eb403588b01ac6b0a3fbba13da 0\tconcurrent/__init__.py",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  ./json/tool.py",
+        ] {
+            assert!(is_labelled_path(line), "{line}");
+        }
+        for line in [
+            "tool v0.1.0 (/tmp/tool)",
+            "clap_builder v4.6.7",
+            "serde v1.0.219 (*)",
+            "jq 1.7.1",
+        ] {
+            assert!(is_package_line(line), "{line}");
+        }
+        for line in [
+            "Compiling clap v4.6.9",
+            "took 1.5 seconds",
+            "version 2.0 is out",
+            "a 1.0 b",
+        ] {
+            assert!(!is_package_line(line), "{line}");
         }
         assert!(!is_mode_line("line 34 oé日本🦀f notes"));
         let found = [

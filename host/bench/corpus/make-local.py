@@ -392,6 +392,11 @@ library, `git ls-files -s`, `pip show -f hypothesis`, `git log
 --name-only`, `cargo tree --prefix none` of this workspace; pip in
 VENV_BIN.
 
+`--round76` writes only `named_listing_twin_cases()`: tuning twins of
+round 75: `cargo tree --prefix none` of a crate using clap, serde_json,
+regex, tokio, reqwest and tracing-subscriber, `git ls-files -s` and `sha256sum` of Python's `json` and
+`xml` packages.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5555,6 +5560,44 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def named_listing_twin_cases():
+    """Round 76: tuning twins of round 75's `cargo-tree-no-prefix` (60/488
+    kept) and `git-ls-files-s` (called structured), their outputs unread,
+    and a longer `sha256sum` listing than round 75's; the rules the
+    counterparts', written before ghost ran on them. Needs crates.io's
+    index."""
+    def git(cmd, cwd):
+        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
+    work = tempfile.mkdtemp(prefix="ghost-round76-")
+    try:
+        c = new_dir(work, "tool")
+        write(os.path.join(c, "Cargo.toml"), '[package]\nname = "tool"\nversion = "0.1.0"\nedition = "2021"\n\n'
+              '[dependencies]\nclap = { version = "4", features = ["derive"] }\nserde_json = "1"\n'
+              'regex = "1"\ntokio = { version = "1", features = ["full"] }\nreqwest = "0.12"\n'
+              'tracing-subscriber = { version = "0.3", features = ["env-filter", "json"] }\n')
+        write(os.path.join(c, "src", "main.rs"), "fn main() {}\n")
+        t = run("cargo tree --prefix none -e normal", cwd=c, stderr=False)
+        case("cargo-tree-flat", "log", "cargo tree --prefix none -e normal", t,
+             lambda l: bool(l.strip()), "every line (each a package)")
+        lib = os.path.join(work, "pylib")
+        os.makedirs(lib)
+        for pkg in ["json", "xml", "http", "urllib", "logging", "concurrent", "importlib", "unittest"]:
+            shutil.copytree(os.path.join(STDLIB, pkg), os.path.join(lib, pkg),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        git("init -q -b main", lib)
+        git("add -A", lib)
+        git("commit -q -m base", lib)
+        t = git("ls-files -s", lib)
+        case("git-ls-files-stage", "log", "git ls-files -s", t,
+             [l.split()[-1] for l in t.splitlines() if l.strip()], "every file's path")
+        t = run("find . -type f -name '*.py' | sort | xargs sha256sum", cwd=lib)
+        case("sha256sum-list", "log", "find . -name '*.py' | xargs sha256sum", t,
+             [l.split()[-1] for l in t.splitlines() if l.strip()], "every file's path")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def held_out_named_listing_cases(venv):
     """Round 75, held out (every id in the evaluation half; the rules
     written before ghost ran on them): listings whose lines differ in a
@@ -6301,6 +6344,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round76" in sys.argv:
+        named_listing_twin_cases()
         return
     if "--round75" in sys.argv:
         held_out_named_listing_cases(sys.argv[sys.argv.index("--round75") + 1])
