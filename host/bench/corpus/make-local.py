@@ -397,6 +397,11 @@ round 75: `cargo tree --prefix none` of a crate using clap, serde_json,
 regex, tokio, reqwest and tracing-subscriber, `git ls-files -s` and `sha256sum` of Python's `json` and
 `xml` packages.
 
+`--round77 VENV_BIN` writes only `held_out_name_list_cases()`: held out,
+all in the evaluation half: names one a line with no folder in them:
+`ls -1` of R's site library (423 packages), `pip freeze` of a venv of
+102 packages; pip in VENV_BIN.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5560,6 +5565,17 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_name_list_cases(venv):
+    """Round 77, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): long lists of bare names, one a
+    line (no `/` to tell them for paths), each name a fact."""
+    t = run("ls -1 /usr/lib/R/site-library")
+    case("ls-r-site-library", "log", "ls -1 /usr/lib/R/site-library", t,
+         lambda l: bool(l.strip()), "every name")
+    t = run(f"{venv}/pip freeze")
+    case("pip-freeze-long", "log", "pip freeze", t, lambda l: bool(l.strip()), "every pin")
+
+
 def named_listing_twin_cases():
     """Round 76: tuning twins of round 75's `cargo-tree-no-prefix` (60/488
     kept) and `git-ls-files-s` (called structured), their outputs unread,
@@ -6344,6 +6360,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round77" in sys.argv:
+        held_out_name_list_cases(sys.argv[sys.argv.index("--round77") + 1])
         return
     if "--round76" in sys.argv:
         named_listing_twin_cases()
