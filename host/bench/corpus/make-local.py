@@ -400,7 +400,8 @@ regex, tokio, reqwest and tracing-subscriber, `git ls-files -s` and `sha256sum` 
 `--round77 VENV_BIN` writes only `held_out_name_list_cases()`: held out,
 all in the evaluation half: names one a line with no folder in them:
 `ls -1` of R's site library (423 packages), `pip freeze` of a venv of
-102 packages; pip in VENV_BIN.
+102 packages; and a ranked count (`sort | uniq -c | sort -rn`) of
+words; pip in VENV_BIN.
 
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
@@ -5574,6 +5575,10 @@ def held_out_name_list_cases(venv):
          lambda l: bool(l.strip()), "every name")
     t = run(f"{venv}/pip freeze")
     case("pip-freeze-long", "log", "pip freeze", t, lambda l: bool(l.strip()), "every pin")
+    t = run(f"cat {STDLIB}/json/*.py {STDLIB}/csv.py {STDLIB}/shlex.py | grep -oE '\\b[a-z_]{{4,}}\\b' "
+            "| sort | uniq -c | sort -rn | head -300")
+    case("sort-uniq-count", "log", "grep -oE '\\b[a-z_]{4,}\\b' *.py | sort | uniq -c | sort -rn | head -300",
+         t, t.splitlines()[:10], "the ten most frequent words, with their counts")
 
 
 def named_listing_twin_cases():
