@@ -403,6 +403,10 @@ all in the evaluation half: names one a line with no folder in them:
 102 packages; and a ranked count (`sort | uniq -c | sort -rn`) of
 words; pip in VENV_BIN.
 
+`--round78` writes only `held_out_setting_list_cases()`: held out, all
+in the evaluation half: long lists of settings, each a name beside its
+value: `getconf -a` (320), `npm config ls -l` (about 200).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5566,6 +5570,19 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def held_out_setting_list_cases():
+    """Round 78, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): long lists of settings, a name
+    beside its value, each setting a fact."""
+    t = run("getconf -a")
+    case("getconf-all", "log", "getconf -a", t,
+         [l.split()[0] for l in t.splitlines() if l.strip()], "every setting's name")
+    t = run("npm config ls -l", cwd=tempfile.gettempdir(), stderr=False)
+    case("npm-config-list-long", "log", "npm config ls -l", t,
+         [l.split(" = ")[0] for l in t.splitlines() if " = " in l and not l.startswith(";")],
+         "every setting's name")
+
+
 def held_out_name_list_cases(venv):
     """Round 77, held out (every id in the evaluation half; the rules
     written before ghost ran on them): long lists of bare names, one a
@@ -6365,6 +6382,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round78" in sys.argv:
+        held_out_setting_list_cases()
         return
     if "--round77" in sys.argv:
         held_out_name_list_cases(sys.argv[sys.argv.index("--round77") + 1])
