@@ -1,8 +1,9 @@
 //! A list of paths, one a line: what `find`, `fd`, `git ls-files`, `ls -d
 //! */*` or `rg --files` print; a long listing, each line led by a file
 //! mode (`ls -l`, `find -ls`, `tar -tv`); files each beside a status, a
-//! size or a digest (`git status --short`, `du -sh`, `sha256sum`); and
-//! packages each with its version (`cargo tree --prefix none`). Every line is an answer the agent
+//! size or a digest (`git status --short`, `du -sh`, `sha256sum`);
+//! packages each with its version (`cargo tree --prefix none`); and
+//! settings, each a name of its own beside its value (`getconf -a`). Every line is an answer the agent
 //! asked for, and the template fold would take them for one shape printed
 //! many times (`find` over a library's 668 files folded to one line and a
 //! count; `ls -la` of 1,117 entries lost 135). Each entry stays.
@@ -29,9 +30,44 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
         .filter(|c| !c.trim().is_empty() && !c.starts_with("total "))
         .count();
     if paths.len() < MIN_PATHS || (paths.len() as f64) < non_blank as f64 * MIN_PATH_SHARE {
-        return Vec::new();
+        return settings(contents, non_blank);
     }
     paths
+}
+
+/// The lines of a list of settings, each a name of its own beside its
+/// value (`getconf -a`'s `LINK_MAX   65000`, `/proc/vmstat`'s
+/// `nr_free_pages 986899`), or none when `contents` is not one: at least
+/// [`MIN_PATHS`] such lines, [`MIN_PATH_SHARE`] of the non-blank ones, and
+/// as many names as lines, nearly (a program's `Compiling a`, `Compiling
+/// b` repeat their first word: no settings).
+fn settings(contents: &[&str], non_blank: usize) -> Vec<usize> {
+    let lines: Vec<usize> = (0..contents.len())
+        .filter(|&i| setting_name(contents[i]).is_some())
+        .collect();
+    if lines.len() < MIN_PATHS || (lines.len() as f64) < non_blank as f64 * MIN_PATH_SHARE {
+        return Vec::new();
+    }
+    let names: rustc_hash::FxHashSet<&str> = lines
+        .iter()
+        .filter_map(|&i| setting_name(contents[i]))
+        .collect();
+    if (names.len() as f64) < lines.len() as f64 * MIN_PATH_SHARE {
+        return Vec::new();
+    }
+    lines
+}
+
+/// The name of a setting's line: a name (letters, digits, `_`, `.`, `-`,
+/// starting with a letter or `_`) alone or beside one value.
+fn setting_name(content: &str) -> Option<&str> {
+    let mut words = content.split_whitespace();
+    let name = words.next()?;
+    let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+    (is_name && words.nth(1).is_none()).then_some(name)
 }
 
 /// The last resort under a token budget: the listing by directory, each
@@ -237,6 +273,15 @@ mod tests {
         ] {
             assert!(!is_package_line(line), "{line}");
         }
+        let getconf: Vec<String> = (0..20)
+            .map(|k| format!("_POSIX_LIMIT_{k}                   {k}000"))
+            .chain(["POSIX2_SYMLINKS".into()])
+            .collect();
+        let refs: Vec<&str> = getconf.iter().map(String::as_str).collect();
+        assert_eq!(kept(&refs).len(), 21);
+        let compiling: Vec<String> = (0..20).map(|k| format!("Compiling crate{k}")).collect();
+        let refs: Vec<&str> = compiling.iter().map(String::as_str).collect();
+        assert!(kept(&refs).is_empty());
         assert!(!is_mode_line("line 34 oé日本🦀f notes"));
         let found = [
             "find: '/root/x': Permission denied",

@@ -407,6 +407,9 @@ words; pip in VENV_BIN.
 in the evaluation half: long lists of settings, each a name beside its
 value: `getconf -a` (320), `npm config ls -l` (about 200).
 
+`--round79` writes only `setting_list_twin_cases()`: a tuning twin of
+round 78's `getconf -a` (names lost): `cat /proc/vmstat`.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5570,6 +5573,15 @@ def c_library(d):
           "int main(void) {\n    printf(\"%d\\n\", shop_part4(2) + shop_part9(3));\n    return 0;\n}\n")
 
 
+def setting_list_twin_cases():
+    """Round 79: a tuning twin of `getconf-all` (round 78, evaluation
+    half, 40/320 kept; its output unread): the kernel's counters, a name
+    beside a number each, its rule the counterpart's."""
+    t = open("/proc/vmstat").read()
+    case("cat-proc-vmstat", "log", "cat /proc/vmstat", t,
+         [l.split()[0] for l in t.splitlines() if l.strip()], "every setting's name")
+
+
 def held_out_setting_list_cases():
     """Round 78, held out (every id in the evaluation half; the rules
     written before ghost ran on them): long lists of settings, a name
@@ -6382,6 +6394,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round79" in sys.argv:
+        setting_list_twin_cases()
         return
     if "--round78" in sys.argv:
         held_out_setting_list_cases()
