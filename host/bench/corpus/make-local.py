@@ -426,6 +426,11 @@ def run(cmd, cwd=None, stderr=True):
     return p.stdout + (p.stderr if stderr else "")
 
 
+def git(cmd, cwd):
+    """`git CMD` in `cwd` as a user of its own, with no pager."""
+    return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
+
+
 def case(cid, cls, command, text, rule, how, tool="Bash"):
     keep = rule if isinstance(rule, list) else [l for l in text.splitlines() if rule(l)]
     keep = list(dict.fromkeys(keep))  # a line printed many times is one fact
@@ -3360,9 +3365,6 @@ def diff_cases():
     language with braces), git show and git log -p of commits with
     messages, diff -u of two configuration files, a rename across many
     files (sed over a module's uses), and a Cargo.lock updated."""
-    def git(cmd, cwd):
-        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
-
     with tempfile.TemporaryDirectory() as tmp:
         repo = os.path.join(tmp, "repo")
         os.makedirs(repo)
@@ -5616,9 +5618,6 @@ def named_listing_twin_cases():
     and a longer `sha256sum` listing than round 75's; the rules the
     counterparts', written before ghost ran on them. Needs crates.io's
     index."""
-    def git(cmd, cwd):
-        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
-
     work = tempfile.mkdtemp(prefix="ghost-round76-")
     try:
         c = new_dir(work, "tool")
@@ -5652,9 +5651,6 @@ def held_out_named_listing_cases(venv):
     """Round 75, held out (every id in the evaluation half; the rules
     written before ghost ran on them): listings whose lines differ in a
     name beside a digest, a mode or a version, each name a fact."""
-    def git(cmd, cwd):
-        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
-
     work = tempfile.mkdtemp(prefix="ghost-round75-")
     try:
         lib = os.path.join(work, "email")
@@ -5699,9 +5695,6 @@ def file_list_twin_cases():
     renamed and removed, under `git status --short` and `git diff
     --name-status`, the rules the counterparts'; and `du -sh` of another
     folder, a twin of `du-sh-dirs` (kept whole, called structured)."""
-    def git(cmd, cwd):
-        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
-
     work = tempfile.mkdtemp(prefix="ghost-round74-")
     try:
         repo = os.path.join(work, "perl")
@@ -5744,9 +5737,6 @@ def held_out_file_list_cases():
     written before ghost ran on them): long listings in which each line
     names a file beside a status or a number, so lines differ from each
     other only in a path and a number. Every file named is a fact."""
-    def git(cmd, cwd):
-        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
-
     work = tempfile.mkdtemp(prefix="ghost-round73-")
     try:
         repo = new_dir(work, "lib")
@@ -5787,9 +5777,6 @@ def dev_tool_twin_cases():
     half, 4/7 kept) and `rustc-explain-e0382` (called a log given its
     command); their outputs stay unread. Each is another run of the same
     kind, its rule the counterpart's, written before it ran."""
-    def git(cmd, cwd):
-        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
-
     work = tempfile.mkdtemp(prefix="ghost-round72-")
     try:
         t = run("rustc --explain E0502")
@@ -5819,9 +5806,6 @@ def held_out_dev_tool_cases():
     written before ghost ran on them): what an agent asks developer tools
     while it works: an error code's explanation, a repository's branches,
     a query's table, a tool's commands. Needs rustc, git, sqlite3, cargo."""
-    def git(cmd, cwd):
-        return run(f"git -c user.name=dev -c user.email=dev@example.com -c core.pager=cat {cmd}", cwd=cwd)
-
     work = tempfile.mkdtemp(prefix="ghost-round71-")
     try:
         t = run("rustc --explain E0382")
