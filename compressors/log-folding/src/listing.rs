@@ -16,23 +16,39 @@ const MIN_PATH_SHARE: f64 = 0.9;
 
 /// The lines to keep, or none when `contents` is not a list of paths.
 pub fn kept(contents: &[&str]) -> Vec<usize> {
-    let paths: Vec<usize> = (0..contents.len())
-        .filter(|&i| {
-            is_path_line(contents[i])
-                || is_mode_line(contents[i])
-                || is_labelled_path(contents[i])
-                || is_package_line(contents[i])
-        })
-        .collect();
     // `ls -l`'s `total 1234` heads the entries; it is not one.
     let non_blank = contents
         .iter()
         .filter(|c| !c.trim().is_empty() && !c.starts_with("total "))
         .count();
-    if paths.len() < MIN_PATHS || (paths.len() as f64) < non_blank as f64 * MIN_PATH_SHARE {
-        return settings(contents, non_blank);
+    let is_entry =
+        |c: &str| is_path_line(c) || is_mode_line(c) || is_labelled_path(c) || is_package_line(c);
+    match entries(contents, non_blank, is_entry) {
+        Some(paths) => paths,
+        None => settings(contents, non_blank),
     }
-    paths
+}
+
+/// The lines for which `is_entry` holds when they make a listing (at
+/// least [`MIN_PATHS`], [`MIN_PATH_SHARE`] of the `non_blank` lines),
+/// else `None`. A log is mostly other lines: the scan stops at the first
+/// line too many that is no entry.
+fn entries(
+    contents: &[&str],
+    non_blank: usize,
+    is_entry: impl Fn(&str) -> bool,
+) -> Option<Vec<usize>> {
+    let needed = ((non_blank as f64 * MIN_PATH_SHARE).ceil() as usize).max(MIN_PATHS);
+    let mut misses_left = non_blank.checked_sub(needed)?;
+    let mut found = Vec::new();
+    for (i, c) in contents.iter().enumerate() {
+        if is_entry(c) {
+            found.push(i);
+        } else if !c.trim().is_empty() && !c.starts_with("total ") {
+            misses_left = misses_left.checked_sub(1)?;
+        }
+    }
+    (found.len() >= needed).then_some(found)
 }
 
 /// The lines of a list of settings, each a name of its own beside its
@@ -42,12 +58,9 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
 /// as many names as lines, nearly (a program's `Compiling a`, `Compiling
 /// b` repeat their first word: no settings).
 fn settings(contents: &[&str], non_blank: usize) -> Vec<usize> {
-    let lines: Vec<usize> = (0..contents.len())
-        .filter(|&i| setting_name(contents[i]).is_some())
-        .collect();
-    if lines.len() < MIN_PATHS || (lines.len() as f64) < non_blank as f64 * MIN_PATH_SHARE {
+    let Some(lines) = entries(contents, non_blank, |c| setting_name(c).is_some()) else {
         return Vec::new();
-    }
+    };
     let names: rustc_hash::FxHashSet<&str> = lines
         .iter()
         .filter_map(|&i| setting_name(contents[i]))
@@ -130,12 +143,19 @@ fn is_mode_line(content: &str) -> bool {
 /// The label says what happened to the file or how big it is; the file
 /// is the entry.
 fn is_labelled_path(content: &str) -> bool {
-    let words: Vec<&str> = content.split_whitespace().filter(|w| *w != "->").collect();
-    let labels = words.iter().take_while(|w| is_label(w)).count();
-    let files = &words[labels..];
-    (1..=LABELS_AT_MOST).contains(&labels)
-        && (1..=2).contains(&files.len())
-        && files.iter().all(|f| names_a_file(f))
+    let mut words = content.split_whitespace().filter(|w| *w != "->").peekable();
+    let mut labels = 0;
+    while words.next_if(|w| is_label(w)).is_some() {
+        labels += 1;
+    }
+    let mut files = 0;
+    for word in words {
+        if !names_a_file(word) {
+            return false;
+        }
+        files += 1;
+    }
+    (1..=LABELS_AT_MOST).contains(&labels) && (1..=2).contains(&files)
 }
 
 /// Most labels before a file: `git ls-files -s`'s mode, object id and

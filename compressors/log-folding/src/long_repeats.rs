@@ -26,10 +26,11 @@ pub fn near_repeats(masks: &[String]) -> Vec<bool> {
     // The latest long lines' words, each sorted.
     let mut recent: std::collections::VecDeque<Vec<&str>> = Default::default();
     for (i, mask) in masks.iter().enumerate() {
-        let mut words: Vec<&str> = mask.split(' ').collect();
-        if words.len() < LONG_LINE_WORDS_AT_LEAST {
+        // (A mask joins its words by one space: counted without splitting.)
+        if mask.bytes().filter(|&b| b == b' ').count() + 1 < LONG_LINE_WORDS_AT_LEAST {
             continue;
         }
+        let mut words: Vec<&str> = mask.split(' ').collect();
         words.sort_unstable();
         repeats[i] = recent
             .iter()
