@@ -418,6 +418,10 @@ plunit, Guile's backtrace and Crystal's spec runner (Debian's nim,
 fp-compiler, gdc, gnat, gnucobol3, sbcl, swi-prolog-nox, guile-3.0 and
 crystal).
 
+`--round81` writes only `language_twin_cases()`: tuning twins of round
+80's misread cases: SBCL's unhandled error and Guile's backtrace (called
+logs) and SBCL's compile-file warnings (saved as `.txt`, called code).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5592,6 +5596,77 @@ def setting_list_twin_cases():
          [l.split()[0] for l in t.splitlines() if l.strip()], "every setting's name")
 
 
+LISP_GRADES = """(defun parse-grade (field)
+  (let ((n (read-from-string field)))
+    n))
+(defun row-grades (row)
+  (mapcar #'parse-grade (cdr row)))
+(defun average (xs)
+  (/ (reduce #'+ xs) (length xs)))
+(defun student-average (row)
+  (average (row-grades row)))
+(defun class-report (rows)
+  (loop for row in rows
+        collect (cons (car row) (student-average row))))
+(print (class-report '(("ada" "90" "85") ("bob" "70" "\\\\"x\\\\""))))
+"""
+
+SCHEME_SCORES = """(define (score-at board i) (vector-ref board i))
+(define (row-total board indices)
+  (let loop ((is indices) (sum 0))
+    (if (null? is) sum (loop (cdr is) (+ sum (score-at board (car is)))))))
+(define (game-total boards)
+  (map (lambda (b) (row-total b '(0 1 2 10))) boards))
+(display (game-total (list (vector 1 2 3 4))))
+(newline)
+"""
+
+
+def language_twin_cases():
+    """Round 81: tuning twins of round 80's three misread cases (their
+    outputs unread): SBCL's unhandled error and Guile's backtrace, called
+    logs, and SBCL's compile-file warnings saved as `.txt`, called code;
+    the rules the counterparts'."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "lisp")
+        open(os.path.join(d, "grades.lisp"), "w").write(LISP_GRADES)
+        t = run("sbcl --script grades.lisp", cwd=d)
+        lines = t.splitlines()
+        ours = [l.strip() for l in lines
+                if re.match(r"^\d+: \((PARSE-GRADE|ROW-GRADES|AVERAGE|STUDENT-AVERAGE|CLASS-REPORT) ", l)]
+        opens = next(i for i, l in enumerate(lines) if l.startswith("Unhandled"))
+        closes = next(i for i in range(opens, len(lines)) if lines[i].rstrip().endswith(">:"))
+        case("sbcl-unhandled-error", "error", "sbcl --script grades.lisp", t,
+             [lines[opens], lines[closes + 1].strip(), ours[0], ours[-1]],
+             "the condition's line and its message, the innermost and outermost frames of the script's own functions")
+        forms = [f"(defun rate-{i} (x)\n  (let ((r (/ x {i + 2})))\n    (round r)))" for i in range(30)]
+        forms.append("(defun summary (rows)\n  (let ((count 0) (width 10))\n    (dolist (r rows) (incf count))\n    count))")
+        forms.append("(defun label (x)\n  (concatenate 'string \"n=\" x 5))")
+        forms.append("(defun widths (xs)\n  (mapcar #'string-lenght xs))")
+        forms.append("(defun shout (s)\n  (string-upcase (rate-77 s)))")
+        open(os.path.join(d, "rates.lisp"), "w").write("\n".join(forms) + "\n")
+        t = run("sbcl --non-interactive --eval '(compile-file \"rates.lisp\")'", cwd=d)
+        lines = t.splitlines()
+        keep = [l.strip() for i, l in enumerate(lines)
+                if re.match(r"^; caught [A-Z-]+:", l) or re.match(r"^; in: ", l)
+                or re.match(r"^;   caught \d+ ", l) or "Undefined function" in l
+                or (i > 0 and re.match(r"^; caught [A-Z-]+:", lines[i - 1]))
+                or (i > 0 and "Undefined function" in lines[i - 1])]
+        case("sbcl-compile-file", "log", "sbcl --non-interactive --eval '(compile-file \"rates.lisp\")'", t, keep,
+             "every `; in:` form, every `; caught …:` line with its message, the undefined functions and the tally")
+
+        d = new_dir(work, "scheme")
+        open(os.path.join(d, "scores.scm"), "w").write(SCHEME_SCORES)
+        cache = new_dir(work, "guile-cache")
+        t = run(f"XDG_CACHE_HOME={cache} guile scores.scm", cwd=d)
+        lines = t.splitlines()
+        at = max(i for i, l in enumerate(lines) if l.startswith("In ") and l.rstrip().endswith("scores.scm:"))
+        keep = [lines[at].strip(), lines[at + 1].strip()]
+        keep += [l.strip() for l in lines if l.startswith("ERROR:") or l.startswith("In procedure")]
+        case("guile-script-error", "error", "guile scores.scm", t, keep,
+             "the error and its message, the script's innermost frame and the line naming its file")
+
+
 NIM_PARSE_TESTS = """import unittest, strutils
 
 suite "parsing":
@@ -6679,6 +6754,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round81" in sys.argv:
+        language_twin_cases()
         return
     if "--round80" in sys.argv:
         held_out_language_cases()
