@@ -611,6 +611,60 @@ fn is_frame(lines: &[&str], i: usize) -> bool {
         || !l.starts_with([' ', '\t'])
             && l.contains('(')
             && lines.get(i + 1).is_some_and(|next| indented_location(next))
+        || is_counted_call(lines, i)
+        || is_counted_calls_file(lines, i)
+}
+
+/// Whether `lines[i]` is a call numbered in a backtrace's count, its
+/// number one off a neighbouring call's (at most [`COUNTED_CALL_GAP`]
+/// lines away): SBCL's `4: (PARSE-AMOUNT "n/a")` (counting up from the
+/// innermost) and Guile's `     4:11  4 (total-of _)` (counting down to it,
+/// its place first). A numbered list of calls counts too, but only a trace
+/// ending the output makes a crash (see [`dies_with_a_trace`]).
+fn is_counted_call(lines: &[&str], i: usize) -> bool {
+    let Some(n) = counted_call(lines[i]) else {
+        return false;
+    };
+    let near = i.saturating_sub(COUNTED_CALL_GAP)..(i + COUNTED_CALL_GAP + 1).min(lines.len());
+    near.filter(|&k| k != i)
+        .filter_map(|k| counted_call(lines[k]))
+        .any(|m| m.abs_diff(n) == 1)
+}
+
+/// The most lines between two counted calls: Guile names the file of the
+/// calls under it on a line of its own (`In ice-9/boot-9.scm:`).
+const COUNTED_CALL_GAP: usize = 2;
+
+/// Whether `lines[i]` names the file of the counted calls under it, as
+/// Guile's backtrace does (`In /src/prices.scm:`, `In unknown file:`).
+fn is_counted_calls_file(lines: &[&str], i: usize) -> bool {
+    let l = lines[i];
+    l.starts_with("In ") && l.ends_with(':') && i + 1 < lines.len() && is_counted_call(lines, i + 1)
+}
+
+/// The number of a counted call: a number (after the call's place,
+/// `line:col`, if any) then the call, parenthesised; SBCL puts a colon
+/// after the number.
+fn counted_call(line: &str) -> Option<u32> {
+    let mut t = line.trim_start();
+    let first = t.split_whitespace().next()?;
+    if first.contains(':') && is_line_and_column(first) {
+        t = t[first.len()..].trim_start();
+    }
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &t[digits..];
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    let call = rest.strip_prefix(' ')?.trim_start();
+    (digits > 0 && call.starts_with('(')).then(|| t[..digits].parse().ok())?
+}
+
+/// `1752:10`: a line and a column.
+fn is_line_and_column(word: &str) -> bool {
+    word.split_once(':').is_some_and(|(line, col)| {
+        [line, col]
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// A frame or the header or chain link of a stack trace. (Node opens an
@@ -1374,6 +1428,33 @@ SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\n
             "PHP Warning:  Undefined variable $x in /app/a.php on line 3\nrendered 3 pages\n";
         assert_eq!(through_bash(warned), ContentClass::Log);
         assert!(!is_ubsan_report("note: runtime error: see above"));
+    }
+
+    #[test]
+    fn a_lisp_or_scheme_program_dying_with_its_counted_backtrace_is_an_error() {
+        let sbcl = "Unhandled SIMPLE-ERROR in thread #<SB-THREAD:THREAD \"main thread\" RUNNING\n\
+                    {1001348003}>:\n  bad row: \"x\"\n\nBacktrace for: #<SB-THREAD:THREAD \"main thread\">\n\
+                    0: (SB-DEBUG::DEBUGGER-DISABLED-HOOK #<SIMPLE-ERROR> :QUIT T)\n\
+                    1: (INVOKE-DEBUGGER #<SIMPLE-ERROR>)\n2: (ERROR \"bad row: ~s\" \"x\")\n\
+                    3: (READ-ROW \"x\")\n4: (LOAD-ROWS (\"1\" \"x\"))\n5: (SB-IMPL::%START-LISP)\n\n\
+                    unhandled condition in --disable-debugger mode, quitting\n";
+        assert_eq!(through_bash(sbcl), ContentClass::Error);
+        let guile = "Backtrace:\nIn ice-9/boot-9.scm:\n  1752:10  4 (with-exception-handler _ _)\n\
+                     In unknown file:\n           3 (apply-smob/0 #<thunk 7f66>)\nIn /src/rows.scm:\n\
+                     \x20     7:9  2 (_)\n     4:45  1 (row-total #(1 2) _)\n     1:27  0 (cell-at #(1 2) 9)\n\n\
+                     /src/rows.scm:1:27: In procedure cell-at:\nIn procedure vector-ref: Argument 2 out of range: 9\n";
+        assert_eq!(through_bash(guile), ContentClass::Error);
+        // Numbered calls a job printed and went on from are its log.
+        let listed = "step 1: (compile core)\nstep 2: (compile cli)\n1: (compile core) ok\n\
+                      2: (compile cli) ok\n3: (link) ok\nbuilt 3 targets\nuploading\nuploaded\ndone\n";
+        assert_ne!(through_bash(listed), ContentClass::Error);
+        assert_eq!(
+            counted_call("  1752:10  9 (with-exception-handler _ _)"),
+            Some(9)
+        );
+        assert_eq!(counted_call("12: (LOAD #<FD-STREAM>)"), Some(12));
+        assert_eq!(counted_call("2 (compile)"), Some(2));
+        assert_eq!(counted_call("see (2)"), None);
     }
 
     #[test]

@@ -204,7 +204,11 @@ impl<'a> Lines<'a> {
                 in_block_comment = !t.contains("*/");
                 true
             } else {
+                // `;` leads a comment in Lisp, assembly and INI files; no
+                // statement starts with one (SBCL's compiler notes are all
+                // such lines, the lone `; ` among them).
                 t.starts_with("//")
+                    || t.starts_with(';')
                     || t.starts_with('#') && !heading && (hash(i + 1) || i > 0 && hash(i - 1))
             };
             if !comment && !markdown {
