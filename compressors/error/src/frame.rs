@@ -1,6 +1,6 @@
 //! Recognising stack frames in the trace formats of Python, Java/Kotlin,
-//! JavaScript/Node, .NET, Rust, Go, Elixir, PHP, Ruby and native code (gdb,
-//! the sanitizers), and telling project code from
+//! JavaScript/Node, .NET, Rust, Go, Elixir, PHP, Ruby, Common Lisp (SBCL)
+//! and native code (gdb, the sanitizers), and telling project code from
 //! library, framework and runtime code.
 
 /// One recognised stack frame line.
@@ -102,12 +102,45 @@ pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
         // Before Rust's: V8's ` 1: 0xb78db3 node::OOMErrorHandler(…)
         // [node]` is numbered as Rust's ` 1: core::panicking::panic_fmt`.
         .or_else(|| native(t))
+        // Before Rust's too: SBCL's `13: (SB-IMPL::PROCESS-SCRIPT …)` is
+        // numbered as Rust's frames are and names its packages with `::`.
+        .or_else(|| lisp_counted(t))
         .or_else(|| rust(lines, i, t))
         .or_else(|| go(lines, i, line))
         .or_else(|| elixir(t))
         .or_else(|| php(t))
         .or_else(|| ruby(t))
         .or_else(|| clojure_data(t))
+}
+
+/// SBCL's backtrace frame, innermost first and counted from 0: `4:
+/// (PARSE-AMOUNT "n/a")`, `11: ((LABELS SB-FASL::EVAL-FORM :IN
+/// SB-INT:LOAD-AS-SOURCE) …)`. The script's own functions print bare (they
+/// are in the package it runs in); the implementation's are qualified by
+/// theirs (`SB-IMPL::PROCESS-SCRIPT`), and those are library frames.
+fn lisp_counted(t: &str) -> Option<Frame> {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let call = t[digits..].strip_prefix(": (").filter(|_| digits > 0)?;
+    // The called function, or the head of a local one (`(FLET NAME :IN
+    // OWNER)`): up to the first space, or the head's closing parenthesis.
+    let head = match call.strip_prefix('(') {
+        Some(local) => &local[..local.find(')')?],
+        None => &call[..call.find([' ', ')']).unwrap_or(call.len())],
+    };
+    if head.is_empty() {
+        return None;
+    }
+    let qualified = |symbol: &str| symbol.find(':').is_some_and(|at| at > 0);
+    let package = head
+        .split(' ')
+        .map(|s| s.trim_start_matches('('))
+        .find(|s| qualified(s))
+        .and_then(|s| s.split(':').next());
+    Some(Frame::one_line(
+        package.unwrap_or(head).to_string(),
+        package.is_some(),
+        head.to_string(),
+    ))
 }
 
 /// A frame of Clojure's report as data (`--report stderr`, its `:trace`):

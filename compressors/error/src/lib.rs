@@ -810,6 +810,57 @@ mod tests {
     }
 
     #[test]
+    fn sbcls_qualified_frames_fold_and_the_scripts_own_stay() {
+        let mut trace = String::from(
+            "Unhandled SIMPLE-ERROR in thread #<SB-THREAD:THREAD \"main thread\" RUNNING\n\
+             \x20                                   {1001348003}>:\n  not an amount: \"n/a\"\n\n\
+             Backtrace for: #<SB-THREAD:THREAD \"main thread\" RUNNING {1001348003}>\n\
+             0: (SB-DEBUG::DEBUGGER-DISABLED-HOOK #<SIMPLE-ERROR \"not an amount: ~s\" {1001565EE3}> :QUIT T)\n\
+             1: (SB-DEBUG::RUN-HOOK *INVOKE-DEBUGGER-HOOK* #<SIMPLE-ERROR {1001565EE3}>)\n\
+             2: (INVOKE-DEBUGGER #<SIMPLE-ERROR \"not an amount: ~s\" {1001565EE3}>)\n\
+             3: (ERROR \"not an amount: ~s\" \"n/a\")\n4: (PARSE-AMOUNT \"n/a\")\n\
+             5: (PARSE-LINE \"fuel,n/a\")\n6: (LEDGER-TOTAL (\"rent,900\" \"fuel,n/a\"))\n",
+        );
+        for (k, frame) in [
+            "(SB-INT:SIMPLE-EVAL-IN-LEXENV (LEDGER-TOTAL (QUOTE (\"rent,900\"))) #<NULL-LEXENV>)",
+            "((LABELS SB-FASL::EVAL-FORM :IN SB-INT:LOAD-AS-SOURCE) (FORMAT T \"total: ~a~%\") 5)",
+            "(SB-C::%DO-FORMS-FROM-INFO #<FUNCTION (LAMBDA (SB-KERNEL:FORM)) {1001337ADB}>)",
+            "(SB-INT:LOAD-AS-SOURCE #<SB-SYS:FD-STREAM for \"file /tmp/ledger.lisp\" {1001336F43}>)",
+            "((FLET SB-IMPL::LOAD-SCRIPT :IN SB-IMPL::PROCESS-SCRIPT) #<SB-SYS:FD-STREAM {1001336F43}>)",
+            "((FLET SB-UNIX::BODY :IN SB-IMPL::PROCESS-SCRIPT))",
+            "(SB-IMPL::PROCESS-SCRIPT \"ledger.lisp\")",
+            "(SB-IMPL::TOPLEVEL-INIT)",
+            "(SB-IMPL::%START-LISP)",
+        ]
+        .iter()
+        .enumerate()
+        {
+            trace.push_str(&format!("{}: {frame}\n", k + 7));
+        }
+        trace.push_str("\nunhandled condition in --disable-debugger mode, quitting\n");
+        let out = compress(&trace).expect("folded").text;
+        for kept in [
+            "not an amount: \"n/a\"",
+            "4: (PARSE-AMOUNT \"n/a\")",
+            "6: (LEDGER-TOTAL (\"rent,900\" \"fuel,n/a\"))",
+            "unhandled condition in --disable-debugger mode, quitting",
+        ] {
+            assert!(out.contains(kept), "{kept}: {out}");
+        }
+        assert!(!out.contains("SB-FASL::EVAL-FORM"), "{out}");
+        assert!(out.len() < trace.len() * 3 / 4, "{out}");
+        assert_eq!(
+            frame::parse(&["12: (SB-IMPL::%START-LISP)"], 0).map(|f| f.library),
+            Some(true)
+        );
+        assert_eq!(
+            frame::parse(&["3: (READ-ROW \"x\")"], 0).map(|f| f.library),
+            Some(false)
+        );
+        assert!(frame::parse(&["3: nothing called"], 0).is_none());
+    }
+
+    #[test]
     fn nothing_to_fold_is_none() {
         assert!(compress("KeyError: 'b'\n").is_none());
     }
