@@ -10,6 +10,7 @@
 mod component;
 mod shape;
 
+use ghost_log_folding::counted_calls;
 use ghost_types::{ContentClass, document};
 
 /// What the classifier knows about a text besides its content.
@@ -615,19 +616,18 @@ fn is_frame(lines: &[&str], i: usize) -> bool {
         || is_counted_calls_file(lines, i)
 }
 
-/// Whether `lines[i]` is a call numbered in a backtrace's count, its
-/// number one off a neighbouring call's (at most [`COUNTED_CALL_GAP`]
-/// lines away): SBCL's `4: (PARSE-AMOUNT "n/a")` (counting up from the
-/// innermost) and Guile's `     4:11  4 (total-of _)` (counting down to it,
-/// its place first). A numbered list of calls counts too, but only a trace
-/// ending the output makes a crash (see [`dies_with_a_trace`]).
+/// Whether `lines[i]` is a call numbered in a backtrace's count (see
+/// [`ghost_log_folding::counted_calls`]), its number one off a
+/// neighbouring call's (at most [`COUNTED_CALL_GAP`] lines away). A
+/// numbered list of calls counts too, but only a trace ending the output
+/// makes a crash (see [`dies_with_a_trace`]).
 fn is_counted_call(lines: &[&str], i: usize) -> bool {
-    let Some(n) = counted_call(lines[i]) else {
+    let Some(n) = counted_calls::number(lines[i]) else {
         return false;
     };
     let near = i.saturating_sub(COUNTED_CALL_GAP)..(i + COUNTED_CALL_GAP + 1).min(lines.len());
     near.filter(|&k| k != i)
-        .filter_map(|k| counted_call(lines[k]))
+        .filter_map(|k| counted_calls::number(lines[k]))
         .any(|m| m.abs_diff(n) == 1)
 }
 
@@ -638,33 +638,9 @@ const COUNTED_CALL_GAP: usize = 2;
 /// Whether `lines[i]` names the file of the counted calls under it, as
 /// Guile's backtrace does (`In /src/prices.scm:`, `In unknown file:`).
 fn is_counted_calls_file(lines: &[&str], i: usize) -> bool {
-    let l = lines[i];
-    l.starts_with("In ") && l.ends_with(':') && i + 1 < lines.len() && is_counted_call(lines, i + 1)
-}
-
-/// The number of a counted call: a number (after the call's place,
-/// `line:col`, if any) then the call, parenthesised; SBCL puts a colon
-/// after the number.
-fn counted_call(line: &str) -> Option<u32> {
-    let mut t = line.trim_start();
-    let first = t.split_whitespace().next()?;
-    if first.contains(':') && is_line_and_column(first) {
-        t = t[first.len()..].trim_start();
-    }
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = &t[digits..];
-    let rest = rest.strip_prefix(':').unwrap_or(rest);
-    let call = rest.strip_prefix(' ')?.trim_start();
-    (digits > 0 && call.starts_with('(')).then(|| t[..digits].parse().ok())?
-}
-
-/// `1752:10`: a line and a column.
-fn is_line_and_column(word: &str) -> bool {
-    word.split_once(':').is_some_and(|(line, col)| {
-        [line, col]
-            .iter()
-            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    })
+    i + 1 < lines.len()
+        && counted_calls::file_above(lines[i], lines[i + 1]).is_some()
+        && is_counted_call(lines, i + 1)
 }
 
 /// A frame or the header or chain link of a stack trace. (Node opens an
@@ -1448,13 +1424,6 @@ SUMMARY: ThreadSanitizer: data race /tmp/race.c:8 in count\n==================\n
         let listed = "step 1: (compile core)\nstep 2: (compile cli)\n1: (compile core) ok\n\
                       2: (compile cli) ok\n3: (link) ok\nbuilt 3 targets\nuploading\nuploaded\ndone\n";
         assert_ne!(through_bash(listed), ContentClass::Error);
-        assert_eq!(
-            counted_call("  1752:10  9 (with-exception-handler _ _)"),
-            Some(9)
-        );
-        assert_eq!(counted_call("12: (LOAD #<FD-STREAM>)"), Some(12));
-        assert_eq!(counted_call("2 (compile)"), Some(2));
-        assert_eq!(counted_call("see (2)"), None);
     }
 
     #[test]

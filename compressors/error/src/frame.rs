@@ -1,6 +1,6 @@
 //! Recognising stack frames in the trace formats of Python, Java/Kotlin,
-//! JavaScript/Node, .NET, Rust, Go, Elixir, PHP, Ruby, Common Lisp (SBCL)
-//! and native code (gdb, the sanitizers), and telling project code from
+//! JavaScript/Node, .NET, Rust, Go, Elixir, PHP, Ruby, Common Lisp (SBCL),
+//! Scheme (Guile) and native code (gdb, the sanitizers), and telling project code from
 //! library, framework and runtime code.
 
 /// One recognised stack frame line.
@@ -111,6 +111,30 @@ pub fn parse(lines: &[&str], i: usize) -> Option<Frame> {
         .or_else(|| php(t))
         .or_else(|| ruby(t))
         .or_else(|| clojure_data(t))
+        .or_else(|| guile_file(lines, i))
+}
+
+/// The calls Guile's backtrace lists under the file they were made in
+/// (`In ice-9/boot-9.scm:`, then `   222:17  2 (map1 ((42)))`, counted
+/// down to the innermost, 0, at the bottom), read as one frame: the file
+/// and its calls. A script's file is named by its path from the root
+/// (`In /src/prices.scm:`); Guile's own modules by their path on its load
+/// path (`ice-9/`, `system/`), and calls with no file (`In unknown
+/// file:`) are the runtime's: those are library frames.
+fn guile_file(lines: &[&str], i: usize) -> Option<Frame> {
+    let file = ghost_log_folding::counted_calls::file_above(lines[i], lines.get(i + 1)?)?;
+    let calls = lines[i + 1..]
+        .iter()
+        .take_while(|l| ghost_log_folding::counted_calls::number(l).is_some())
+        .count();
+    Some(Frame {
+        package: file.to_string(),
+        library: !file.starts_with('/'),
+        extra_lines: calls,
+        key: format!("{file} {}", lines[i + 1].trim()),
+        innermost_last: true,
+        file: Some(file.to_string()),
+    })
 }
 
 /// SBCL's backtrace frame, innermost first and counted from 0: `4:

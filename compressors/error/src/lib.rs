@@ -861,6 +861,34 @@ mod tests {
     }
 
     #[test]
+    fn guiles_own_modules_fold_and_the_scripts_calls_stay() {
+        let trace = ";;; compiling /src/prices.scm\nBacktrace:\nIn ice-9/boot-9.scm:\n\
+                     \x20 1752:10 11 (with-exception-handler _ _ #:unwind? _ # _)\nIn unknown file:\n\
+                     \x20         10 (apply-smob/0 #<thunk 7fc4425112e0>)\nIn ice-9/boot-9.scm:\n\
+                     \x20   724:2  9 (call-with-prompt _ _ #<procedure default-prompt-handle…>)\n\
+                     In ice-9/eval.scm:\n    619:8  8 (_ #(#(#<directory (guile-user) 7fc442516c80>)))\n\
+                     In ice-9/boot-9.scm:\n   2836:4  7 (save-module-excursion _)\n  4388:12  6 (_)\n\
+                     In /src/prices.scm:\n      5:9  5 (_)\n     4:11  4 (total-of _)\n\
+                     In ice-9/boot-9.scm:\n   222:29  3 (map1 ((((price . 3))) (42)))\n   222:17  2 (map1 ((42)))\n\
+                     In /src/prices.scm:\n     1:29  1 (price-of _)\nIn unknown file:\n           0 (assq price 42)\n\n\
+                     ERROR: In procedure assq:\n\
+                     In procedure assq: Wrong type argument in position 2 (expecting association list): 42\n";
+        let out = compress(trace).expect("folded").text;
+        for kept in [
+            "ERROR: In procedure assq:",
+            "In procedure assq: Wrong type argument in position 2 (expecting association list): 42",
+            "In /src/prices.scm:",
+            "     4:11  4 (total-of _)",
+            "     1:29  1 (price-of _)",
+            "           0 (assq price 42)",
+        ] {
+            assert!(out.contains(kept), "{kept}: {out}");
+        }
+        assert!(!out.contains("save-module-excursion"), "{out}");
+        assert!(!out.contains("call-with-prompt"), "{out}");
+    }
+
+    #[test]
     fn nothing_to_fold_is_none() {
         assert!(compress("KeyError: 'b'\n").is_none());
     }

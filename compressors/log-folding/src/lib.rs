@@ -106,6 +106,7 @@ pub mod captured_output;
 pub mod ci_sections;
 pub mod code_frame;
 pub mod column_block;
+pub mod counted_calls;
 pub mod diff;
 pub mod enumerated;
 pub mod failure_traces;
