@@ -5596,6 +5596,42 @@ def setting_list_twin_cases():
          [l.split()[0] for l in t.splitlines() if l.strip()], "every setting's name")
 
 
+def sbcl_crash_facts(text, functions):
+    """SBCL's unhandled error (rounds 80 and 81): the condition's line and
+    its message (the condition's line may wrap, the thread's name; its
+    message is the line after the one closing it, `…}>:`), the innermost
+    and outermost frames of the script's own `functions`."""
+    lines = text.splitlines()
+    names = "|".join(functions)
+    ours = [l.strip() for l in lines if re.match(rf"^\d+: \(({names}) ", l)]
+    opens = next(i for i, l in enumerate(lines) if l.startswith("Unhandled"))
+    closes = next(i for i in range(opens, len(lines)) if lines[i].rstrip().endswith(">:"))
+    return [lines[opens], lines[closes + 1].strip(), ours[0], ours[-1]]
+
+
+def sbcl_compile_facts(text):
+    """SBCL's `compile-file` notes (rounds 80 and 81): every `; in:` form,
+    every `; caught …:` line with its message, the undefined functions
+    and the tally."""
+    lines = text.splitlines()
+    caught = lambda l: re.match(r"^; caught [A-Z-]+:", l)
+    return [l.strip() for i, l in enumerate(lines)
+            if caught(l) or re.match(r"^; in: ", l)
+            or re.match(r"^;   caught \d+ ", l) or "Undefined function" in l
+            or (i > 0 and caught(lines[i - 1]))
+            or (i > 0 and "Undefined function" in lines[i - 1])]
+
+
+def guile_crash_facts(text, script):
+    """Guile's backtrace (rounds 80 and 81): the line naming the script's
+    file last in the trace and the frame under it, and the error and its
+    message (`ERROR:` and `In procedure` lines)."""
+    lines = text.splitlines()
+    at = max(i for i, l in enumerate(lines) if l.startswith("In ") and l.rstrip().endswith(f"{script}:"))
+    keep = [lines[at].strip(), lines[at + 1].strip()]
+    return keep + [l.strip() for l in lines if l.startswith("ERROR:") or l.startswith("In procedure")]
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -5631,13 +5667,8 @@ def language_twin_cases():
         d = new_dir(work, "lisp")
         open(os.path.join(d, "grades.lisp"), "w").write(LISP_GRADES)
         t = run("sbcl --script grades.lisp", cwd=d)
-        lines = t.splitlines()
-        ours = [l.strip() for l in lines
-                if re.match(r"^\d+: \((PARSE-GRADE|ROW-GRADES|AVERAGE|STUDENT-AVERAGE|CLASS-REPORT) ", l)]
-        opens = next(i for i, l in enumerate(lines) if l.startswith("Unhandled"))
-        closes = next(i for i in range(opens, len(lines)) if lines[i].rstrip().endswith(">:"))
         case("sbcl-unhandled-error", "error", "sbcl --script grades.lisp", t,
-             [lines[opens], lines[closes + 1].strip(), ours[0], ours[-1]],
+             sbcl_crash_facts(t, ["PARSE-GRADE", "ROW-GRADES", "AVERAGE", "STUDENT-AVERAGE", "CLASS-REPORT"]),
              "the condition's line and its message, the innermost and outermost frames of the script's own functions")
         forms = [f"(defun rate-{i} (x)\n  (let ((r (/ x {i + 2})))\n    (round r)))" for i in range(30)]
         forms.append("(defun summary (rows)\n  (let ((count 0) (width 10))\n    (dolist (r rows) (incf count))\n    count))")
@@ -5646,12 +5677,7 @@ def language_twin_cases():
         forms.append("(defun shout (s)\n  (string-upcase (rate-77 s)))")
         open(os.path.join(d, "rates.lisp"), "w").write("\n".join(forms) + "\n")
         t = run("sbcl --non-interactive --eval '(compile-file \"rates.lisp\")'", cwd=d)
-        lines = t.splitlines()
-        keep = [l.strip() for i, l in enumerate(lines)
-                if re.match(r"^; caught [A-Z-]+:", l) or re.match(r"^; in: ", l)
-                or re.match(r"^;   caught \d+ ", l) or "Undefined function" in l
-                or (i > 0 and re.match(r"^; caught [A-Z-]+:", lines[i - 1]))
-                or (i > 0 and "Undefined function" in lines[i - 1])]
+        keep = sbcl_compile_facts(t)
         case("sbcl-compile-file", "log", "sbcl --non-interactive --eval '(compile-file \"rates.lisp\")'", t, keep,
              "every `; in:` form, every `; caught …:` line with its message, the undefined functions and the tally")
 
@@ -5659,10 +5685,7 @@ def language_twin_cases():
         open(os.path.join(d, "scores.scm"), "w").write(SCHEME_SCORES)
         cache = new_dir(work, "guile-cache")
         t = run(f"XDG_CACHE_HOME={cache} guile scores.scm", cwd=d)
-        lines = t.splitlines()
-        at = max(i for i, l in enumerate(lines) if l.startswith("In ") and l.rstrip().endswith("scores.scm:"))
-        keep = [lines[at].strip(), lines[at + 1].strip()]
-        keep += [l.strip() for l in lines if l.startswith("ERROR:") or l.startswith("In procedure")]
+        keep = guile_crash_facts(t, "scores.scm")
         case("guile-script-error", "error", "guile scores.scm", t, keep,
              "the error and its message, the script's innermost frame and the line naming its file")
 
@@ -5889,16 +5912,8 @@ def held_out_language_cases():
         d = new_dir(work, "lisp")
         open(os.path.join(d, "ledger.lisp"), "w").write(LISP_LEDGER)
         t = run("sbcl --script ledger.lisp", cwd=d)
-        lines = t.splitlines()
-        ours = [l.strip() for l in lines
-                if re.match(r"^\d+: \((PARSE-AMOUNT|PARSE-LINE|LOAD-LEDGER|LEDGER-TOTAL) ", l)]
-        # The condition's line may wrap (the thread's name); its message is
-        # the line after the one closing it (`…}>:`).
-        opens = next(i for i, l in enumerate(lines) if l.startswith("Unhandled"))
-        closes = next(i for i in range(opens, len(lines)) if lines[i].rstrip().endswith(">:"))
-        head, message = lines[opens], lines[closes + 1].strip()
         case("sbcl-error-backtrace", "error", "sbcl --script ledger.lisp", t,
-             [head.strip(), message, ours[0], ours[-1]],
+             sbcl_crash_facts(t, ["PARSE-AMOUNT", "PARSE-LINE", "LOAD-LEDGER", "LEDGER-TOTAL"]),
              "the condition's line and its message, the innermost and outermost frames of the script's own functions")
         steps = [f"(defun step-{i} (x)\n  (let ((y (* x {i + 1})))\n    (+ y {i})))" for i in range(40)]
         steps.append("(defun print-report (x)\n  (let ((unused 3))\n    (format t \"~a~%\" (step-99 x))))")
@@ -5906,12 +5921,7 @@ def held_out_language_cases():
         steps.append("(defun tally (xs)\n  (reduce #'+ xs :key #'lenght))")
         open(os.path.join(d, "steps.lisp"), "w").write("\n".join(steps) + "\n")
         t = run("sbcl --non-interactive --eval '(compile-file \"steps.lisp\")'", cwd=d)
-        lines = t.splitlines()
-        keep = [l.strip() for i, l in enumerate(lines)
-                if re.match(r"^; caught [A-Z-]+:", l) or re.match(r"^; in: ", l)
-                or re.match(r"^;   caught \d+ ", l) or "Undefined function" in l
-                or (i > 0 and re.match(r"^; caught [A-Z-]+:", lines[i - 1]))
-                or (i > 0 and "Undefined function" in lines[i - 1])]
+        keep = sbcl_compile_facts(t)
         case("sbcl-style-warnings", "log", "sbcl --non-interactive --eval '(compile-file \"steps.lisp\")'", t, keep,
              "every `; in:` form, every `; caught …:` line with its message, the undefined functions and the tally")
 
@@ -5934,10 +5944,7 @@ def held_out_language_cases():
         open(os.path.join(d, "prices.scm"), "w").write(SCHEME_PRICES)
         cache = new_dir(work, "guile-cache")
         t = run(f"XDG_CACHE_HOME={cache} guile prices.scm", cwd=d)
-        lines = t.splitlines()
-        at = max(i for i, l in enumerate(lines) if l.startswith("In ") and l.rstrip().endswith("prices.scm:"))
-        keep = [lines[at].strip(), lines[at + 1].strip()]
-        keep += [l.strip() for l in lines if l.startswith("ERROR:") or l.startswith("In procedure")]
+        keep = guile_crash_facts(t, "prices.scm")
         case("guile-crash", "error", "guile prices.scm", t, keep,
              "the error and its message, the script's innermost frame and the line naming its file")
 
