@@ -422,6 +422,10 @@ crystal).
 80's misread cases: SBCL's unhandled error and Guile's backtrace (called
 logs) and SBCL's compile-file warnings (saved as `.txt`, called code).
 
+`--round82` writes only `held_out_jvm_and_racket_cases()`: held out, all
+in the evaluation half: kotlinc's errors and `raco test` of rackunit
+checks (Debian's kotlin and racket).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5632,6 +5636,49 @@ def guile_crash_facts(text, script):
     return keep + [l.strip() for l in lines if l.startswith("ERROR:") or l.startswith("In procedure")]
 
 
+KOTLIN_CART = """data class Item(val name: String, val price: Double, val count: Int)
+
+fun total(items: List<Item>): Double {
+    val unused = 3
+    return items.sumByDouble { it.price * it.qty }
+}
+
+fun main(args: Array<String>) {
+    val items = listOf(Item("bolt", 0.5, 10), Item("nut", "cheap", 4))
+    println(total(items) + discount)
+    var label: String = null
+}
+"""
+
+
+def held_out_jvm_and_racket_cases():
+    """Round 82, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): Kotlin's compiler (Debian's kotlin
+    1.3) and Racket's `raco test` of rackunit checks, 100 passing and 3
+    failing."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "kotlin")
+        open(os.path.join(d, "Cart.kt"), "w").write(KOTLIN_CART)
+        t = run("kotlinc Cart.kt", cwd=d)
+        case("kotlinc-compile-errors", "log", "kotlinc Cart.kt", t,
+             lambda l: re.match(r"^\S+\.kt:\d+:\d+: (error|warning): ", l),
+             "every diagnostic (file.kt:line:col: level:)")
+        d = new_dir(work, "racket")
+        checks = ["#lang racket/base", "(require rackunit)", "(define (parse s) (string->number s))"]
+        checks += [f'(check-equal? (parse "{i}") {i})' for i in range(100)]
+        checks += ['(check-equal? (parse "-5") 5 "negatives")', '(check-true (string? (parse "12")))',
+                   '(test-case "splits fields" (check-equal? (length (regexp-split #rx"," "a,b,c")) 2))']
+        open(os.path.join(d, "parse-test.rkt"), "w").write("\n".join(checks) + "\n")
+        t = run("raco test parse-test.rkt", cwd=d)
+        lines = t.splitlines()
+        keep = [l.strip() for i, l in enumerate(lines)
+                if re.match(r"^(location|message|actual|expected|params):", l)
+                or re.search(r"\d+/\d+ test failures", l)
+                or (i + 1 < len(lines) and lines[i + 1] == "FAILURE" and not l.startswith("---"))]
+        case("raco-test-failures", "log", "raco test parse-test.rkt", t, keep,
+             "every failing check's place, message, actual and expected values, the test case's name, the tally")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -6761,6 +6808,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round82" in sys.argv:
+        held_out_jvm_and_racket_cases()
         return
     if "--round81" in sys.argv:
         language_twin_cases()
