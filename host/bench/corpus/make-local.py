@@ -426,6 +426,9 @@ logs) and SBCL's compile-file warnings (saved as `.txt`, called code).
 in the evaluation half: kotlinc's errors and `raco test` of rackunit
 checks (Debian's kotlin and racket).
 
+`--round83` writes only `racket_twin_cases()`: a tuning twin of round
+82's `raco test` (saved as `.txt`, called prose): another rackunit suite.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5679,6 +5682,30 @@ def held_out_jvm_and_racket_cases():
              "every failing check's place, message, actual and expected values, the test case's name, the tally")
 
 
+def racket_twin_cases():
+    """Round 83: a tuning twin of round 82's `raco-test-failures` (saved
+    as `.txt`, called prose; its output unread): another rackunit suite
+    run by `raco test`, its rule the counterpart's."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "racket")
+        checks = ["#lang racket/base", "(require rackunit racket/string)",
+                  "(define (slug s) (string-downcase (string-replace s \" \" \"-\")))"]
+        checks += [f'(check-equal? (slug "Item {i}") "item-{i}")' for i in range(80)]
+        checks += ['(check-equal? (slug "A  B") "a-b" "collapses spaces")',
+                   '(check-pred string? (string->number "x"))',
+                   '(test-case "trims ends" (check-equal? (slug " a ") "a"))',
+                   '(test-case "keeps digits" (check-equal? (slug "R2 D2") "r2d2"))']
+        open(os.path.join(d, "slug-test.rkt"), "w").write("\n".join(checks) + "\n")
+        t = run("raco test slug-test.rkt", cwd=d)
+        lines = t.splitlines()
+        keep = [l.strip() for i, l in enumerate(lines)
+                if re.match(r"^(location|message|actual|expected|params):", l)
+                or re.search(r"\d+/\d+ test failures", l)
+                or (i + 1 < len(lines) and lines[i + 1] == "FAILURE" and not l.startswith("---"))]
+        case("raco-test-failing", "log", "raco test slug-test.rkt", t, keep,
+             "every failing check's place, message, actual and expected values, the test case's name, the tally")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -6808,6 +6835,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round83" in sys.argv:
+        racket_twin_cases()
         return
     if "--round82" in sys.argv:
         held_out_jvm_and_racket_cases()
