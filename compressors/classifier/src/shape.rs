@@ -509,6 +509,14 @@ mod tests {
                           && mkdir -p ~/.parallel \\\n        && touch ~/.parallel/will-cite\n\
                           COPY --from=bats /root/bats-core /root/bats-core\nWORKDIR /code/\n";
         assert_eq!(judge(dockerfile).0, ContentClass::Code);
+        // SBCL's compiler notes: every line a `;` comment, the lone `; `
+        // (which ends in `;`) among them, is no code.
+        let notes = "; compiling file \"/tmp/rates.lisp\"\n\n; file: /tmp/rates.lisp\n\
+                     ; in: DEFUN LABEL\n;     (CONCATENATE 'STRING \"n=\" X 5)\n; \n; caught WARNING:\n\
+                     ;   Constant 5 conflicts with its asserted type SEQUENCE.\n; \n\
+                     ; compilation unit finished\n;   caught 1 WARNING condition\n\n\
+                     ; wrote /tmp/rates.fasl\n; compilation finished in 0:00:00.076\n";
+        assert_ne!(judge(notes).0, ContentClass::Code);
     }
 
     #[test]
