@@ -146,6 +146,12 @@ impl<'a> Lines<'a> {
                 .is_none_or(|l| l.trim().is_empty())
         };
         let hash = |i: usize| raw.get(i).is_some_and(|l| l.trim_start().starts_with('#'));
+        // Rules stacked one on another close a block and open the next
+        // (`raco test`'s FAILURE reports): such a text frames its records
+        // with rules, and a rule in it underlines no title.
+        let frames = raw
+            .windows(2)
+            .any(|w| is_underline(w[0].trim()) && is_underline(w[1].trim()));
         let mut lines = Lines {
             text: Vec::new(),
             code: Vec::new(),
@@ -193,6 +199,7 @@ impl<'a> Lines<'a> {
             // overline and an underline: a program's banners look so,
             // Robot Framework's suite, PHP_CodeSniffer's counts.)
             let underlined = i > 0
+                && !frames
                 && (is_underline(t) || markup::is_title_rule(t, raw[i - 1]))
                 && !raw[i - 1].trim().is_empty()
                 && blank(i.checked_sub(2));
@@ -581,5 +588,12 @@ mod tests {
         let build = "Reading package lists...\nBuilding dependency tree...\nReading state information...\n\
                      E: Unable to locate package ghost-no-such-package\n";
         assert_eq!(judge(build), (ContentClass::Log, 0.7));
+        // Rules stacked between records frame them: the first, under the
+        // report's title, underlines no heading (`raco test`).
+        let framed = "raco test: \"t.rkt\"\n--------------------\nFAILURE\nname:       check-equal?\n\
+                      location:   t.rkt:4:0\nactual:     1\nexpected:   2\n--------------------\n\
+                      --------------------\nFAILURE\nname:       check-pred\nlocation:   t.rkt:5:0\n\
+                      --------------------\n2/9 test failures\n";
+        assert_eq!(judge(framed), (ContentClass::Log, 0.7));
     }
 }
