@@ -429,6 +429,12 @@ checks (Debian's kotlin and racket).
 `--round83` writes only `racket_twin_cases()`: a tuning twin of round
 82's `raco test` (saved as `.txt`, called prose): another rackunit suite.
 
+`--round84` writes only `held_out_hardware_and_grammar_cases()`: held
+out, all in the evaluation half: tools no round had run: bison's
+counterexamples, flex, protoc, nasm, Icarus Verilog (elaboration errors,
+a failing testbench), Verilator's lint, GHDL (analysis errors, a failing
+testbench), pdflatex and chktex.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -5706,6 +5712,424 @@ def racket_twin_cases():
              "every failing check's place, message, actual and expected values, the test case's name, the tally")
 
 
+BISON_CALC = r"""%{
+#include <stdio.h>
+int yylex(void);
+void yyerror(const char *s) { fprintf(stderr, "%s\n", s); }
+%}
+%token NUM IDENT IF ELSE THEN
+%%
+program: stmts ;
+stmts: %empty | stmts stmt ;
+stmt: expr ';'
+    | IF expr THEN stmt
+    | IF expr THEN stmt ELSE stmt
+    | IDENT '=' expr ';'
+    ;
+expr: expr '+' expr
+    | expr '-' expr
+    | expr '*' expr
+    | expr '/' expr
+    | '-' expr
+    | '(' expr ')'
+    | call
+    | NUM
+    | IDENT
+    ;
+call: IDENT '(' args ')' ;
+args: %empty | expr | args ',' expr ;
+target: IDENT | call ;
+%%
+"""
+
+PROTO_ORDER = r"""syntax = "proto3";
+package shop.v1;
+
+import "shop/money.proto";
+import "google/protobuf/timestamp.proto";
+
+message Order {
+  string id = 1;
+  repeated LineItem items = 2;
+  Money total = 3;
+  google.protobuf.Timestamp placed_at = 4;
+  Status status = 5;
+  string customer_id = 2;
+  Address shipping = 6;
+  map<string, Discount> discounts = 7;
+  optional int32 priority = 8 [default = 3];
+}
+
+message LineItem {
+  string sku = 1;
+  int32 quantity = 2;
+  Money unit_price = 3;
+  string sku = 4;
+}
+
+enum Status {
+  PENDING = 1;
+  PAID = 2;
+  SHIPPED = 3;
+}
+
+service Orders {
+  rpc Place(Order) returns (OrderReceipt);
+  rpc Get(GetOrderRequest) returns (Order);
+}
+"""
+
+PROTO_MONEY = r"""syntax = "proto3";
+package shop.v1;
+message Money {
+  string currency = 1;
+  int64 units = 2;
+  int32 nanos = 3;
+}
+"""
+
+NASM_SUM = r"""; sum an array of dwords
+        bits 64
+        section .data
+values: dd 3, 5, 8, 13, 21
+count   equ ($ - values) / 4
+        section .text
+        global _start
+_start:
+        xor eax, eax
+        mov rcx, count
+        lea rsi, [values]
+.loop:
+        add eax, [rsi]
+        add rsi, 4
+        dec rcx
+        jnz .loop
+        mov edi, eax
+        mov eax, 60
+        syscall
+print:
+        mov rdx, [rsi + rcx*3]
+        push eax
+        movzx rax, qword [rsi]
+        jmp .done
+        mov al, 300
+        add [rsi], 1
+        shl eax, cl, 2
+        db 'unterminated
+.done:
+        ret
+"""
+
+VERILOG_ALU = r"""module alu(input [7:0] a, input [7:0] b, input [2:0] op, output reg [7:0] y, output zero);
+  always @(*) begin
+    case (op)
+      3'd0: y = a + b;
+      3'd1: y = a - b;
+      3'd2: y = a & b;
+      3'd3: y = a | bb;
+      3'd4: y = a ^ b;
+      3'd5: y = carry_out;
+      default: y = 8'd0;
+    endcase
+  end
+  assign zero = (y == 0);
+  assign flags = {zero, y[7]};
+endmodule
+
+module top;
+  wire [7:0] y;
+  alu u0(.a(8'd1), .b(8'd2), .op(3'd0), .y(y), .zero(z), .carry(c));
+endmodule
+"""
+
+VERILOG_ADDER_TB = r"""module adder(input [7:0] a, input [7:0] b, output [8:0] s);
+  assign s = a + b + (a[0] & b[0] & a[7]);
+endmodule
+
+module tb;
+  reg [7:0] a, b;
+  wire [8:0] s;
+  integer i, errors;
+  adder dut(.a(a), .b(b), .s(s));
+  initial begin
+    errors = 0;
+    for (i = 0; i < 64; i = i + 1) begin
+      a = i * 3; b = i * 5;
+      #1;
+      if (s !== a + b) begin
+        $display("FAIL t=%0t a=%0d b=%0d: s=%0d, expected %0d", $time, a, b, s, a + b);
+        errors = errors + 1;
+      end else
+        $display("ok   t=%0t a=%0d b=%0d s=%0d", $time, a, b, s);
+    end
+    if (errors != 0) $fatal(1, "%0d of 64 checks failed", errors);
+    $display("all 64 checks passed");
+    $finish;
+  end
+endmodule
+"""
+
+LATEX_REPORT = r"""\documentclass{article}
+\usepackage{graphicx}
+\begin{document}
+\title{Quarterly Throughput Report}
+\author{Platform Team}
+\maketitle
+\section{Introduction}\label{sec:intro}
+This report covers throughput of the ingestion pipeline, see Section~\ref{sec:method} and Table~\ref{tab:results}.
+As discussed in \cite{kafka2011} the partitioning scheme matters.
+\section{Method}\label{sec:method}
+We measured with \texttt{pipeline-bench-verylongcommandnamewithoutbreaks --iterations=100000 --warmup=5000}.
+\begin{tabular}{lll}
+a & b & c \\
+1 & 2 \\
+\end{tabular}
+\section{Results}
+Throughput rose by 12\% \percent over last quarter.
+See Figure~\ref{fig:latency}.
+\includegraphics[width=\textwidth]{latency-plot}
+\begin{itemize}
+\item First point
+\item Second point with a very long unbreakable identifier ingestion_pipeline_partition_rebalancer_coordinator_timeout_ms
+\end{itemize}
+\section{Conclusion}
+Future work includes $x^2 + y^2 = z^2 and more.
+\end{document}
+"""
+
+VHDL_FIFO = r"""library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity fifo is
+  generic (DEPTH : natural := 8);
+  port (clk, rst : in std_logic;
+        push, pop : in std_logic;
+        din : in std_logic_vector(7 downto 0);
+        dout : out std_logic_vector(7 downto 0);
+        full, empty : out std_logic);
+end entity;
+
+architecture rtl of fifo is
+  type mem_t is array (0 to DEPTH-1) of std_logic_vector(7 downto 0);
+  signal mem : mem_t;
+  signal head, tail : unsigned(2 downto 0);
+  signal count : integer range 0 to DEPTH;
+begin
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      if rst = '1' then
+        head <= 0;
+        count <= 0;
+      else
+        if push = '1' and count < DEPTH then
+          mem(to_integer(tail)) <= din;
+          tail <= tail + 1;
+          count <= count + 1;
+        end if;
+        if pop = '1' and count > 0 then
+          dout <= mem(head);
+          head <= head + 1;
+          count <= count - 1;
+        end if;
+      end if;
+    end if;
+  end process;
+  full <= '1' when count = DEPTH else '0';
+  empty <= count = 0;
+  level <= count;
+end architecture;
+"""
+
+VHDL_PARITY_TB = r"""library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity parity is
+  port (d : in std_logic_vector(7 downto 0); p : out std_logic);
+end entity;
+
+architecture rtl of parity is
+begin
+  process (d)
+    variable acc : std_logic;
+  begin
+    acc := '0';
+    for i in 0 to 6 loop
+      acc := acc xor d(i);
+    end loop;
+    p <= acc;
+  end process;
+end architecture;
+
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity tb_parity is
+end entity;
+
+architecture sim of tb_parity is
+  signal d : std_logic_vector(7 downto 0);
+  signal p : std_logic;
+  function expected(v : std_logic_vector) return std_logic is
+    variable acc : std_logic := '0';
+  begin
+    for i in v'range loop acc := acc xor v(i); end loop;
+    return acc;
+  end function;
+begin
+  dut : entity work.parity port map (d => d, p => p);
+  stim : process
+    variable failures : natural := 0;
+  begin
+    for n in 0 to 40 loop
+      d <= std_logic_vector(to_unsigned(n * 7, 8));
+      wait for 10 ns;
+      if p /= expected(d) then
+        report "parity of " & integer'image(n * 7) & " is " & std_logic'image(p) & ", expected " & std_logic'image(expected(d)) severity error;
+        failures := failures + 1;
+      else
+        report "vector " & integer'image(n) & " ok" severity note;
+      end if;
+    end loop;
+    assert failures = 0 report integer'image(failures) & " of 41 vectors failed" severity failure;
+    wait;
+  end process;
+end architecture;
+"""
+
+VERILOG_UART = r"""module uart_tx #(parameter CLKS_PER_BIT = 87) (
+  input clk, input rst, input start, input [7:0] data,
+  input [3:0] unused_cfg,
+  output reg tx, output busy, output reg done
+);
+  reg [2:0] state;
+  reg [7:0] clk_count;
+  reg [2:0] bit_index;
+  reg [7:0] shift;
+  wire debug_tap;
+  localparam IDLE = 0, START = 1, DATA = 2, STOP = 3;
+  assign busy = state != IDLE;
+  always @(posedge clk) begin
+    if (rst) begin
+      state <= IDLE; tx <= 1; done <= 0;
+    end else case (state)
+      IDLE: if (start) begin shift <= data; state <= START; clk_count <= 0; end
+      START: begin tx <= 0; if (clk_count == CLKS_PER_BIT - 1) begin state <= DATA; clk_count = 0; end else clk_count <= clk_count + 1; end
+      DATA: begin
+        tx <= shift[bit_index];
+        if (clk_count < CLKS_PER_BIT - 1) clk_count <= clk_count + 1;
+        else begin clk_count <= 0; bit_index <= bit_index + 1; if (bit_index == 7) state <= STOP; end
+      end
+      STOP: begin tx <= 1; done <= 1; state <= IDLE; end
+    endcase
+  end
+  wire [3:0] width_mismatch = data;
+endmodule
+"""
+
+FLEX_SCAN = r"""%option noyywrap
+%{
+#include "calc.tab.h"
+%}
+DIGIT   [0-9]
+ID      [a-z][a-z0-9]*
+%%
+{DIGIT}+        { yylval = atoi(yytext); return NUM; }
+{ID}            { return IDENT; }
+"if"            { return IF; }
+{FLOAT}         { return NUM; }
+[ \t\n]+        ;
+"("|")          { return yytext[0]; }
+.               { return yytext[0]; }
+[a-z            { return IDENT; }
+%%
+"""
+
+
+def held_out_hardware_and_grammar_cases():
+    """Round 84, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): tools no round had run: bison's
+    conflicts with counterexamples, flex, protoc, nasm, Icarus Verilog's
+    elaboration errors and a failing testbench, Verilator's lint, GHDL's
+    analysis errors and a failing VHDL testbench, pdflatex with errors and
+    undefined references, and chktex (Debian's bison, flex,
+    protobuf-compiler, nasm, iverilog, verilator, ghdl, texlive-latex-base
+    and chktex)."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "bison")
+        write(os.path.join(d, "calc.y"), BISON_CALC)
+        t = run("bison -Wcounterexamples -o calc.c calc.y", cwd=d)
+        case("bison-wcounterexamples", "log", "bison -Wcounterexamples -o calc.c calc.y", t,
+             lambda l: re.match(r"^\S+\.y(:[\d.\-]+)?: (warning|error|note): ", l)
+             or re.match(r"^\s+(First |Second )?[Ee]xample:", l),
+             "every diagnostic (calc.y[:line.col]: level:) and every counterexample's `Example:` line")
+        write(os.path.join(d, "scan.l"), FLEX_SCAN)
+        t = run("flex -o scan.c scan.l", cwd=d)
+        case("flex-scanner-errors", "log", "flex -o scan.c scan.l", t,
+             lambda l: re.match(r"^scan\.l:\d+: ", l), "every diagnostic (scan.l:line:)")
+        d = new_dir(work, "proto")
+        write(os.path.join(d, "shop", "order.proto"), PROTO_ORDER)
+        write(os.path.join(d, "shop", "money.proto"), PROTO_MONEY)
+        os.makedirs(os.path.join(d, "gen"))
+        t = run("protoc -I. --python_out=gen shop/order.proto", cwd=d)
+        case("protoc-undefined-types", "log", "protoc -I. --python_out=gen shop/order.proto", t,
+             lambda l: l.startswith("shop/order.proto"), "every diagnostic (shop/order.proto[:line:col]:)")
+        d = new_dir(work, "asm")
+        write(os.path.join(d, "sum.asm"), NASM_SUM)
+        t = run("nasm -f elf64 -w+all sum.asm -o sum.o", cwd=d)
+        case("nasm-assemble-errors", "log", "nasm -f elf64 -w+all sum.asm -o sum.o", t,
+             lambda l: re.match(r"^sum\.asm:\d+: (error|warning): ", l), "every diagnostic (sum.asm:line: level:)")
+        d = new_dir(work, "verilog")
+        write(os.path.join(d, "alu.v"), VERILOG_ALU)
+        t = run("iverilog -Wall -o alu.vvp alu.v", cwd=d)
+        case("iverilog-elaboration-errors", "log", "iverilog -Wall -o alu.vvp alu.v", t,
+             lambda l: re.match(r"^alu\.v:\d+: (error|warning): ", l) or "error(s) during elaboration" in l,
+             "every diagnostic (alu.v:line: level:) and the count of errors")
+        write(os.path.join(d, "tb.v"), VERILOG_ADDER_TB)
+        t = run("iverilog -o tb.vvp tb.v && vvp tb.vvp", cwd=d)
+        case("vvp-simulation-failures", "log", "iverilog -o tb.vvp tb.v && vvp tb.vvp", t,
+             lambda l: l.startswith("FAIL ") or l.startswith("FATAL:"),
+             "every failing check the testbench printed and the $fatal line")
+        write(os.path.join(d, "uart_tx.v"), VERILOG_UART)
+        t = run("verilator --lint-only -Wall uart_tx.v", cwd=d)
+        case("verilator-lint-warnings", "log", "verilator --lint-only -Wall uart_tx.v", t,
+             lambda l: l.startswith("%Warning-") or l.startswith("%Error"),
+             "every diagnostic (%Warning-CODE:, %Error…) and the exit line")
+        d = new_dir(work, "vhdl")
+        write(os.path.join(d, "fifo.vhd"), VHDL_FIFO)
+        t = run("ghdl -a fifo.vhd", cwd=d)
+        case("ghdl-analysis-errors", "log", "ghdl -a fifo.vhd", t,
+             lambda l: re.match(r"^fifo\.vhd:\d+:\d+: ", l), "every diagnostic (fifo.vhd:line:col:)")
+        write(os.path.join(d, "parity.vhd"), VHDL_PARITY_TB)
+        t = run("ghdl -a parity.vhd && ghdl -e tb_parity && ghdl -r tb_parity", cwd=d)
+        case("ghdl-testbench-asserts", "log", "ghdl -a parity.vhd && ghdl -e tb_parity && ghdl -r tb_parity", t,
+             lambda l: "(report error)" in l or "(assertion failure)" in l or ":error:" in l,
+             "every `(report error)` line, the failed assertion and ghdl's own error lines")
+        d = new_dir(work, "latex")
+        write(os.path.join(d, "report.tex"), LATEX_REPORT)
+        t = run("pdflatex -interaction=nonstopmode report.tex", cwd=d)
+        case("pdflatex-undefined-refs", "log", "pdflatex -interaction=nonstopmode report.tex", t,
+             lambda l: l.startswith("!") or re.match(r"^l\.\d+ ", l) or l.startswith("LaTeX Warning:")
+             or re.match(r"^(Overfull|Underfull) \\[hv]box", l) or l.startswith("Output written on report.pdf"),
+             "every TeX error (`!`), its `l.N` place, every LaTeX warning, every over/underfull box and the output line")
+        paper = [r"\documentclass{article}", r"\begin{document}"]
+        for i, topic in enumerate(["caching", "sharding", "replication", "batching",
+                                   "compaction", "indexing", "tracing", "retries"]):
+            paper += [r"\section{%s}" % topic.title(),
+                      f"The {topic} layer is described in \\cite{{ref{i}}} and evaluated in Section \\ref{{sec:{topic}}}.",
+                      f"We use \"{topic}\" as in the original paper... but with changes.",
+                      f"Latency dropped from 10ms to 4ms (see Fig. \\ref{{fig:{topic}}}), i.e. a 60% gain.",
+                      "Values range from 1 - 10 and  the default is 5 ."]
+        write(os.path.join(d, "paper.tex"), "\n".join(paper + [r"\end{document}"]) + "\n")
+        t = run("chktex -q paper.tex", cwd=d)
+        case("chktex-report", "log", "chktex -q paper.tex", t,
+             lambda l: re.match(r"^(Warning|Error) \d+ in \S+ line \d+: ", l),
+             "every finding's header (Warning N in FILE line N: message)")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -6835,6 +7259,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round84" in sys.argv:
+        held_out_hardware_and_grammar_cases()
         return
     if "--round83" in sys.argv:
         racket_twin_cases()
