@@ -435,6 +435,9 @@ counterexamples, flex, protoc, nasm, Icarus Verilog (elaboration errors,
 a failing testbench), Verilator's lint, GHDL (analysis errors, a failing
 testbench), pdflatex and chktex.
 
+`--round85` writes only `hardware_and_grammar_twin_cases()`: tuning
+twins of round 84's bison counterexamples, pdflatex and chktex cases.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -6130,6 +6133,96 @@ def held_out_hardware_and_grammar_cases():
              "every finding's header (Warning N in FILE line N: message)")
 
 
+BISON_QUERY = r"""%{
+int yylex(void);
+void yyerror(const char *s);
+%}
+%token SELECT FROM WHERE AND OR NOT IDENT NUMBER STRING ORDER BY ASC DESC LIMIT
+%%
+query: SELECT columns FROM IDENT where order limit ;
+columns: '*' | column_list ;
+column_list: IDENT | column_list ',' IDENT | column_list IDENT ;
+where: %empty | WHERE cond ;
+cond: cond AND cond
+    | cond OR cond
+    | NOT cond
+    | '(' cond ')'
+    | operand '=' operand
+    | operand '<' operand
+    | IDENT
+    ;
+operand: IDENT | NUMBER | STRING | operand '+' operand | operand '*' operand ;
+order: %empty | ORDER BY sort_keys ;
+sort_keys: sort_key | sort_keys ',' sort_key ;
+sort_key: IDENT | IDENT ASC | IDENT DESC | operand ;
+limit: %empty | LIMIT NUMBER ;
+%%
+"""
+
+LATEX_THESIS = r"""\documentclass{report}
+\usepackage{amsmath}
+\begin{document}
+\chapter{Background}\label{ch:background}
+Prior work on consensus \cite{lamport1998,ongaro2014} is summarised in Chapter~\ref{ch:related}.
+Equation~\eqref{eq:quorum} gives the quorum size.
+\begin{equation}\label{eq:quorum}
+q = \lfloor n/2 \rfloor + 1
+\end{equation}
+\chapter{Design}
+The leader election uses \textbf{randomised timeouts} between $150$ and $300\,\mathrm{ms}, see Figure~\ref{fig:timeline}.
+\begin{table}
+\begin{tabular}{|l|r|}
+nodes & latency \\
+3 & 4.1 \\
+5 & 6.3 & 1 \\
+\end{tabular}
+\caption{Latency by cluster size}\label{tab:latency}
+\end{table}
+The replicated log stores entries in \texttt{/var/lib/raft/segments/0000000000000000001-0000000000000065536.log} files.
+\input{appendix-proofs}
+\chapter{Evaluation}
+We ran \numprint{100000} operations on the cluster described in Section~\ref{sec:setup}.
+\begin{enumerate}
+\item Throughput
+\item Tail latency \end{itemize}
+\end{document}
+"""
+
+
+def hardware_and_grammar_twin_cases():
+    """Round 85: tuning twins of round 84's three cases that lost facts or
+    were misread (their outputs unread): bison's counterexamples, pdflatex
+    stopping on errors, chktex's findings (called prose given the
+    command), each another input of the same kind, its rule the
+    counterpart's."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "bison")
+        write(os.path.join(d, "query.y"), BISON_QUERY)
+        t = run("bison -Wcounterexamples -o query.c query.y", cwd=d)
+        case("bison-conflicts", "log", "bison -Wcounterexamples -o query.c query.y", t,
+             lambda l: re.match(r"^\S+\.y(:[\d.\-]+)?: (warning|error|note): ", l)
+             or re.match(r"^\s+(First |Second )?[Ee]xample:", l),
+             "every diagnostic (query.y[:line.col]: level:) and every counterexample's `Example:` line")
+        d = new_dir(work, "latex")
+        write(os.path.join(d, "thesis.tex"), LATEX_THESIS)
+        t = run("pdflatex -interaction=nonstopmode thesis.tex", cwd=d)
+        case("pdflatex-thesis", "log", "pdflatex -interaction=nonstopmode thesis.tex", t,
+             lambda l: l.startswith("!") or re.match(r"^l\.\d+ ", l) or l.startswith("LaTeX Warning:")
+             or re.match(r"^(Overfull|Underfull) \\[hv]box", l) or l.startswith("Output written on thesis.pdf"),
+             "every TeX error (`!`), its `l.N` place, every LaTeX warning, every over/underfull box and the output line")
+        notes = [r"\documentclass{article}", r"\begin{document}"]
+        for topic in ["parser", "lexer", "optimiser", "linker", "loader", "profiler", "debugger"]:
+            notes += [r"\subsection{The %s}" % topic,
+                      f"As shown in Table \\ref{{tab:{topic}}} , the {topic} is fast(er) than before.",
+                      "It handles 'single' quotes and \"double\" ones ; see also pages 3-7.",
+                      f"The {topic} runs in $O(n \\log n)$ time , e.g. for inputs of 10^6 tokens."]
+        write(os.path.join(d, "notes.tex"), "\n".join(notes + [r"\end{document}"]) + "\n")
+        t = run("chktex -q notes.tex", cwd=d)
+        case("chktex-lint", "log", "chktex -q notes.tex", t,
+             lambda l: re.match(r"^(Warning|Error) \d+ in \S+ line \d+: ", l),
+             "every finding's header (Warning N in FILE line N: message)")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -7259,6 +7352,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round85" in sys.argv:
+        hardware_and_grammar_twin_cases()
         return
     if "--round84" in sys.argv:
         held_out_hardware_and_grammar_cases()
