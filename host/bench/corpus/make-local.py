@@ -6137,7 +6137,7 @@ BISON_QUERY = r"""%{
 int yylex(void);
 void yyerror(const char *s);
 %}
-%token SELECT FROM WHERE AND OR NOT IDENT NUMBER STRING ORDER BY ASC DESC LIMIT
+%token SELECT FROM WHERE AND OR NOT IDENT NUMBER STRING ORDER BY ASC DESC LIMIT LIKE IN
 %%
 query: SELECT columns FROM IDENT where order limit ;
 columns: '*' | column_list ;
@@ -6149,9 +6149,16 @@ cond: cond AND cond
     | '(' cond ')'
     | operand '=' operand
     | operand '<' operand
+    | operand '>' operand
+    | operand LIKE STRING
+    | operand IN '(' operand_list ')'
     | IDENT
     ;
-operand: IDENT | NUMBER | STRING | operand '+' operand | operand '*' operand ;
+operand_list: operand | operand_list ',' operand ;
+operand: IDENT | NUMBER | STRING
+    | operand '+' operand | operand '-' operand
+    | operand '*' operand | operand '/' operand
+    | '-' operand ;
 order: %empty | ORDER BY sort_keys ;
 sort_keys: sort_key | sort_keys ',' sort_key ;
 sort_key: IDENT | IDENT ASC | IDENT DESC | operand ;
