@@ -6168,7 +6168,10 @@ limit: %empty | LIMIT NUMBER ;
 
 LATEX_THESIS = r"""\documentclass{report}
 \usepackage{amsmath}
+\usepackage{graphicx}
+\usepackage{hyperref}
 \begin{document}
+\tableofcontents
 \chapter{Background}\label{ch:background}
 Prior work on consensus \cite{lamport1998,ongaro2014} is summarised in Chapter~\ref{ch:related}.
 Equation~\eqref{eq:quorum} gives the quorum size.
@@ -6178,20 +6181,28 @@ q = \lfloor n/2 \rfloor + 1
 \chapter{Design}
 The leader election uses \textbf{randomised timeouts} between $150$ and $300\,\mathrm{ms}, see Figure~\ref{fig:timeline}.
 \begin{table}
-\begin{tabular}{|l|r|}
+\centering
+\begin{tabular}{lr}
+
 nodes & latency \\
+
 3 & 4.1 \\
 5 & 6.3 & 1 \\
+
 \end{tabular}
 \caption{Latency by cluster size}\label{tab:latency}
 \end{table}
 The replicated log stores entries in \texttt{/var/lib/raft/segments/0000000000000000001-0000000000000065536.log} files.
-\input{appendix-proofs}
+\begin{figure}
+\includegraphics[width=\linewidth]{timeline}
+\caption{Election timeline}\label{fig:timeline}
+\end{figure}
 \chapter{Evaluation}
 We ran \numprint{100000} operations on the cluster described in Section~\ref{sec:setup}.
 \begin{enumerate}
 \item Throughput
 \item Tail latency \end{itemize}
+Results are in Table~\ref{tab:results} and discussed by \citet{howard2016}.
 \end{document}
 """
 
