@@ -485,6 +485,7 @@ pub fn fold_analysed(
         }
         fate[i] = Fate::Keep;
         if severity[i] != Severity::Error {
+            keep_warning_detail(i, contents, severity, roles, passing, &mut fate);
             continue;
         }
         // The line before an error often says what was running.
@@ -674,6 +675,7 @@ pub fn fold_analysed(
     // New shapes: rare ones first (a rare line is information whatever its
     // words), then those near an error, then phase headers.
     let mut rare: Vec<usize> = Vec::new();
+    let mut placed: Vec<usize> = Vec::new();
     let mut few: Vec<usize> = Vec::new();
     let mut measures: Vec<usize> = Vec::new();
     let mut failing_step: Vec<usize> = Vec::new();
@@ -705,6 +707,21 @@ pub fn fold_analysed(
                 shown.add(start, templates, masks);
                 failing_step.push(start);
             }
+            continue;
+        }
+        // A line pointing at a line of the input (TeX's `Overfull \hbox …
+        // at lines 14--32` and `l.14 \end{document}`, `… at line 69`) is
+        // where to look: its numbers are what it says, so each is kept
+        // from no budget, as a block's lines naming a place are (a line
+        // said again word for word folds when printed). Not a shape
+        // printed more often than a few places are: a counter of lines
+        // read.
+        if markers::names_a_line(contents[start])
+            && !line::is_command_line(contents[start])
+            && templates.size[templates.of_line[start]] <= PLACES_OF_ONE_SHAPE_AT_MOST
+        {
+            shown.add(start, templates, masks);
+            placed.push(start);
             continue;
         }
         // Every line of a rare shape is kept, not only the first: two
@@ -747,6 +764,7 @@ pub fn fold_analysed(
     let rare_budget = (n * opts.rare_per_thousand / 1000).max(opts.novel_budget);
     // Rare lines near an error first, then in order.
     rare.sort_by_key(|&i| (!near_error[i], i));
+    chosen.extend(placed);
     chosen.extend(rare.iter().take(rare_budget));
     chosen.extend(few.iter().take(rare_budget));
     chosen.extend(measures.iter().take(rare_budget));
@@ -1379,6 +1397,11 @@ impl<'a> Shown<'a> {
     }
 }
 
+/// Lines of one shape naming a line of the input (see [`fold_analysed`]'s
+/// new shapes) are each kept up to this many; a shape printed more often
+/// counts lines read (`processed line 4000`), and its lines fold.
+const PLACES_OF_ONE_SHAPE_AT_MOST: usize = 50;
+
 /// A line of fewer words than this is never a near repeat: one word in
 /// four that differs (`Collecting idna (from requests)`, `Collecting mdurl
 /// (from rich)`) is what the line says. A long line (a compiler's command
@@ -1412,6 +1435,35 @@ const VARIED_RUN_FOLDS_FROM: usize = 6;
 /// hashes, paths).
 fn same_masks(masks: &[String]) -> bool {
     masks.iter().all(|m| *m == masks[0])
+}
+
+/// A warning at the margin printed as a block, its detail indented under
+/// it, says what it warns of in the block's first line (bison's
+/// `  Example: …` counterexample under `calc.y: warning: shift/reduce
+/// conflict on token '+'`, pip's advice under its `WARNING:`): that line
+/// stays, however often its shape was printed (under a warning said again
+/// word for word, it is what differs). A code frame under the warning
+/// folds as frames do.
+fn keep_warning_detail(
+    i: usize,
+    contents: &[&str],
+    severity: &[Severity],
+    roles: &[Role],
+    passing: &[bool],
+    fate: &mut [Fate],
+) {
+    let j = i + 1;
+    if j < contents.len()
+        && !contents[i].starts_with([' ', '\t'])
+        && contents[j].starts_with([' ', '\t'])
+        && line::is_continuation(contents[j])
+        && roles[j] == Role::Other
+        && !passing[j]
+        && severity[j] == Severity::Normal
+        && fate[j] == Fate::Undecided
+    {
+        fate[j] = Fate::Keep;
+    }
 }
 
 /// Whether lines alike in their masks differ in more than numbers: a

@@ -337,22 +337,28 @@ pub fn declares_sql_object(l: &str) -> bool {
 
 /// Whether `l` points at a line without naming a file: it leads with
 /// `line:col` (stylelint's and eslint's findings under their file's name)
-/// or says `line 69` (perlcritic's `… at line 69, column 28.`). Such a
+/// or says `line 69` (perlcritic's `… at line 69, column 28.`) or `lines
+/// 14--32` (TeX's `Overfull \hbox … in paragraph at lines 14--32`). Such a
 /// line's numbers are what it says, not noise.
 pub fn names_a_line(l: &str) -> bool {
     let lead = l.split_whitespace().next().unwrap_or("");
     is_line_and_column(lead.trim_end_matches(':'))
-        || l.match_indices("line ").any(|(at, _)| {
+        || is_tex_line(lead)
+        || l.match_indices("line").any(|(at, _)| {
             let before_is_word = l[..at]
                 .chars()
                 .next_back()
                 .is_some_and(char::is_alphanumeric);
-            !before_is_word
-                && l[at + 5..]
-                    .bytes()
-                    .next()
-                    .is_some_and(|b| b.is_ascii_digit())
+            let after = &l[at + 4..];
+            let number = after.strip_prefix("s ").or_else(|| after.strip_prefix(' '));
+            !before_is_word && number.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
         })
+}
+
+/// `l.14`: TeX's line of the input, leading the context of an error.
+fn is_tex_line(word: &str) -> bool {
+    word.strip_prefix("l.")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `12:5`: a line and a column, as a finding under its file's name leads
@@ -392,6 +398,9 @@ pub fn is_diagnostic(content: &str) -> bool {
     if content.starts_with(' ') && stylish(t) {
         return true;
     }
+    if !content.starts_with(' ') && level_at_a_named_line(t) {
+        return true;
+    }
     // ruff's full format: `F401 [*] `os` imported but unused`, then the frame.
     if !content.starts_with(' ')
         && t.split_once(' ')
@@ -421,6 +430,20 @@ pub fn is_diagnostic(content: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A diagnostic that says its place in words: a level word leading, then,
+/// before the message's `: `, a file and `line N` (chktex's `Warning 2 in
+/// notes.tex line 4: Non-breaking space …`).
+fn level_at_a_named_line(t: &str) -> bool {
+    let Some((head, message)) = t.split_once(": ") else {
+        return false;
+    };
+    let mut words = head.split_whitespace();
+    words.next().is_some_and(is_level_word)
+        && words.any(|w| is_path(w.trim_matches(['"', '\'', ',', '`'])))
+        && names_a_line(head)
+        && !message.trim().is_empty()
 }
 
 /// A diagnostic in the `path:line[:col]: message` form, cut in three.
@@ -607,12 +630,16 @@ mod tests {
             "  12:5  error  'x' is assigned a value but never used  no-unused-vars",
             "./cmd/main.go:14:2: fmt.Printf format %d has arg x of wrong type string",
             "F401 [*] `sys` imported but unused",
+            "Warning 2 in notes.tex line 4: Non-breaking space (`~') should have been used.",
         ] {
             assert!(is_diagnostic(line), "{line}");
         }
         for line in [
             "src/a.rs:10:fn one() {}",
             "docs/a.md:3:This sentence explains at length.",
+            // A level and a place in words, but no file: no diagnostic.
+            "Warning in line 4: the old syntax is deprecated",
+            "Error 3 in notes.tex: no place named",
             "Downloading https://example.com/a.tar.gz",
         ] {
             assert!(!is_diagnostic(line), "{line}");
@@ -666,7 +693,13 @@ mod tests {
         assert!(names_a_line(
             "Use of -t at line 69, column 28.  See page 218 of PBP.  (Severity: 5)"
         ));
+        assert!(names_a_line(
+            "Overfull \\hbox (87.9pt too wide) in paragraph at lines 11--16"
+        ));
         assert!(!names_a_line("Downloading 34% of 12 MB"));
+        assert!(!names_a_line("the pipelines 3 and 4 ran"));
+        assert!(names_a_line("l.14 \\end{document}"));
+        assert!(!names_a_line("l.x is a label"));
         assert!(!names_a_line("12:34:56 INFO started"));
         assert!(!names_a_line("the deadline 5 passed"));
     }

@@ -1616,3 +1616,61 @@ fn under_a_budget_a_failing_tests_indented_output_folds_past_its_first_lines() {
         log.len()
     );
 }
+
+#[test]
+fn a_warnings_indented_detail_is_kept_though_the_warning_repeats() {
+    // bison -Wcounterexamples: one warning per conflict, the same words
+    // for every conflict on one token; the counterexample under each is
+    // what differs.
+    let ops = ["'+'", "'-'", "'*'", "'/'"];
+    let mut log = String::from("calc.y: warning: 16 shift/reduce conflicts [-Wconflicts-sr]\n");
+    for left in ops {
+        for right in ops {
+            log.push_str(&format!(
+                "calc.y: warning: shift/reduce conflict on token {right} [-Wcounterexamples]\n\
+                 \x20 Example: expr {left} expr • {right} expr\n  Shift derivation\n    expr\n\
+                 \x20   ↳ 8: expr {left} expr\n              ↳ 9: expr • {right} expr\n\
+                 \x20 Reduce derivation\n    expr\n    ↳ 9: expr             {right} expr\n\
+                 \x20        ↳ 8: expr {left} expr •\n"
+            ));
+        }
+    }
+    let out = compress(&log).text;
+    assert!(out.len() < log.len() / 2, "the derivations fold:\n{out}");
+    assert_all_kept(&log, &out, |l| l.trim_start().starts_with("Example:"));
+}
+
+#[test]
+fn lines_pointing_at_the_input_are_kept_and_a_counter_of_lines_folds() {
+    // pdflatex: package loading, then errors whose context ends at the
+    // input's line (`l.N …`), the same shape each time, and a box warning
+    // naming the lines of its paragraph.
+    let mut log = String::from("This is pdfTeX, Version 3.141592653-2.6-1.40.24\n");
+    for p in 0..60 {
+        log.push_str(&format!(
+            "(/usr/share/texlive/texmf-dist/tex/latex/pkg{p}/pkg{p}.sty)\n"
+        ));
+    }
+    for k in 0..30 {
+        let (w, v) = (words(k), words(k + 40));
+        log.push_str(&format!(
+            "! Undefined control sequence \\{w}.\n<argument> \\{v}\nl.{} \\begin{{{v}}}\n                   \n",
+            k * 3 + 10
+        ));
+    }
+    log.push_str("\nOverfull \\hbox (87.94148pt too wide) in paragraph at lines 11--16\n");
+    for p in 0..40 {
+        log.push_str(&format!("[{p}]\n"));
+    }
+    log.push_str("Output written on report.pdf (4 pages, 78501 bytes).\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.starts_with("l.") || l.starts_with("Overfull")
+    });
+    // A counter of lines read is no place to look.
+    let counter: String = (1..=400)
+        .map(|i| format!("reader: processed line {} of input.csv\n", i * 250))
+        .collect();
+    let out = compress(&counter).text;
+    assert!(out.lines().count() < 40, "the counter folds:\n{out}");
+}
