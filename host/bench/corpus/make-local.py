@@ -439,6 +439,10 @@ testbench), pdflatex and chktex.
 twins of round 84's bison counterexamples, pdflatex (two: one making its
 fonts anew) and chktex cases.
 
+`--round86` writes only `held_out_build_and_docs_tool_cases()`: held
+out, all in the evaluation half: Ant compiling Java, Doxygen's warnings,
+include-what-you-use, gawk's lint, hyperfine, ApacheBench and lintian.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -6266,6 +6270,310 @@ def hardware_and_grammar_twin_cases():
              "every finding's header (Warning N in FILE line N: message)")
 
 
+ANT_BUILD_XML = r"""<project name="shop" default="jar" basedir=".">
+  <property name="src" location="src"/>
+  <property name="build" location="build"/>
+  <target name="init">
+    <mkdir dir="${build}"/>
+  </target>
+  <target name="compile" depends="init" description="compile the sources">
+    <javac srcdir="${src}" destdir="${build}" includeantruntime="false" debug="true">
+      <compilerarg value="-Xlint:all"/>
+    </javac>
+  </target>
+  <target name="jar" depends="compile">
+    <jar destfile="shop.jar" basedir="${build}"/>
+  </target>
+</project>
+"""
+
+JAVA_SHOP_CART = r"""package shop;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Date;
+
+public class Cart {
+    private List items = new ArrayList();
+    private Date created = new Date(2024, 1, 1);
+
+    public void add(Item item) {
+        items.add(item);
+    }
+
+    public double total() {
+        double sum = 0;
+        for (Object o : items) {
+            Item i = (Item) o;
+            sum += i.price() * i.quantity;
+        }
+        return sum;
+    }
+
+    public String receipt() {
+        StringBuilder b = new StringBuilder();
+        for (Item i : items) {
+            b.append(i.name()).append('\n');
+        }
+        return b.toString();
+    }
+}
+"""
+
+JAVA_SHOP_ITEM = r"""package shop;
+
+public record Item(String name, double price, int count) {
+    public Item {
+        if (price < 0) throw new IllegalArgumentException("negative price");
+    }
+    public double subtotal() { return price * count; }
+}
+"""
+
+JAVA_SHOP_CHECKOUT = r"""package shop;
+
+import java.io.Serializable;
+
+public class Checkout implements Serializable {
+    private final Cart cart;
+    public Checkout(Cart cart) { this.cart = cart; }
+    public long pay(PaymentGateway gateway) {
+        return gateway.charge(cart.total());
+    }
+    @Override
+    public String tostring() { return "Checkout(" + cart.total() + ")"; }
+}
+"""
+
+DOXY_RING_H = r"""/**
+ * @file ring.h
+ * @brief A fixed-size ring buffer.
+ */
+#ifndef RING_H
+#define RING_H
+#include <stddef.h>
+
+/** A ring buffer of bytes. */
+struct ring {
+    unsigned char *data; /**< storage */
+    size_t cap;
+    size_t head;
+    size_t tail;
+};
+
+/**
+ * Create a ring.
+ * @param cap capacity in bytes
+ * @param flags unused
+ * @return the ring, or NULL
+ */
+struct ring *ring_new(size_t capacity);
+
+/**
+ * Push a byte.
+ * @param r the ring
+ * @param b the byte
+ * @retval 0 on success
+ * @retval -1 when full
+ */
+int ring_push(struct ring *r, unsigned char b);
+
+int ring_pop(struct ring *r, unsigned char *out);
+
+/** Free it. @param r the ring @param extra nothing */
+void ring_free(struct ring *r);
+
+/** Bytes stored. See ring_capacity(). */
+size_t ring_len(const struct ring *r);
+
+/** @brief Peek.
+ * @param r ring
+ * @param at offset, see \ref ring_offsets
+ */
+int ring_peek(const struct ring *r, size_t at);
+#endif
+"""
+
+C_REPORT = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include <ctype.h>
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+
+struct row { char name[32]; double value; };
+
+static size_t parse(const char *line, struct row *out) {
+    char *end;
+    out->value = strtod(line, &end);
+    memcpy(out->name, "row", 4);
+    return (size_t)(end - line);
+}
+
+int main(int argc, char **argv) {
+    struct row r;
+    FILE *f = fopen(argc > 1 ? argv[1] : "data.txt", "r");
+    char buf[256];
+    while (f && fgets(buf, sizeof buf, f)) {
+        parse(buf, &r);
+        printf("%s %f\n", r.name, r.value);
+    }
+    uint8_t flags = 0;
+    (void)flags;
+    return 0;
+}
+"""
+
+C_STATS = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <unistd.h>
+#include <sys/types.h>
+
+double mean(const double *xs, size_t n) {
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += xs[i];
+    return n ? s / n : 0;
+}
+
+double stddev(const double *xs, size_t n) {
+    double m = mean(xs, n), s = 0;
+    for (size_t i = 0; i < n; i++) s += (xs[i] - m) * (xs[i] - m);
+    return n ? sqrt(s / n) : 0;
+}
+"""
+
+AWK_REPORT = r"""BEGIN { FS = ","; total = 0 }
+NR == 1 { next }
+{
+    sales[$1] += $3
+    count[$1]++
+    total += $3
+    if ($4 = "refund") refunds++
+    last = substr($2, 0, 4)
+}
+END {
+    for (region in sales)
+        printf "%s %d %.2f\n", region, count[region], sales[region] / count[regoin]
+    print "total", total, "refunds", refunds
+    print avg
+    close("summary.txt")
+    getline line < "missing.csv"
+}
+"""
+
+DEB_CONTROL = r"""Package: cartctl
+Version: 0.3-1
+Architecture: all
+Maintainer: Dev <dev@localhost>
+Description: command-line tool for carts
+Depends: python3
+Section: utils
+Priority: optional
+"""
+
+
+def held_out_build_and_docs_tool_cases():
+    """Round 86, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): tools no round had run: Ant
+    compiling Java (its `[javac]` tags), Doxygen's warnings,
+    include-what-you-use, gawk's lint, hyperfine, ApacheBench and
+    lintian (Debian's ant, doxygen, iwyu, gawk, hyperfine,
+    apache2-utils and lintian)."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "ant")
+        write(os.path.join(d, "build.xml"), ANT_BUILD_XML)
+        write(os.path.join(d, "src", "shop", "Cart.java"), JAVA_SHOP_CART)
+        write(os.path.join(d, "src", "shop", "Item.java"), JAVA_SHOP_ITEM)
+        write(os.path.join(d, "src", "shop", "Checkout.java"), JAVA_SHOP_CHECKOUT)
+        t = run("ant", cwd=d)
+        case("ant-javac-build-failed", "log", "ant", t,
+             lambda l: re.search(r"\[javac\] \S+\.java:\d+: (error|warning): ", l)
+             or re.match(r"^\s+\[javac\]\s+(symbol|location):", l)
+             or re.match(r"^\s+\[javac\] \d+ (errors?|warnings?)$", l)
+             or l.startswith("BUILD FAILED") or re.match(r"^\S+build\.xml:\d+: ", l),
+             "every javac diagnostic, its symbol and location lines, the counts, BUILD FAILED and the build file's line")
+        d = new_dir(work, "doxygen")
+        write(os.path.join(d, "src", "ring.h"), DOXY_RING_H)
+        for m in ["codec", "parser", "lexer", "store"]:
+            write(os.path.join(d, "src", f"{m}.c"),
+                  f'#include "ring.h"\n/** Encode for {m}. @param in input @param len length */\n'
+                  f"int {m}_encode(const char *in, size_t len, char *out) {{ (void)in; (void)len; (void)out; return 0; }}\n"
+                  f"int {m}_decode(const char *in) {{ (void)in; return 0; }}\n"
+                  f"/** \\brief Reset {m} state. \\param force whether to force */\nvoid {m}_reset(void) {{}}\n")
+        run("doxygen -g Doxyfile", cwd=d)
+        doxyfile = open(os.path.join(d, "Doxyfile")).read()
+        for key, value in [("INPUT", "src"), ("EXTRACT_ALL", "NO"), ("WARN_IF_UNDOCUMENTED", "YES"),
+                           ("GENERATE_LATEX", "NO")]:
+            doxyfile = re.sub(rf"(?m)^{key}\s*=.*$", f"{key} = {value}", doxyfile)
+        write(os.path.join(d, "Doxyfile"), doxyfile)
+        t = run("doxygen Doxyfile", cwd=d)
+        case("doxygen-warnings", "log", "doxygen Doxyfile", t,
+             lambda l: re.search(r": (warning|error): ", l) or l.startswith("error: ") or l.startswith("  parameter '"),
+             "every warning and error, and the parameters a warning lists under it")
+        d = new_dir(work, "iwyu")
+        write(os.path.join(d, "report.c"), C_REPORT)
+        write(os.path.join(d, "stats.c"), C_STATS)
+        t = run("include-what-you-use report.c; include-what-you-use stats.c", cwd=d)
+        case("iwyu-suggestions", "log", "include-what-you-use report.c; include-what-you-use stats.c", t,
+             lambda l: l.startswith("- #include") or l.endswith("should add these lines:")
+             or l.endswith("should remove these lines:") or re.match(r"^\S+\.c:\d+:\d+: (warning|error): ", l),
+             "every include to remove, each file's add/remove headers and every compiler diagnostic")
+        d = new_dir(work, "awk")
+        write(os.path.join(d, "report.awk"), AWK_REPORT)
+        rng = __import__("random").Random(4)
+        rows = ["region,date,amount,kind"] + [
+            f"{rng.choice(['north', 'south', 'east', 'west'])},2024-0{i % 9 + 1}-1{i % 9},"
+            f"{rng.randint(5, 500)},{rng.choice(['sale', 'sale', 'refund'])}" for i in range(60)]
+        write(os.path.join(d, "sales.csv"), "\n".join(rows) + "\n")
+        t = run("gawk --lint -f report.awk sales.csv", cwd=d)
+        seen, keep = set(), []
+        for l in t.splitlines():
+            key = re.sub(r"FNR=\d+", "FNR=", l)
+            if l.startswith("gawk: ") and key not in seen:
+                seen.add(key)
+                keep.append(l)
+        case("gawk-lint-warnings", "log", "gawk --lint -f report.awk sales.csv", t, keep,
+             "the first of each distinct warning (script line and message, the record number aside) and the fatal error")
+        d = new_dir(work, "hyperfine")
+        write(os.path.join(d, "nums.txt"), "\n".join(str((i * 7919) % 50000) for i in range(50000)) + "\n")
+        t = run("hyperfine --style basic --warmup 2 --runs 20 'sort -n nums.txt' 'sort -g nums.txt' 'sort nums.txt'", cwd=d)
+        case("hyperfine-compare", "log",
+             "hyperfine --style basic --warmup 2 --runs 20 'sort -n nums.txt' 'sort -g nums.txt' 'sort nums.txt'", t,
+             lambda l: re.match(r"^Benchmark \d+: ", l) or "Time (mean" in l or "Range (min" in l
+             or "times faster than" in l or l.strip().endswith(" ran"),
+             "every benchmark's name, mean, range and the summary's comparisons")
+        d = new_dir(work, "www")
+        write(os.path.join(d, "index.html"), "hello\n")
+        server = subprocess.Popen(["python3", "-m", "http.server", "18734", "--bind", "127.0.0.1", "--directory", d],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            __import__("time").sleep(1)
+            t = run("ab -n 300 -c 5 http://127.0.0.1:18734/index.html", cwd=d)
+        finally:
+            server.terminate()
+        case("apache-bench-report", "log", "ab -n 300 -c 5 http://127.0.0.1:18734/index.html", t,
+             lambda l: re.match(r"^(Complete requests|Failed requests|Requests per second|Time per request|Non-2xx responses):", l)
+             or re.match(r"^Total:\s", l) or re.match(r"^\s+(50|95|99|100)%\s", l),
+             "the request counts, failures, rate, time per request, the total connection times and the 50/95/99/100% times")
+        d = new_dir(work, "deb")
+        write(os.path.join(d, "pkg", "DEBIAN", "control"), DEB_CONTROL)
+        write(os.path.join(d, "pkg", "usr", "bin", "cartctl"), '#!/usr/bin/python3\nprint("cart")\n')
+        os.chmod(os.path.join(d, "pkg", "usr", "bin", "cartctl"), 0o755)
+        write(os.path.join(d, "pkg", "usr", "share", "doc", "cartctl", "README"), "cartctl 0.3\n")
+        os.chmod(os.path.join(d, "pkg", "usr", "share", "doc", "cartctl", "README"), 0o666)
+        run("dpkg-deb --root-owner-group --build pkg cartctl_0.3-1_all.deb", cwd=d)
+        t = run("lintian --info cartctl_0.3-1_all.deb", cwd=d)
+        case("lintian-findings", "log", "lintian --info cartctl_0.3-1_all.deb", t,
+             lambda l: re.match(r"^[EWIPXO]: \S+: ", l), "every tag lintian reports (E:/W:/I:/P: package: tag …)")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -7395,6 +7703,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round86" in sys.argv:
+        held_out_build_and_docs_tool_cases()
         return
     if "--round85" in sys.argv:
         hardware_and_grammar_twin_cases()
