@@ -443,6 +443,9 @@ fonts anew) and chktex cases.
 out, all in the evaluation half: Ant compiling Java, Doxygen's warnings,
 include-what-you-use, gawk's lint, hyperfine, ApacheBench and lintian.
 
+`--round87` writes only `build_and_docs_twin_cases()`: tuning twins of
+round 86's gawk lint (not shrunk) and lintian (tags lost) cases.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -6574,6 +6577,71 @@ def held_out_build_and_docs_tool_cases():
              lambda l: re.match(r"^[EWIPXO]: \S+: ", l), "every tag lintian reports (E:/W:/I:/P: package: tag …)")
 
 
+AWK_TALLY = r"""BEGIN { OFS = "\t" }
+/^#/ { next }
+{
+    hits[$2]++
+    bytes[$2] += $5
+    if ($3 ~ "^5") errors++
+    if (length($4) > maxlen) maxlen = length($4)
+    path = substr($4, 0)
+    split($1, when, ":")
+    hour = when[2] + 0
+    byhour[hour] += 1
+}
+END {
+    for (h = 0; h < 24; h++) print h, byhour[h]
+    for (host in hits) print host, hits[host], bytes[host] / hits[hots]
+    print "errors", errors, "longest", maxlen, "avg", total / NR
+}
+"""
+
+DEB_CONTROL_LEDGER = r"""Package: ledger-tool
+Version: 1.2
+Architecture: amd64
+Maintainer: Ops Team <ops@example.invalid>
+Description: Ledger reconciliation tool.
+ Reconciles ledgers.
+Section: misc
+Priority: extra
+Depends: libc6, python
+"""
+
+
+def build_and_docs_twin_cases():
+    """Round 87: tuning twins of round 86's two cases that lost facts or
+    did not shrink (their outputs unread): gawk's lint over many records
+    and lintian's explained tags, each another input of the same kind,
+    its rule the counterpart's."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "awk")
+        write(os.path.join(d, "tally.awk"), AWK_TALLY)
+        rng = __import__("random").Random(9)
+        rows = ["# time host status path bytes"] + [
+            f"2024-05-0{i % 7 + 1}:{rng.randint(0, 23)}:00 {rng.choice(['web1', 'web2', 'api1'])} "
+            f"{rng.choice(['200', '200', '404', '503'])} /p/{rng.randint(1, 40)} {rng.randint(100, 9000)}"
+            for i in range(70)]
+        write(os.path.join(d, "access.log"), "\n".join(rows) + "\n")
+        t = run("gawk --lint -f tally.awk access.log", cwd=d)
+        seen, keep = set(), []
+        for l in t.splitlines():
+            key = re.sub(r"FNR=\d+", "FNR=", l)
+            if l.startswith("gawk: ") and key not in seen:
+                seen.add(key)
+                keep.append(l)
+        case("gawk-lint-report", "log", "gawk --lint -f tally.awk access.log", t, keep,
+             "the first of each distinct warning (script line and message, the record number aside) and the fatal error")
+        d = new_dir(work, "deb")
+        write(os.path.join(d, "pkg", "DEBIAN", "control"), DEB_CONTROL_LEDGER)
+        write(os.path.join(d, "pkg", "usr", "local", "bin", "ledger-tool"), "#!/bin/sh\necho ledger\n")
+        os.chmod(os.path.join(d, "pkg", "usr", "local", "bin", "ledger-tool"), 0o775)
+        write(os.path.join(d, "pkg", "etc", "ledger.conf"), "rates=zero\n")
+        run("dpkg-deb --root-owner-group --build pkg ledger-tool_1.2_amd64.deb", cwd=d)
+        t = run("lintian --info ledger-tool_1.2_amd64.deb", cwd=d)
+        case("lintian-tags", "log", "lintian --info ledger-tool_1.2_amd64.deb", t,
+             lambda l: re.match(r"^[EWIPXO]: \S+: ", l), "every tag lintian reports (E:/W:/I:/P: package: tag …)")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -7703,6 +7771,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round87" in sys.argv:
+        build_and_docs_twin_cases()
         return
     if "--round86" in sys.argv:
         held_out_build_and_docs_tool_cases()
