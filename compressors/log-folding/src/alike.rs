@@ -37,10 +37,20 @@ fn masked_pieces(content: &str, mut emit: impl FnMut(&str)) {
             let start = k;
             if b[k].is_ascii_digit() {
                 k += b[k..].iter().take_while(|c| c.is_ascii_digit()).count();
-                // Letters and digits run together (`ssh2`, `case_12`) stay.
+                // Letters and digits run together (`ssh2`, `case_12`) stay,
+                // and so does a number quoted whole (gawk's `byhour["16"]`):
+                // a value the message quotes is what it says.
                 let in_name =
                     start > 0 && is_name_byte(b[start - 1]) || k < b.len() && is_name_byte(b[k]);
-                emit(if in_name { &token[start..k] } else { "0" });
+                let quoted = start > 0
+                    && k < b.len()
+                    && matches!(b[start - 1], b'"' | b'\'')
+                    && b[k] == b[start - 1];
+                emit(if in_name || quoted {
+                    &token[start..k]
+                } else {
+                    "0"
+                });
             } else {
                 k += b[k..].iter().take_while(|c| !c.is_ascii_digit()).count();
                 emit(&token[start..k]);
@@ -76,6 +86,10 @@ pub struct Alike {
     /// Lines after a repeated error that say which one it was (a new
     /// request after `code 404`): kept, as the error above them is.
     pub telling: Vec<usize>,
+    /// Alerts said again in the same words at one place more than
+    /// [`SAME_PLACE_KEPT`] times: a loop's, which fold even where a log
+    /// reads as a short one.
+    pub looped: Vec<bool>,
 }
 
 /// Finds the alerts (`alert(i)`) that repeat an earlier one but for their
@@ -97,6 +111,9 @@ pub fn find(
     let mut first_of: Vec<usize> = Vec::new();
     let mut new = vec![false; n];
     let mut seen_context: FxHashSet<u64> = FxHashSet::default();
+    // How often each alert's key was seen at each place.
+    let mut places: FxHashMap<(usize, u64), usize> = FxHashMap::default();
+    let mut looped = vec![false; n];
     let mut telling: Vec<usize> = Vec::new();
     for (i, content) in contents.iter().enumerate() {
         if !alert(i) {
@@ -109,8 +126,23 @@ pub fn find(
             first_of.push(i);
             new[i] = true;
         }
-        if protected(i) || names_a_place(content) {
+        // A place is a fact of its own, but a place said again in the same
+        // words this often is a loop's (gawk's lint warning once per
+        // record read, each with the record's number): the first ones
+        // stay and the rest are counted.
+        let mut place_seen = || {
+            let seen = places.entry((id, place_hash(content))).or_insert(0);
+            *seen += 1;
+            *seen <= SAME_PLACE_KEPT
+        };
+        if protected(i) {
             new[i] = true;
+        } else if names_a_place(content) {
+            if place_seen() {
+                new[i] = true;
+            } else {
+                looped[i] = true;
+            }
         }
         // The line after an error says which one it was (http.server's
         // `code 404` then the request): a new one makes the error new.
@@ -129,6 +161,7 @@ pub fn find(
         repeats: vec![false; n],
         counts: FxHashMap::default(),
         telling,
+        looped: Vec::new(),
     };
     let mut fold_if_old = |episode: std::ops::Range<usize>| {
         if new[episode.clone()].iter().any(|&x| x) {
@@ -156,7 +189,30 @@ pub fn find(
         }
         fold_if_old(start..i);
     }
+    // A loop's alerts fold one by one, whatever episode they are in (a
+    // loop printing several at each pass makes one long episode).
+    for k in 0..n {
+        if looped[k] && !alike.repeats[k] {
+            alike.repeats[k] = true;
+            *alike.counts.entry(first_of[key_of[k]]).or_insert(1) += 1;
+        }
+    }
+    alike.looped = looped;
     alike
+}
+
+/// An alert repeating its words at one place (see [`names_a_place`]) is
+/// kept this many times; later ones are counted under the first.
+pub const SAME_PLACE_KEPT: usize = 10;
+
+/// A hash of the places `content` names, numbers and all: `report.awk:7`
+/// and `report.awk:8` are two places.
+fn place_hash(content: &str) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for token in content.split_whitespace().filter(|t| names_a_place(t)) {
+        hasher.write(token.as_bytes());
+    }
+    hasher.finish()
 }
 
 /// Whether `content` names a place in a file (`src/a.rs:12`,
@@ -211,8 +267,40 @@ mod tests {
             "session 0 expired"
         );
         assert_eq!(key("error in deadbeef"), "error in deadbeef");
+        // A quoted number is a value the message is about.
+        assert_eq!(
+            key("FNR=12) warning: uninitialized element `byhour[\"16\"]'"),
+            "FNR=0) warning: uninitialized element `byhour[\"16\"]'"
+        );
         assert_eq!(key_hash("id 17 broken"), key_hash("id 18 broken"));
         assert_ne!(key_hash("id 17 broken"), key_hash("id 17 broke n"));
+    }
+
+    #[test]
+    fn a_loops_alerts_at_one_place_fold_past_the_first_few() {
+        // gawk's lint: the same warnings at the same lines of the script,
+        // once per record read, interleaved (one long episode).
+        let lines: Vec<String> = (2..40)
+            .flat_map(|k| {
+                [
+                    format!("gawk: t.awk:8: (FILENAME=a.csv FNR={k}) warning: substr: start index 0 is invalid"),
+                    format!("gawk: t.awk:11: (FILENAME=a.csv FNR={k}) warning: reference to uninitialized element `h[\"{}\"]'", k % 24),
+                ]
+            })
+            .collect();
+        let log: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let alike = find(&log, |_| true, |_| false);
+        let kept = |place: &str| {
+            (0..log.len())
+                .filter(|&i| log[i].contains(place) && !alike.repeats[i])
+                .count()
+        };
+        // At line 8: the first few, then a count under the first.
+        assert_eq!(kept("t.awk:8:"), SAME_PLACE_KEPT);
+        assert_eq!(alike.counts.get(&0), Some(&(1 + 38 - SAME_PLACE_KEPT)));
+        // At line 11 each element is another value: every one stays.
+        assert!(kept("t.awk:11:") >= 24);
+        assert!(alike.looped.iter().filter(|&&l| l).count() > 20);
     }
 
     #[test]

@@ -583,11 +583,14 @@ pub fn fold_analysed(
             Role::Whole | Role::Other => {}
         }
         // A short log keeps every error and warning as it is (see
-        // `small_log_lines`): repeats fold only in longer ones.
+        // `small_log_lines`): repeats fold only in longer ones, and there
+        // also in the lines leading to a failure exit when a loop printed
+        // them (see [`alike::Alike::looped`]).
         if alike.telling.binary_search(&i).is_ok() && fate[i] == Fate::Context {
             fate[i] = Fate::Keep;
         }
-        if alike.repeats[i] && fate[i] == Fate::Keep && !short_here[i] {
+        let looped = alike.looped[i] && n > opts.small_log_lines;
+        if alike.repeats[i] && fate[i] == Fate::Keep && (!short_here[i] || looped) {
             fate[i] = Fate::Alike;
             stats.alike += 1;
             match severity[i] {

@@ -168,10 +168,10 @@ pub fn severity(content: &str) -> Severity {
         }
     }
     let (error_letter, warning_letter) = level_letters(b);
-    if error_letter || starts_with_level_column(b, b'E') {
+    if error_letter || starts_with_level_column(b, b'E') || starts_with_level_tag(b, b'E') {
         return Severity::Error;
     }
-    if (warning && !is_command_line(content)) || warning_letter {
+    if (warning && !is_command_line(content)) || warning_letter || starts_with_level_tag(b, b'W') {
         return Severity::Warning;
     }
     Severity::Normal
@@ -333,6 +333,13 @@ fn level_letters(b: &[u8]) -> (bool, bool) {
 /// detail): the letter alone, then at least two spaces.
 fn starts_with_level_column(b: &[u8], letter: u8) -> bool {
     b.len() > 3 && b[0] == letter && b[1] == b' ' && b[2] == b' '
+}
+
+/// A level letter and a colon leading the line (`E: ledger-tool:
+/// no-copyright-file`, `W: Some index files failed to download`): how
+/// apt, dpkg and lintian tag their errors and warnings.
+fn starts_with_level_tag(b: &[u8], letter: u8) -> bool {
+    b.len() > 3 && b[0] == letter && b[1] == b':' && b[2] == b' '
 }
 
 /// A shape for `content` in which numbers, hashes and paths are masked, so
@@ -523,6 +530,22 @@ mod tests {
         ] {
             assert_eq!(severity(line), Severity::Error, "{line}");
         }
+    }
+
+    #[test]
+    fn a_level_letter_tagging_a_line_is_its_level() {
+        // apt, dpkg and lintian tag a line with its level's letter.
+        assert_eq!(
+            severity("E: ledger-tool: no-copyright-file"),
+            Severity::Error
+        );
+        assert_eq!(
+            severity("W: ledger-tool: priority-extra-is-replaced-by-priority-optional"),
+            Severity::Warning
+        );
+        // Not a lintian note, nor a letter inside a word.
+        assert_eq!(severity("N:   Show-Always: no"), Severity::Normal);
+        assert_eq!(severity("EW: ledger-tool"), Severity::Normal);
     }
 
     #[test]
