@@ -477,6 +477,8 @@ pub fn fold_analysed(
 
     // Lines up to here already belong to an error block: a block is scanned once.
     let mut covered = 0usize;
+    // The shapes of the warnings' details kept so far.
+    let mut details: FxHashSet<&str> = FxHashSet::default();
     for i in 0..n {
         match severity[i] {
             Severity::Error => stats.errors += 1,
@@ -485,7 +487,16 @@ pub fn fold_analysed(
         }
         fate[i] = Fate::Keep;
         if severity[i] != Severity::Error {
-            keep_warning_detail(i, contents, severity, roles, passing, &mut fate);
+            keep_warning_detail(
+                i,
+                contents,
+                severity,
+                roles,
+                passing,
+                masks,
+                &mut details,
+                &mut fate,
+            );
             continue;
         }
         // The line before an error often says what was running.
@@ -1444,15 +1455,19 @@ fn same_masks(masks: &[String]) -> bool {
 /// it, says what it warns of in the block's first line (bison's
 /// `  Example: …` counterexample under `calc.y: warning: shift/reduce
 /// conflict on token '+'`, pip's advice under its `WARNING:`): that line
-/// stays, however often its shape was printed (under a warning said again
-/// word for word, it is what differs). A code frame under the warning
-/// folds as frames do.
-fn keep_warning_detail(
+/// stays when it says something new, its numbers aside (`details` holds
+/// the shapes kept: under a warning said again word for word, the detail
+/// is what differs; a detail said again under each of a thousand warnings
+/// is not). A code frame under the warning folds as frames do.
+#[allow(clippy::too_many_arguments)]
+fn keep_warning_detail<'a>(
     i: usize,
     contents: &[&str],
     severity: &[Severity],
     roles: &[Role],
     passing: &[bool],
+    masks: &'a [String],
+    details: &mut FxHashSet<&'a str>,
     fate: &mut [Fate],
 ) {
     let j = i + 1;
@@ -1464,6 +1479,7 @@ fn keep_warning_detail(
         && !passing[j]
         && severity[j] == Severity::Normal
         && fate[j] == Fate::Undecided
+        && details.insert(masks[j].as_str())
     {
         fate[j] = Fate::Keep;
     }
