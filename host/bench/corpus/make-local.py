@@ -446,6 +446,12 @@ include-what-you-use, gawk's lint, hyperfine, ApacheBench and lintian.
 `--round87` writes only `build_and_docs_twin_cases()`: tuning twins of
 round 86's gawk lint (not shrunk) and lintian (tags lost) cases.
 
+`--round88 VENV_BIN --js DIR` writes only
+`held_out_js_and_python_tool_cases()`: held out, all in the evaluation
+half: bun's test runner, Jasmine, radon, interrogate, pytest-benchmark,
+nose2 and djLint (Python tools in VENV_BIN, bun and jasmine from npm in
+DIR).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -6642,6 +6648,214 @@ def build_and_docs_twin_cases():
              lambda l: re.match(r"^[EWIPXO]: \S+: ", l), "every tag lintian reports (E:/W:/I:/P: package: tag …)")
 
 
+BUN_CART_TS = r"""export type Line = { sku: string; price: number; qty: number };
+export function total(lines: Line[]): number {
+  return lines.reduce((s, l) => s + l.price * l.qty, 0);
+}
+export function discount(amount: number, code: string): number {
+  if (code === "HALF") return amount / 2;
+  if (code === "TENOFF") return amount - 10;
+  throw new Error(`unknown code ${code}`);
+}
+export function normalizeSku(sku: string): string {
+  return sku.trim().toUpperCase();
+}
+"""
+
+JS_INVENTORY = r"""class Inventory {
+  constructor() { this.items = new Map(); }
+  add(sku, n) { this.items.set(sku, (this.items.get(sku) || 0) + n); }
+  remove(sku, n) {
+    const have = this.items.get(sku) || 0;
+    if (n > have) throw new RangeError(`only ${have} of ${sku} left`);
+    this.items.set(sku, have - n);
+  }
+  count(sku) { return this.items.get(sku); }
+  skus() { return [...this.items.keys()].sort(); }
+}
+module.exports = { Inventory };
+"""
+
+PY_BENCH_CODECS = r"""import base64, json, zlib, hashlib
+
+DATA = bytes(range(256)) * 64
+
+def test_base64_encode(benchmark):
+    benchmark(base64.b64encode, DATA)
+
+def test_base64_decode(benchmark):
+    enc = base64.b64encode(DATA)
+    benchmark(base64.b64decode, enc)
+
+def test_zlib_compress(benchmark):
+    benchmark(zlib.compress, DATA)
+
+def test_zlib_decompress(benchmark):
+    c = zlib.compress(DATA)
+    benchmark(zlib.decompress, c)
+
+def test_json_dumps(benchmark):
+    obj = [{"id": i, "name": f"n{i}"} for i in range(200)]
+    benchmark(json.dumps, obj)
+
+def test_sha256(benchmark):
+    benchmark(lambda: hashlib.sha256(DATA).hexdigest())
+"""
+
+PY_NOSE_LEDGER = r"""import unittest
+
+def balance(entries):
+    return sum(e["amount"] for e in entries if e.get("kind") != "void")
+
+def parse_amount(text):
+    return round(float(text.replace(",", "")), 2)
+
+class BalanceTests(unittest.TestCase):
+    def test_empty(self):
+        self.assertEqual(balance([]), 0)
+
+    def test_voids_are_skipped(self):
+        self.assertEqual(balance([{"amount": 5}, {"amount": 7, "kind": "void"}]), 5)
+
+    def test_refunds_subtract(self):
+        self.assertEqual(balance([{"amount": 5}, {"amount": 2, "kind": "refund"}]), 3)
+
+    def test_missing_amount(self):
+        self.assertEqual(balance([{"kind": "sale"}]), 0)
+
+class ParseTests(unittest.TestCase):
+    def test_plain(self):
+        for i in range(3):
+            with self.subTest(i=i):
+                self.assertEqual(parse_amount(f"{i}.50"), i + 0.5)
+
+    def test_thousands(self):
+        self.assertEqual(parse_amount("1,234.5"), 1234.5)
+
+    def test_euro_format(self):
+        self.assertEqual(parse_amount("1.234,50"), 1234.5)
+
+for n in range(25):
+    setattr(BalanceTests, f"test_single_{n}", lambda self, n=n: self.assertEqual(balance([{"amount": n}]), n))
+"""
+
+DJ_BASE_HTML = r"""<!DOCTYPE html>
+<html>
+<head>
+<title>{{ title }}</title>
+<link rel="stylesheet" href="/static/site.css">
+</head>
+<body>
+<div class="nav"><a href="/">Home</a> <a href="/cart">Cart</a></div>
+<img src="/static/logo.png">
+{% block content %}{% endblock %}
+<script src="/static/app.js"></script>
+</body>
+</html>
+"""
+
+DJ_CART_HTML = r"""{% extends "base.html" %}
+{% block content %}
+<h1>Your cart</h1>
+<table>
+{% for line in lines %}
+<tr><td>{{line.sku}}</td><td>{{ line.qty }}</td><td style="color: red">{{ line.total }}</td></tr>
+{% endfor %}
+</table>
+<form method="post" action="/checkout"><input type="submit" value="Pay"></form>
+<a href="javascript:void(0)" onclick="clearCart()">Clear</a>
+<img src="{{ banner }}" alt="">
+{% endblock %}
+"""
+
+
+def held_out_js_and_python_tool_cases(venv, js):
+    """Round 88, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): test runners and reports no round
+    had run: bun's test runner, Jasmine, radon's complexity ranks,
+    interrogate's docstring coverage, pytest-benchmark's table, nose2 and
+    djLint. Python tools from `venv` (radon, interrogate, pytest,
+    pytest-benchmark, nose2, djlint); bun and jasmine from npm in `js`."""
+    bin_ = os.path.join(os.path.abspath(js), "node_modules", ".bin")
+    venv = os.path.abspath(venv)
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "bun")
+        write(os.path.join(d, "cart.ts"), BUN_CART_TS)
+        tests = ['import { expect, test, describe } from "bun:test";',
+                 'import { total, discount, normalizeSku } from "./cart";', "", 'describe("total", () => {']
+        tests += [f'  test("sums {i} lines", () => {{ expect(total(Array.from({{length: {i}}}, '
+                  f'() => ({{sku: "a", price: 2, qty: 1}})))).toBe({2 * i}); }});' for i in range(30)]
+        tests += ['  test("rounds cents", () => { expect(total([{sku: "a", price: 0.1, qty: 3}])).toBe(0.3); });', "});",
+                  'describe("discount", () => {',
+                  '  test("halves", () => { expect(discount(10, "HALF")).toBe(5); });',
+                  '  test("never negative", () => { expect(discount(5, "TENOFF")).toBeGreaterThanOrEqual(0); });',
+                  '  test("rejects unknown codes politely", () => { expect(discount(5, "BOGUS")).toBe(5); });', "});",
+                  'test("normalizes skus", () => { expect({ sku: normalizeSku(" ab-1 ") }).toEqual({ sku: "AB1" }); });']
+        write(os.path.join(d, "cart.test.ts"), "\n".join(tests) + "\n")
+        t = run(f"{bin_}/bun test", cwd=d)
+        case("bun-test-failures", "log", "bun test", t,
+             lambda l: l.startswith("(fail)") or l.startswith("error: ") or re.match(r"^(Expected|Received): ", l)
+             or re.match(r"^[-+]   \S", l) or re.match(r"^ \d+ (pass|fail)$", l) or l.startswith("Ran "),
+             "every failing test, its error and expected/received lines or diff, the pass/fail counts and the tally")
+        d = new_dir(work, "jasmine")
+        write(os.path.join(d, "inventory.js"), JS_INVENTORY)
+        spec = ['const { Inventory } = require("../inventory");', "", 'describe("Inventory", () => {', "  let inv;",
+                "  beforeEach(() => { inv = new Inventory(); });"]
+        spec += [f'  it("adds batch {i}", () => {{ inv.add("s{i}", {i + 1}); expect(inv.count("s{i}")).toBe({i + 1}); }});'
+                 for i in range(40)]
+        spec += ['  it("counts unknown skus as zero", () => { expect(inv.count("nope")).toBe(0); });',
+                 '  it("removes stock", () => { inv.add("a", 2); inv.remove("a", 1); expect(inv.count("a")).toEqual(1); });',
+                 '  it("refuses to oversell", () => { inv.add("a", 1); expect(() => inv.remove("a", 2)).toThrowError(Error, "out of stock"); });',
+                 '  it("lists skus in order", () => { inv.add("b", 1); inv.add("a", 1); expect(inv.skus()).toEqual(["a", "c"]); });',
+                 '  xit("reserves stock", () => {});', "});"]
+        write(os.path.join(d, "spec", "inventory.spec.js"), "\n".join(spec) + "\n")
+        write(os.path.join(d, "spec", "support", "jasmine.json"),
+              '{"spec_dir": "spec", "spec_files": ["**/*[sS]pec.js"]}\n')
+        t = run(f"{bin_}/jasmine --random=false", cwd=d)
+        lines = t.splitlines()
+        keep = [l for i, l in enumerate(lines)
+                if re.match(r"^\d+\) ", l) or (i > 0 and lines[i - 1].strip() == "Message:")
+                or re.search(r"inventory\.spec\.js:\d+:\d+", l) or re.match(r"^\d+ specs, ", l)]
+        case("jasmine-failing", "log", "npx jasmine --random=false", t, keep,
+             "every failing (and pending) spec's title, its expectation message, its place in the spec, the tally")
+        d = new_dir(work, "py")
+        shutil.copytree(os.path.join(STDLIB, "email"), os.path.join(d, "email"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        t = run(f"{venv}/radon cc -s -a email/", cwd=d)
+        keep, header = [], None
+        for l in t.splitlines():
+            if not l.startswith(" ") and l.strip():
+                header = l
+            if re.search(r" - [C-F] \(\d+\)$", l):
+                keep += [header, l] if header not in keep else [l]
+            if re.match(r"^\d+ blocks .* analyzed\.$", l) or l.startswith("Average complexity:"):
+                keep.append(l)
+        case("radon-cc-report", "log", "radon cc -s -a email/", t, keep,
+             "every block ranked C to F with its file, the count of blocks and the average")
+        t = run(f"{venv}/interrogate -v --fail-under 80 email/", cwd=d)
+        case("interrogate-fail-under", "log", "interrogate -v --fail-under 80 email/", t,
+             lambda l: re.match(r"^\| \S+\.py\s+\|", l) or l.startswith("| TOTAL") or "RESULT:" in l,
+             "every file's row of the summary, the total and the result")
+        write(os.path.join(d, "test_codecs.py"), PY_BENCH_CODECS)
+        cmd = "pytest -q test_codecs.py --benchmark-columns=min,max,mean,stddev,median,ops,rounds"
+        t = run(f"{venv}/{cmd}", cwd=d)
+        case("pytest-benchmark-table", "log", cmd, t,
+             lambda l: l.startswith("test_") or l.startswith("Name (time in") or re.search(r"\d+ passed", l),
+             "every benchmark's row, the table's header and the tally")
+        write(os.path.join(d, "test_ledger.py"), PY_NOSE_LEDGER)
+        t = run(f"{venv}/nose2 -v", cwd=d)
+        case("nose2-failing", "log", "nose2 -v", t,
+             lambda l: re.match(r"^(ERROR|FAIL): ", l) or re.match(r"^\w+(Error|Exception): ", l)
+             or re.match(r'^\s+File ".*test_ledger\.py", line \d+', l) or l.startswith("Ran ") or l.startswith("FAILED ("),
+             "every failing and erroring test, its exception, its frames in the test file, the count run and the tally")
+        write(os.path.join(d, "templates", "base.html"), DJ_BASE_HTML)
+        write(os.path.join(d, "templates", "cart.html"), DJ_CART_HTML)
+        t = run(f"{venv}/djlint templates --lint", cwd=d)
+        case("djlint-report", "log", "djlint templates --lint", t,
+             lambda l: re.match(r"^[A-Z]\d{3} \d+:\d+ ", l) or re.match(r"^\S+\.html$", l) or l.startswith("Linted "),
+             "every finding, each file's name above its findings and the tally")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -7771,6 +7985,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round88" in sys.argv:
+        held_out_js_and_python_tool_cases(sys.argv[sys.argv.index("--round88") + 1], js_dir())
         return
     if "--round87" in sys.argv:
         build_and_docs_twin_cases()
