@@ -452,6 +452,9 @@ half: bun's test runner, Jasmine, radon, interrogate, pytest-benchmark,
 nose2 and djLint (Python tools in VENV_BIN, bun and jasmine from npm in
 DIR).
 
+`--round89 VENV_BIN` writes only `js_and_python_tool_twin_cases()`: a
+tuning twin of round 88's radon report: another package's.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -6856,6 +6859,28 @@ def held_out_js_and_python_tool_cases(venv, js):
              "every finding, each file's name above its findings and the tally")
 
 
+def js_and_python_tool_twin_cases(venv):
+    """Round 89: a tuning twin of round 88's radon report (facts lost; its
+    output unread): `radon cc -s -a` of another package of the standard
+    library, its rule the counterpart's. radon from `venv`."""
+    venv = os.path.abspath(venv)
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "py")
+        shutil.copytree(os.path.join(STDLIB, "asyncio"), os.path.join(d, "asyncio"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        t = run(f"{venv}/radon cc -s -a asyncio/", cwd=d)
+        keep, header = [], None
+        for l in t.splitlines():
+            if not l.startswith(" ") and l.strip():
+                header = l
+            if re.search(r" - [C-F] \(\d+\)$", l):
+                keep += [header, l] if header not in keep else [l]
+            if re.match(r"^\d+ blocks .* analyzed\.$", l) or l.startswith("Average complexity:"):
+                keep.append(l)
+        case("radon-complexity", "log", "radon cc -s -a asyncio/", t, keep,
+             "every block ranked C to F with its file, the count of blocks and the average")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -7985,6 +8010,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round89" in sys.argv:
+        js_and_python_tool_twin_cases(sys.argv[sys.argv.index("--round89") + 1])
         return
     if "--round88" in sys.argv:
         held_out_js_and_python_tool_cases(sys.argv[sys.argv.index("--round88") + 1], js_dir())
