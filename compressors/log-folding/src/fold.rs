@@ -365,6 +365,7 @@ impl Analysis {
             .into_iter()
             .chain(tree::kept(contents))
             .chain(table::rows(contents))
+            .chain(crate::ranked_sections::kept(contents))
             .chain(crate::sorted_records::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))

@@ -59,7 +59,9 @@
 //!   and a text table's rows under its header and rule ([`table`]: `pip
 //!   list`, `dpkg -l`) or lined up with its `|` (`python -X importtime`,
 //!   psql's results), but a long table ranked by a column of numbers
-//!   (cProfile sorted by time) keeps only its first rows; a tree's roots
+//!   (cProfile sorted by time) keeps only its first rows, and sections
+//!   whose rows the tool ranked by a number (radon's blocks of each file
+//!   by complexity: [`ranked_sections`]) keep the largest rows; a tree's roots
 //!   stay with its nodes (`cargo tree -d`'s duplicated packages); a list of paths, one a line (`find`, `git
 //!   ls-files`: [`listing`]), keeps every path;
 //! - a short run of lines that differ in words is printed whole, and a
@@ -126,6 +128,7 @@ pub mod passing;
 pub mod progress;
 pub mod pytest_tb;
 pub mod python_traceback;
+pub mod ranked_sections;
 pub mod repeats;
 mod runners;
 mod search;
