@@ -455,6 +455,11 @@ DIR).
 `--round89 VENV_BIN` writes only `js_and_python_tool_twin_cases()`: a
 tuning twin of round 88's radon report: another package's.
 
+`--round90 --js DIR` writes only `held_out_analyser_and_linter_cases()`:
+held out, all in the evaluation half: Checkstyle, flawfinder, massif read
+by ms_print, PHP Mess Detector, lintr, CSpell and commitlint (cspell and
+commitlint from npm in DIR).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -6881,6 +6886,210 @@ def js_and_python_tool_twin_cases(venv):
              "every block ranked C to F with its file, the count of blocks and the average")
 
 
+C_NET_UNSAFE = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char last_user[32];
+
+int greet(const char *name) {
+    char buf[64];
+    strcpy(buf, "hello ");
+    strcat(buf, name);
+    sprintf(last_user, "%s", name);
+    printf(buf);
+    return (int)strlen(buf);
+}
+
+int run_hook(const char *script) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "sh %s", script);
+    return system(cmd);
+}
+
+int read_config(const char *path) {
+    char line[80];
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "tmp=", 4) == 0) {
+            char *dir = getenv("TMPDIR");
+            char tmp[40];
+            strcpy(tmp, dir ? dir : "/tmp");
+            mktemp(tmp);
+        }
+    }
+    fclose(f);
+    return access(path, W_OK);
+}
+
+int main(int argc, char **argv) {
+    char name[16];
+    if (argc > 1) strncpy(name, argv[1], sizeof name);
+    gets(name);
+    srand(42);
+    return greet(name) + rand() % 2 + run_hook("post.sh") + read_config("app.conf");
+}
+"""
+
+C_MASSIF_GROW = r"""#include <stdlib.h>
+#include <string.h>
+static char *keep[64];
+static void *make_buffer(size_t n) { char *p = malloc(n); memset(p, 1, n); return p; }
+static void load_index(int k) { keep[k] = make_buffer(4096 * (k + 1)); }
+static void load_cache(void) { for (int i = 0; i < 20; i++) keep[32 + i] = make_buffer(20000); }
+int main(void) {
+    for (int k = 0; k < 24; k++) load_index(k);
+    load_cache();
+    for (int k = 0; k < 12; k++) { free(keep[k]); keep[k] = 0; }
+    return 0;
+}
+"""
+
+PHP_CART_MD = r"""<?php
+class Cart
+{
+    private $items = [];
+    private $unusedField;
+
+    public function add($sku, $qty, $price, $note = null)
+    {
+        $x = 1;
+        if ($qty > 0) {
+            if ($price > 0) {
+                if (isset($this->items[$sku])) {
+                    $this->items[$sku]['qty'] += $qty;
+                } else {
+                    $this->items[$sku] = ['qty' => $qty, 'price' => $price];
+                }
+            } else {
+                throw new \InvalidArgumentException('price');
+            }
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    public function t()
+    {
+        $sum = 0;
+        foreach ($this->items as $sku => $i) {
+            $sum += $i['qty'] * $i['price'];
+        }
+        return $sum;
+    }
+
+    public static function make() { return new Cart(); }
+}
+"""
+
+R_STATS_LINT = r"""summarise_sales = function(df){
+  x <- df[df$amount>0,]
+  Total <- sum(x$amount)
+  avg=mean(x$amount)
+  if(nrow(x)==0) return(NULL)
+  result <- list(total = Total, mean = avg, n = nrow(x) )
+  return (result)
+}
+very_long_function_name_for_reporting_quarterly_results <- function(sales_data_frame, region_name_filter, include_refunds_flag = FALSE) {
+  T
+}
+"""
+
+MD_LEDGR_README = r"""# Ledgr
+
+Ledgr reconcilies bank statments against the general ledger. It reads CSV
+exports, normalises the payee feild and flags discrepencies for review.
+
+## Instalation
+
+Run `pip install ledgr` and then `ledgr init --recieve-dir ./inbox`.
+
+## Configuraton
+
+The `ledgr.toml` file sets the tolerence for rounding and the acount map.
+"""
+
+JS_LEDGR_APP = r"""// recieve the paylod and normalise it
+function normaliseRecord(recrd) {
+  const amnt = Number(recrd.amount);
+  return { payee: recrd.payee.trim(), amnt, curency: recrd.currency || "EUR" };
+}
+module.exports = { normaliseRecord };
+"""
+
+
+def massif_peak_facts(text):
+    """ms_print's must-keep facts: the command, the list of detailed
+    snapshots and every allocation line (`->…`) of the peak snapshot's
+    tree."""
+    lines = text.splitlines()
+    keep = [l for l in lines if l.startswith("Command:") or l.strip().startswith("Detailed snapshots:")]
+    peak = re.search(r"(\d+) \(peak\)", text).group(1)
+    row = next(i for i, l in enumerate(lines) if re.match(rf"^\s+{peak}\s+[\d,]+\s", l))
+    for l in lines[row + 1:]:
+        if re.match(r"^\s+\d+\s+[\d,]+\s", l) or l.startswith("---"):
+            break
+        if re.match(r"^[\s|]*->", l):
+            keep.append(l)
+    return keep
+
+
+def held_out_analyser_and_linter_cases(js):
+    """Round 90, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): analysers and linters no round had
+    run: Checkstyle, flawfinder, Valgrind's massif read by ms_print, PHP
+    Mess Detector, lintr, CSpell and commitlint (Debian's checkstyle,
+    flawfinder, valgrind, phpmd and r-cran-lintr; cspell, @commitlint/cli
+    and @commitlint/config-conventional from npm in `js`)."""
+    js = os.path.abspath(js)
+    bin_ = os.path.join(js, "node_modules", ".bin")
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "java")
+        for name, text in [("Cart.java", JAVA_SHOP_CART), ("Item.java", JAVA_SHOP_ITEM), ("Checkout.java", JAVA_SHOP_CHECKOUT)]:
+            write(os.path.join(d, "src", name), text)
+        t = run("checkstyle -c /sun_checks.xml src/", cwd=d)
+        case("checkstyle-violations", "log", "checkstyle -c /sun_checks.xml src/", t,
+             lambda l: re.match(r"^\[(ERROR|WARN)\] ", l) or l.startswith("Checkstyle ends with"),
+             "every violation ([ERROR]/[WARN] path:line[:col]: message [Check]) and the count")
+        d = new_dir(work, "c")
+        write(os.path.join(d, "net.c"), C_NET_UNSAFE)
+        t = run("flawfinder --columns net.c", cwd=d)
+        case("flawfinder-c-audit", "log", "flawfinder --columns net.c", t,
+             lambda l: re.match(r"^\S+\.c:\d+:\d+:\s+\[\d\] \(\w+\) \w+:", l) or l.startswith("Hits = "),
+             "every hit's header (place, risk level, category, function) and the count of hits")
+        d = new_dir(work, "massif")
+        write(os.path.join(d, "grow.c"), C_MASSIF_GROW)
+        run("gcc -g -O0 -o grow grow.c && valgrind --tool=massif --massif-out-file=massif.out ./grow", cwd=d)
+        t = run("ms_print massif.out", cwd=d)
+        case("massif-ms-print", "log", "ms_print massif.out", t, massif_peak_facts(t),
+             "the command, the detailed snapshots and every allocation line of the peak snapshot's tree")
+        d = new_dir(work, "php")
+        write(os.path.join(d, "src", "Cart.php"), PHP_CART_MD)
+        t = run("phpmd src text cleancode,codesize,naming,unusedcode", cwd=d)
+        case("phpmd-report", "log", "phpmd src text cleancode,codesize,naming,unusedcode", t,
+             lambda l: re.match(r"^\S+\.php:\d+\s+\w+\s+", l), "every violation (path:line rule message)")
+        d = new_dir(work, "r")
+        write(os.path.join(d, "stats.R"), R_STATS_LINT)
+        t = run("Rscript -e 'lintr::lint(\"stats.R\")'", cwd=d)
+        case("lintr-report", "log", "Rscript -e 'lintr::lint(\"stats.R\")'", t,
+             lambda l: re.match(r"^\S+\.R:\d+:\d+: \w+: \[\w+\] ", l), "every lint (path:line:col: level: [linter] message)")
+        d = new_dir(work, "docs")
+        write(os.path.join(d, "README.md"), MD_LEDGR_README)
+        write(os.path.join(d, "app.js"), JS_LEDGR_APP)
+        t = run(f"{bin_}/cspell lint --no-progress '**/*.{{md,js}}'", cwd=d)
+        case("cspell-report", "log", "npx cspell lint --no-progress '**/*.{md,js}'", t,
+             lambda l: re.match(r"^\S+:\d+:\d+ - Unknown word", l) or l.startswith("CSpell: "),
+             "every unknown word with its place (and fix) and the tally")
+        t = run(f"printf 'Fixed the rounding bug in ledger totals.\\n\\nalso tidied stuff' | "
+                f"{bin_}/commitlint --extends @commitlint/config-conventional", cwd=js)
+        case("commitlint-errors", "log", "git log -1 --format=%B | npx commitlint --extends @commitlint/config-conventional", t,
+             lambda l: l.startswith("✖ ") or l.startswith("⧗ "),
+             "the input line and every problem with the tally")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -8010,6 +8219,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round90" in sys.argv:
+        held_out_analyser_and_linter_cases(js_dir())
         return
     if "--round89" in sys.argv:
         js_and_python_tool_twin_cases(sys.argv[sys.argv.index("--round89") + 1])
