@@ -460,6 +460,9 @@ held out, all in the evaluation half: Checkstyle, flawfinder, massif read
 by ms_print, PHP Mess Detector, lintr, CSpell and commitlint (cspell and
 commitlint from npm in DIR).
 
+`--round91` writes only `analyser_twin_cases()`: tuning twins of round
+90's flawfinder audit and ms_print report.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -7090,6 +7093,90 @@ def held_out_analyser_and_linter_cases(js):
              "the input line and every problem with the tally")
 
 
+C_PARSE_UNSAFE = r"""#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+struct rec { char id[12]; char name[24]; int qty; };
+
+int load(const char *path, struct rec *out, int max) {
+    char line[100];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    while (f && n < max && fgets(line, sizeof line, f)) {
+        char *tok = strtok(line, ",");
+        strcpy(out[n].id, tok);
+        tok = strtok(NULL, ",");
+        strncpy(out[n].name, tok, sizeof out[n].name);
+        out[n].qty = atoi(strtok(NULL, ","));
+        n++;
+    }
+    return n;
+}
+
+void report(struct rec *r, int n, const char *title) {
+    char header[40];
+    sprintf(header, "== %s ==", title);
+    puts(header);
+    for (int i = 0; i < n; i++) {
+        char row[64];
+        snprintf(row, sizeof row, "%s %s %d", r[i].id, r[i].name, r[i].qty);
+        fprintf(stderr, row);
+    }
+}
+
+int main(int argc, char **argv) {
+    struct rec recs[50];
+    char path[256];
+    strcpy(path, argc > 1 ? argv[1] : "stock.csv");
+    int n = load(path, recs, 50);
+    char *user = getenv("USER");
+    char greeting[32];
+    strcat(strcpy(greeting, "hi "), user);
+    report(recs, n, greeting);
+    char *t = tmpnam(NULL);
+    return execlp("logger", "logger", t, (char *)NULL);
+}
+"""
+
+C_MASSIF_POOL = r"""#include <stdlib.h>
+#include <string.h>
+static void *slots[128];
+static void *alloc_node(size_t n) { void *p = calloc(1, n); return p; }
+static void *alloc_page(void) { char *p = malloc(65536); memset(p, 0, 65536); return p; }
+static void grow_tree(int depth) { for (int i = 0; i < depth * 4; i++) slots[i] = alloc_node(256 + i * 64); }
+static void map_pages(void) { for (int i = 0; i < 16; i++) slots[64 + i] = alloc_page(); }
+static char *dup_names(int n) { char *s = malloc(n * 40); for (int i = 0; i < n; i++) strcpy(s + i * 40, "name"); return s; }
+int main(void) {
+    grow_tree(12);
+    map_pages();
+    char *names = dup_names(2000);
+    for (int i = 64; i < 72; i++) { free(slots[i]); slots[i] = 0; }
+    free(names);
+    return 0;
+}
+"""
+
+
+def analyser_twin_cases():
+    """Round 91: tuning twins of round 90's flawfinder audit and ms_print
+    report (facts lost; their outputs unread): another C file for each,
+    the rules the counterparts'."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "c")
+        write(os.path.join(d, "parse.c"), C_PARSE_UNSAFE)
+        t = run("flawfinder --columns parse.c", cwd=d)
+        case("flawfinder-findings", "log", "flawfinder --columns parse.c", t,
+             lambda l: re.match(r"^\S+\.c:\d+:\d+:\s+\[\d\] \(\w+\) \w+:", l) or l.startswith("Hits = "),
+             "every hit's header (place, risk level, category, function) and the count of hits")
+        d = new_dir(work, "massif")
+        write(os.path.join(d, "pool.c"), C_MASSIF_POOL)
+        run("gcc -g -O0 -o pool pool.c && valgrind --tool=massif --massif-out-file=massif.out ./pool", cwd=d)
+        t = run("ms_print massif.out", cwd=d)
+        case("ms-print-heap", "log", "ms_print massif.out", t, massif_peak_facts(t),
+             "the command, the detailed snapshots and every allocation line of the peak snapshot's tree")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -8219,6 +8306,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round91" in sys.argv:
+        analyser_twin_cases()
         return
     if "--round90" in sys.argv:
         held_out_analyser_and_linter_cases(js_dir())
