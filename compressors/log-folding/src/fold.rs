@@ -1670,8 +1670,9 @@ fn few_distinct_items(masks: &[String], templates: &template::Templates) -> FxHa
 /// the rare ones and the last of each shape stay.
 const PASSING_SUMMARIES_AT_MOST: usize = 30;
 
-/// The summary lines to keep: every one that reports a failure, and the
-/// passing ones (see [`PASSING_SUMMARIES_AT_MOST`]).
+/// The summary lines to keep: every one that reports a failure, the
+/// passing ones (see [`PASSING_SUMMARIES_AT_MOST`]) and the lines of a
+/// section the tool titles as its summary ([`markers::summary_sections`]).
 fn kept_summaries(
     contents: &[&str],
     severity: &[Severity],
@@ -1684,8 +1685,9 @@ fn kept_summaries(
         .iter()
         .filter(|&&i| severity[i] == Severity::Normal)
         .count();
+    let sections = markers::summary_sections(contents);
     if passing <= PASSING_SUMMARIES_AT_MOST {
-        return all.into_iter().collect();
+        return all.into_iter().chain(sections).collect();
     }
     let mut last_of_template = FxHashMap::default();
     for &i in &all {
@@ -1697,6 +1699,7 @@ fn kept_summaries(
                 || templates.is_rare(i)
                 || last_of_template.get(&templates.of_line[i]) == Some(&i)
         })
+        .chain(sections)
         .collect()
 }
 

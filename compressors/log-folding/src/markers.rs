@@ -78,6 +78,41 @@ pub fn is_summary(content: &str) -> bool {
     }
 }
 
+/// Most lines of a tool's summary section kept (see [`summary_sections`]).
+const SUMMARY_SECTION_LINES_AT_MOST: usize = 20;
+
+/// The lines of the sections a tool titles as its summary (flawfinder's
+/// `ANALYSIS SUMMARY:` over `Hits = 19`, `Lines analyzed = 44 …`): the
+/// paragraph under a short title naming a summary, up to the next blank
+/// line (blank lines right under the title skipped), at most
+/// [`SUMMARY_SECTION_LINES_AT_MOST`] lines. The tool says there what it
+/// found, in counts of its own words.
+pub fn summary_sections(contents: &[&str]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, line) in contents.iter().enumerate() {
+        let title = line
+            .trim()
+            .trim_matches(|c: char| matches!(c, '=' | '-' | '#' | '*' | ':' | ' '));
+        let words: Vec<&str> = title.split_whitespace().collect();
+        let is_title = !words.is_empty()
+            && words.len() <= 4
+            && words.iter().any(|w| w.eq_ignore_ascii_case("summary"))
+            && words.iter().all(|w| w.chars().all(char::is_alphabetic));
+        if !is_title {
+            continue;
+        }
+        let start = (i + 1..contents.len())
+            .find(|&k| !contents[k].trim().is_empty())
+            .unwrap_or(contents.len());
+        out.extend(
+            (start..contents.len())
+                .take_while(|&k| !contents[k].trim().is_empty())
+                .take(SUMMARY_SECTION_LINES_AT_MOST),
+        );
+    }
+    out
+}
+
 /// A line that is only a list of counts, each clause a number and what it
 /// counts: `3 files changed, 153 insertions(+), 12 deletions(-)` (git's
 /// diffstat), `2 directories, 15 files` (`tree`). Whatever the nouns, a
@@ -617,6 +652,24 @@ mod tests {
         ] {
             assert!(!is_summary(line), "{line}");
         }
+    }
+
+    #[test]
+    fn a_section_titled_as_the_tools_summary_is_its_summary() {
+        let report = [
+            "parse.c:43:12:  [4] (shell) execlp:",
+            "  This causes a new program to execute",
+            "",
+            "ANALYSIS SUMMARY:",
+            "",
+            "Hits = 19",
+            "Lines analyzed = 44 in approximately 0.01 seconds (6823 lines/second)",
+            "",
+            "Not every hit is necessarily a security vulnerability.",
+        ];
+        assert_eq!(summary_sections(&report), vec![5, 6]);
+        // A sentence mentioning a summary titles nothing.
+        assert!(summary_sections(&["The summary below lists 3 files.", "a.c"]).is_empty());
     }
 
     #[test]
