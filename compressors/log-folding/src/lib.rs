@@ -2,10 +2,18 @@
 //!
 //! Shrinks build, test and server logs while keeping what an agent acts on:
 //! - every error, warning, failure and panic line verbatim, with the block
-//!   around it (the line before, stack frames and detail lines after); in a
-//!   log over 100 lines one that says again what an earlier one said but
-//!   for its numbers (a server's four hundredth `Connection broken for id
-//!   …`) is counted under the first instead ([`alike`]);
+//!   around it (the line before, stack frames and detail lines after; a
+//!   warning's first indented detail line when its shape is new, bison's
+//!   counterexample); in a log over 100 lines one that says again what an
+//!   earlier one said but for its numbers (a server's four hundredth
+//!   `Connection broken for id …`) is counted under the first instead
+//!   ([`alike`]), and so is one said again at one place more than ten
+//!   times (a loop's: gawk's lint once per record), even before a failure
+//!   exit;
+//! - a line pointing at a line of the input (TeX's `l.14`, `… at lines
+//!   14--32`, `line N`), its numbers being what it says, unless its shape
+//!   is printed over 50 times; the paragraph under a section the tool
+//!   titles as its summary;
 //! - by structure, not keywords ([`markers`]): every runner summary (a line
 //!   that counts outcomes), every compiler or linter diagnostic, never
 //!   regrouped, and the lines before a failure exit; an outline's headers;
