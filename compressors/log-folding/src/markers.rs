@@ -79,7 +79,7 @@ pub fn is_summary(content: &str) -> bool {
 }
 
 /// Most lines of a tool's summary section kept (see [`summary_sections`]).
-const SUMMARY_SECTION_LINES_AT_MOST: usize = 20;
+pub const SUMMARY_SECTION_LINES_AT_MOST: usize = 20;
 
 /// The lines of the sections a tool titles as its summary (flawfinder's
 /// `ANALYSIS SUMMARY:` over `Hits = 19`, `Lines analyzed = 44 …`): the
