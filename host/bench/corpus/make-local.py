@@ -463,6 +463,10 @@ commitlint from npm in DIR).
 `--round91` writes only `analyser_twin_cases()`: tuning twins of round
 90's flawfinder audit and ms_print report.
 
+`--round92 VENV_BIN` writes only `held_out_profile_and_coverage_cases()`:
+held out, all in the evaluation half: callgrind_annotate, pipdeptree,
+coverage.py's report and gcovr (the Python tools in VENV_BIN).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -7177,6 +7181,106 @@ def analyser_twin_cases():
              "the command, the detailed snapshots and every allocation line of the peak snapshot's tree")
 
 
+C_HOT_SORT = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static unsigned hash(const char *s) { unsigned h = 5381; while (*s) h = h * 33 + (unsigned char)*s++; return h; }
+static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static char **make_words(int n) {
+    char **w = malloc(n * sizeof *w);
+    for (int i = 0; i < n; i++) { w[i] = malloc(16); snprintf(w[i], 16, "w%07d", (i * 7919) % n); }
+    return w;
+}
+static unsigned checksum(char **w, int n) { unsigned c = 0; for (int i = 0; i < n; i++) c ^= hash(w[i]); return c; }
+int main(void) {
+    int n = 20000;
+    char **w = make_words(n);
+    qsort(w, n, sizeof *w, cmp);
+    printf("%u\n", checksum(w, n));
+    return 0;
+}
+"""
+
+C_CLAMP_EXTRA = r"""int clamp(int v, int lo, int hi) { if (v < lo) return lo; if (v > hi) return hi; return v; }
+int unused_branchy(int x) { int s = 0; for (int i = 0; i < x; i++) { if (i % 3 == 0) s += i; else if (i % 5 == 0) s -= i; else s ^= i; } return s; }
+"""
+
+PY_MONEY = r"""def to_cents(text):
+    text = text.strip()
+    if text.startswith("-"):
+        return -to_cents(text[1:])
+    if "," in text and "." in text:
+        text = text.replace(",", "")
+    if "." not in text:
+        return int(text) * 100
+    whole, frac = text.split(".")
+    if len(frac) == 1:
+        frac += "0"
+    elif len(frac) > 2:
+        raise ValueError(f"too many decimals: {text}")
+    return int(whole) * 100 + int(frac)
+
+def format_cents(c):
+    sign = "-" if c < 0 else ""
+    c = abs(c)
+    return f"{sign}{c // 100}.{c % 100:02d}"
+"""
+
+PY_TEST_MONEY = r"""from money import to_cents, format_cents
+def test_plain(): assert to_cents("12.5") == 1250
+def test_whole(): assert to_cents("3") == 300
+def test_format(): assert format_cents(1205) == "12.05"
+"""
+
+
+def callgrind_facts(text):
+    """callgrind_annotate's must-keep facts: the program's total and the
+    first fifteen rows of the table of functions, the most expensive."""
+    lines = text.splitlines()
+    keep = [l for l in lines if "PROGRAM TOTALS" in l]
+    head = next(i for i, l in enumerate(lines) if "file:function" in l)
+    rows = [l for l in lines[head + 2:] if l.strip()]
+    return keep + rows[:15]
+
+
+def held_out_profile_and_coverage_cases(venv):
+    """Round 92, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): callgrind_annotate's profile,
+    pipdeptree of a venv, coverage.py's report with missing lines and
+    gcovr's summary (Debian's valgrind; pipdeptree, coverage, pytest and
+    gcovr in `venv`)."""
+    venv = os.path.abspath(venv)
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "cg")
+        write(os.path.join(d, "hot.c"), C_HOT_SORT)
+        run("gcc -g -O1 -o hot hot.c && valgrind --tool=callgrind --callgrind-out-file=cg.out ./hot", cwd=d)
+        t = run("callgrind_annotate cg.out", cwd=d)
+        case("callgrind-annotate-report", "log", "callgrind_annotate cg.out", t, callgrind_facts(t),
+             "the program's total and the first fifteen rows of the table of functions")
+        t = run(f"{venv}/pipdeptree", cwd=d)
+        case("pipdeptree-warnings", "log", "pipdeptree", t,
+             lambda l: re.match(r"^\S+==\S+", l) or "[required:" in l or l.startswith("Warning"),
+             "every top-level package, every dependency node and every warning")
+        d = new_dir(work, "cov")
+        write(os.path.join(d, "money.py"), PY_MONEY)
+        write(os.path.join(d, "test_money.py"), PY_TEST_MONEY)
+        write(os.path.join(d, "test_ledger.py"), PY_NOSE_LEDGER)
+        run(f"{venv}/coverage run -m pytest -q", cwd=d)
+        t = run(f"{venv}/coverage report -m", cwd=d)
+        case("coverage-report-missing", "log", "coverage report -m", t,
+             lambda l: re.match(r"^\S+\.py\s+\d+\s+[1-9]\d*\s+\d+%", l) or l.startswith("TOTAL"),
+             "every file with missed statements (and its missing lines) and the total")
+        d = new_dir(work, "gcov")
+        write(os.path.join(d, "hot.c"), "int clamp(int v, int lo, int hi);\n"
+              + C_HOT_SORT.replace("    return 0;", "    return clamp(0, 1, 2) - 1;"))
+        write(os.path.join(d, "extra.c"), C_CLAMP_EXTRA)
+        run("gcc --coverage -O0 -o hotc hot.c extra.c && ./hotc", cwd=d)
+        t = run(f"{venv}/gcovr -r .", cwd=d)
+        case("gcovr-summary", "log", "gcovr -r .", t,
+             lambda l: re.match(r"^\S+\.c\s+\d+\s+\d+\s+\d+%", l) or l.startswith("TOTAL"),
+             "every file's row (lines, executed, cover, missing) and the total")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -8306,6 +8410,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round92" in sys.argv:
+        held_out_profile_and_coverage_cases(sys.argv[sys.argv.index("--round92") + 1])
         return
     if "--round91" in sys.argv:
         analyser_twin_cases()
