@@ -467,6 +467,9 @@ commitlint from npm in DIR).
 held out, all in the evaluation half: callgrind_annotate, pipdeptree,
 coverage.py's report and gcovr (the Python tools in VENV_BIN).
 
+`--round93 VENV_BIN` writes only `coverage_twin_cases()`: a tuning twin
+of round 92's coverage report.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -7281,6 +7284,34 @@ def held_out_profile_and_coverage_cases(venv):
              "every file's row (lines, executed, cover, missing) and the total")
 
 
+def coverage_twin_cases(venv):
+    """Round 93: a tuning twin of round 92's coverage report (saved as
+    `.txt`, called prose; its output unread): coverage.py's report over
+    other modules, its rule the counterpart's. coverage and pytest from
+    `venv`."""
+    venv = os.path.abspath(venv)
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "cov")
+        write(os.path.join(d, "slug.py"),
+              "import re\n\ndef slug(text):\n    text = text.strip().lower()\n    if not text:\n        raise ValueError('empty')\n"
+              "    text = re.sub(r'[^a-z0-9]+', '-', text)\n    return text.strip('-')\n\n"
+              "def unslug(s):\n    return s.replace('-', ' ').title()\n")
+        write(os.path.join(d, "units.py"),
+              "FACTORS = {'kb': 1024, 'mb': 1024 ** 2, 'gb': 1024 ** 3}\n\ndef parse_size(text):\n    text = text.strip().lower()\n"
+              "    for unit, factor in FACTORS.items():\n        if text.endswith(unit):\n            return int(float(text[:-2]) * factor)\n"
+              "    if text.isdigit():\n        return int(text)\n    raise ValueError(text)\n\ndef human(n):\n"
+              "    for unit in ['gb', 'mb', 'kb']:\n        if n >= FACTORS[unit]:\n            return f'{n / FACTORS[unit]:.1f}{unit}'\n"
+              "    return str(n)\n")
+        write(os.path.join(d, "test_slug.py"),
+              "from slug import slug\nfrom units import parse_size\n\ndef test_slug():\n    assert slug(' Hello World ') == 'hello-world'\n\n"
+              "def test_kb():\n    assert parse_size('2kb') == 2048\n")
+        run(f"{venv}/coverage run -m pytest -q", cwd=d)
+        t = run(f"{venv}/coverage report -m", cwd=d)
+        case("coverage-report-m", "log", "coverage report -m", t,
+             lambda l: re.match(r"^\S+\.py\s+\d+\s+[1-9]\d*\s+\d+%", l) or l.startswith("TOTAL"),
+             "every file with missed statements (and its missing lines) and the total")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -8410,6 +8441,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round93" in sys.argv:
+        coverage_twin_cases(sys.argv[sys.argv.index("--round93") + 1])
         return
     if "--round92" in sys.argv:
         held_out_profile_and_coverage_cases(sys.argv[sys.argv.index("--round92") + 1])
