@@ -202,6 +202,7 @@ impl<'a> Lines<'a> {
                 && !frames
                 && (is_underline(t) || markup::is_title_rule(t, raw[i - 1]))
                 && !raw[i - 1].trim().is_empty()
+                && !is_column_header(raw[i - 1])
                 && blank(i.checked_sub(2));
             let markdown =
                 heading || underlined || t.contains("](") || is_list_item_with_code_span(t);
@@ -247,6 +248,13 @@ fn is_list_item_with_code_span(t: &str) -> bool {
 fn is_atx_heading(t: &str) -> bool {
     let level = t.bytes().take_while(|&b| b == b'#').count();
     (1..=6).contains(&level) && t[level..].starts_with(' ') && t.len() > level + 1
+}
+
+/// Words spaced into columns (`Name   Stmts   Miss  Cover`): a table's
+/// header over its rule, not a title over its underline.
+fn is_column_header(line: &str) -> bool {
+    let t = line.trim();
+    t.split_whitespace().count() >= 3 && t.contains("   ")
 }
 
 /// A setext heading's underline: `===` or `---`, nothing else.
@@ -595,5 +603,11 @@ mod tests {
                       --------------------\nFAILURE\nname:       check-pred\nlocation:   t.rkt:5:0\n\
                       --------------------\n2/9 test failures\n";
         assert_eq!(judge(framed), (ContentClass::Log, 0.7));
+        // A table's header over its rule is no heading (coverage.py's
+        // report).
+        let coverage = "Name           Stmts   Miss  Cover   Missing\n--------------------------------------------\n\
+                        slug.py            9      2    78%   6, 11\ntest_slug.py       6      0   100%\n\
+                        --------------------------------------------\nTOTAL             29      9    69%\n";
+        assert_eq!(judge(coverage).0, ContentClass::Log);
     }
 }
