@@ -470,6 +470,10 @@ coverage.py's report and gcovr (the Python tools in VENV_BIN).
 `--round93 VENV_BIN` writes only `coverage_twin_cases()`: a tuning twin
 of round 92's coverage report.
 
+`--round94` writes only `held_out_debugging_session_cases()`: held out,
+all in the evaluation half: clang's static analyzer, `git bisect run`
+and a script traced by `bash -x` failing.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -7312,6 +7316,89 @@ def coverage_twin_cases(venv):
              "every file with missed statements (and its missing lines) and the total")
 
 
+C_ANALYZE_BUF = r"""#include <stdlib.h>
+#include <string.h>
+struct node { int v; struct node *next; };
+int sum(struct node *n) { int s = 0; while (n) { s += n->v; n = n->next; } return s; }
+struct node *find(struct node *n, int v) { while (n && n->v != v) n = n->next; return n; }
+int first_value(struct node *head, int v) {
+    struct node *hit = find(head, v);
+    return hit->v;
+}
+char *copy_name(const char *src) {
+    char *dst = malloc(strlen(src));
+    strcpy(dst, src);
+    return dst;
+}
+int leak(int n) {
+    int *a = malloc(n * sizeof *a);
+    if (n > 10) return -1;
+    a[0] = 1;
+    int r = a[0];
+    free(a);
+    return r;
+}
+int divide(int a, int b) { int z = 0; if (b == 0) return a / z; return a / b; }
+"""
+
+SH_DEPLOY_X = r"""#!/bin/bash
+set -euo pipefail
+APP=ledger
+RELEASE_DIR=/tmp/ghost-deploy-$$/releases
+mkdir -p "$RELEASE_DIR"
+for env in dev staging; do
+  for f in app.conf db.conf cache.conf; do
+    echo "rendering $f for $env" > /dev/null
+    printf '%s=%s\n' "$env" "$f" >> "$RELEASE_DIR/$env.conf"
+  done
+done
+version=$(git describe --tags 2>/dev/null || echo 0.0.0)
+checksum=$(sha256sum "$RELEASE_DIR/dev.conf" | cut -c1-12)
+cp "$RELEASE_DIR/dev.conf" "$RELEASE_DIR/../current/dev.conf"
+echo "deployed $APP $version ($checksum)"
+"""
+
+
+def held_out_debugging_session_cases():
+    """Round 94, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): what debugging prints: clang's
+    static analyzer with its path notes, `git bisect run` finding the first
+    bad commit, and a script traced by `bash -x` failing (Debian's clang;
+    git, bash, python3)."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "c")
+        write(os.path.join(d, "buf.c"), C_ANALYZE_BUF)
+        t = run("clang --analyze -Xanalyzer -analyzer-output=text buf.c", cwd=d)
+        case("clang-analyze-text", "log", "clang --analyze -Xanalyzer -analyzer-output=text buf.c", t,
+             lambda l: re.match(r"^buf\.c:\d+:\d+: (warning|note|error): ", l) or re.search(r"\d+ warnings? generated", l),
+             "every warning, every note of its path and the count")
+        d = new_dir(work, "bisect")
+        git("init -q", d)
+        for i in range(1, 25):
+            write(os.path.join(d, "calc.py"), f"def total(xs): return sum(xs) + {1 if i >= 17 else 0}\n")
+            write(os.path.join(d, "VERSION"), f"v{i}\n")
+            git("add -A", d)
+            git(f"commit -qm 'change {i}: tweak calc and bump version'", d)
+        write(os.path.join(d, "check.sh"),
+              "#!/bin/sh\npython3 -c \"from calc import total; assert total([1, 2]) == 3, total([1, 2])\"\n")
+        os.chmod(os.path.join(d, "check.sh"), 0o755)
+        t = git("bisect start HEAD HEAD~23", d) + git("bisect run ./check.sh", d)
+        lines = t.splitlines()
+        keep = [l for i, l in enumerate(lines) if "is the first bad commit" in l or l.startswith("bisect found")]
+        at = next(i for i, l in enumerate(lines) if "is the first bad commit" in l)
+        keep += [next(l for l in lines[at:] if l.startswith("    change "))]
+        case("git-bisect-first-bad", "log", "git bisect start HEAD HEAD~23 && git bisect run ./check.sh", t, keep,
+             "the first bad commit's line, its subject and bisect's verdict")
+        d = new_dir(work, "sh")
+        write(os.path.join(d, "deploy.sh"), SH_DEPLOY_X)
+        t = run("bash -x deploy.sh", cwd=d)
+        lines = t.splitlines()
+        err = next(i for i, l in enumerate(lines) if l.startswith("cp: "))
+        keep = [lines[err], next(l for l in reversed(lines[:err]) if l.startswith("+ "))]
+        case("bash-set-x", "log", "bash -x deploy.sh", t, keep,
+             "the failing command's error and its trace line")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -8441,6 +8528,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round94" in sys.argv:
+        held_out_debugging_session_cases()
         return
     if "--round93" in sys.argv:
         coverage_twin_cases(sys.argv[sys.argv.index("--round93") + 1])
