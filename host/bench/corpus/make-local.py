@@ -474,6 +474,9 @@ of round 92's coverage report.
 all in the evaluation half: clang's static analyzer, `git bisect run`
 and a script traced by `bash -x` failing.
 
+`--round95` writes only `debugging_twin_cases()`: a tuning twin of round
+94's `git bisect run`.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -7399,6 +7402,32 @@ def held_out_debugging_session_cases():
              "the failing command's error and its trace line")
 
 
+def debugging_twin_cases():
+    """Round 95: a tuning twin of round 94's `git bisect run` (called an
+    error; its output unread): another history and another check, its
+    rule the counterpart's."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "bisect")
+        git("init -q", d)
+        for i in range(1, 31):
+            write(os.path.join(d, "slug.py"),
+                  "def slug(s):\n    return s.strip().lower().replace(' ', '-')"
+                  + (".replace('--', '-')" if i < 22 else "") + "\n")
+            write(os.path.join(d, "NOTES"), f"note {i}\n")
+            git("add -A", d)
+            git(f"commit -qm 'step {i}: adjust slug rules and notes'", d)
+        write(os.path.join(d, "test.sh"),
+              "#!/bin/sh\npython3 -c \"from slug import slug; assert slug(' A  B ') == 'a-b', slug(' A  B ')\"\n")
+        os.chmod(os.path.join(d, "test.sh"), 0o755)
+        t = git("bisect start HEAD HEAD~29", d) + git("bisect run ./test.sh", d)
+        lines = t.splitlines()
+        keep = [l for i, l in enumerate(lines) if "is the first bad commit" in l or l.startswith("bisect found")]
+        at = next(i for i, l in enumerate(lines) if "is the first bad commit" in l)
+        keep += [next(l for l in lines[at:] if l.startswith("    step "))]
+        case("git-bisect-run", "log", "git bisect start HEAD HEAD~29 && git bisect run ./test.sh", t, keep,
+             "the first bad commit's line, its subject and bisect's verdict")
+
+
 LISP_GRADES = """(defun parse-grade (field)
   (let ((n (read-from-string field)))
     n))
@@ -8528,6 +8557,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round95" in sys.argv:
+        debugging_twin_cases()
         return
     if "--round94" in sys.argv:
         held_out_debugging_session_cases()
