@@ -6105,8 +6105,7 @@ def held_out_hardware_and_grammar_cases():
         write(os.path.join(d, "calc.y"), BISON_CALC)
         t = run("bison -Wcounterexamples -o calc.c calc.y", cwd=d)
         case("bison-wcounterexamples", "log", "bison -Wcounterexamples -o calc.c calc.y", t,
-             lambda l: re.match(r"^\S+\.y(:[\d.\-]+)?: (warning|error|note): ", l)
-             or re.match(r"^\s+(First |Second )?[Ee]xample:", l),
+             bison_rule,
              "every diagnostic (calc.y[:line.col]: level:) and every counterexample's `Example:` line")
         write(os.path.join(d, "scan.l"), FLEX_SCAN)
         t = run("flex -o scan.c scan.l", cwd=d)
@@ -6154,8 +6153,7 @@ def held_out_hardware_and_grammar_cases():
         write(os.path.join(d, "report.tex"), LATEX_REPORT)
         t = run("pdflatex -interaction=nonstopmode report.tex", cwd=d)
         case("pdflatex-undefined-refs", "log", "pdflatex -interaction=nonstopmode report.tex", t,
-             lambda l: l.startswith("!") or re.match(r"^l\.\d+ ", l) or l.startswith("LaTeX Warning:")
-             or re.match(r"^(Overfull|Underfull) \\[hv]box", l) or l.startswith("Output written on report.pdf"),
+             pdflatex_rule("report.pdf"),
              "every TeX error (`!`), its `l.N` place, every LaTeX warning, every over/underfull box and the output line")
         paper = [r"\documentclass{article}", r"\begin{document}"]
         for i, topic in enumerate(["caching", "sharding", "replication", "batching",
@@ -6168,7 +6166,7 @@ def held_out_hardware_and_grammar_cases():
         write(os.path.join(d, "paper.tex"), "\n".join(paper + [r"\end{document}"]) + "\n")
         t = run("chktex -q paper.tex", cwd=d)
         case("chktex-report", "log", "chktex -q paper.tex", t,
-             lambda l: re.match(r"^(Warning|Error) \d+ in \S+ line \d+: ", l),
+             chktex_rule,
              "every finding's header (Warning N in FILE line N: message)")
 
 
@@ -6273,23 +6271,20 @@ def hardware_and_grammar_twin_cases():
         write(os.path.join(d, "query.y"), BISON_QUERY)
         t = run("bison -Wcounterexamples -o query.c query.y", cwd=d)
         case("bison-conflicts", "log", "bison -Wcounterexamples -o query.c query.y", t,
-             lambda l: re.match(r"^\S+\.y(:[\d.\-]+)?: (warning|error|note): ", l)
-             or re.match(r"^\s+(First |Second )?[Ee]xample:", l),
+             bison_rule,
              "every diagnostic (query.y[:line.col]: level:) and every counterexample's `Example:` line")
         d = new_dir(work, "latex")
         write(os.path.join(d, "thesis.tex"), LATEX_THESIS)
         t = run("pdflatex -interaction=nonstopmode thesis.tex", cwd=d)
         case("pdflatex-thesis", "log", "pdflatex -interaction=nonstopmode thesis.tex", t,
-             lambda l: l.startswith("!") or re.match(r"^l\.\d+ ", l) or l.startswith("LaTeX Warning:")
-             or re.match(r"^(Overfull|Underfull) \\[hv]box", l) or l.startswith("Output written on thesis.pdf"),
+             pdflatex_rule("thesis.pdf"),
              "every TeX error (`!`), its `l.N` place, every LaTeX warning, every over/underfull box and the output line")
         # The fonts it needs made anew (mktexpk's and METAFONT's lines, as
         # on a first run), in a font cache of its own.
         write(os.path.join(d, "notes.tex"), LATEX_NOTES)
         t = run(f"TEXMFVAR={os.path.join(work, 'texmf-var')} pdflatex -interaction=nonstopmode notes.tex", cwd=d)
         case("pdflatex-thesis-2", "log", "pdflatex -interaction=nonstopmode notes.tex", t,
-             lambda l: l.startswith("!") or re.match(r"^l\.\d+ ", l) or l.startswith("LaTeX Warning:")
-             or re.match(r"^(Overfull|Underfull) \\[hv]box", l) or l.startswith("Output written on notes.pdf"),
+             pdflatex_rule("notes.pdf"),
              "every TeX error (`!`), its `l.N` place, every LaTeX warning, every over/underfull box and the output line")
         notes = [r"\documentclass{article}", r"\begin{document}"]
         for topic in ["parser", "lexer", "optimiser", "linker", "loader", "profiler", "debugger"]:
@@ -6300,7 +6295,7 @@ def hardware_and_grammar_twin_cases():
         write(os.path.join(d, "notes.tex"), "\n".join(notes + [r"\end{document}"]) + "\n")
         t = run("chktex -q notes.tex", cwd=d)
         case("chktex-lint", "log", "chktex -q notes.tex", t,
-             lambda l: re.match(r"^(Warning|Error) \d+ in \S+ line \d+: ", l),
+             chktex_rule,
              "every finding's header (Warning N in FILE line N: message)")
 
 
@@ -6567,12 +6562,7 @@ def held_out_build_and_docs_tool_cases():
             f"{rng.randint(5, 500)},{rng.choice(['sale', 'sale', 'refund'])}" for i in range(60)]
         write(os.path.join(d, "sales.csv"), "\n".join(rows) + "\n")
         t = run("gawk --lint -f report.awk sales.csv", cwd=d)
-        seen, keep = set(), []
-        for l in t.splitlines():
-            key = re.sub(r"FNR=\d+", "FNR=", l)
-            if l.startswith("gawk: ") and key not in seen:
-                seen.add(key)
-                keep.append(l)
+        keep = gawk_lint_facts(t)
         case("gawk-lint-warnings", "log", "gawk --lint -f report.awk sales.csv", t, keep,
              "the first of each distinct warning (script line and message, the record number aside) and the fatal error")
         d = new_dir(work, "hyperfine")
@@ -6605,7 +6595,7 @@ def held_out_build_and_docs_tool_cases():
         run("dpkg-deb --root-owner-group --build pkg cartctl_0.3-1_all.deb", cwd=d)
         t = run("lintian --info cartctl_0.3-1_all.deb", cwd=d)
         case("lintian-findings", "log", "lintian --info cartctl_0.3-1_all.deb", t,
-             lambda l: re.match(r"^[EWIPXO]: \S+: ", l), "every tag lintian reports (E:/W:/I:/P: package: tag …)")
+             lintian_rule, "every tag lintian reports (E:/W:/I:/P: package: tag …)")
 
 
 AWK_TALLY = r"""BEGIN { OFS = "\t" }
@@ -6654,12 +6644,7 @@ def build_and_docs_twin_cases():
             for i in range(70)]
         write(os.path.join(d, "access.log"), "\n".join(rows) + "\n")
         t = run("gawk --lint -f tally.awk access.log", cwd=d)
-        seen, keep = set(), []
-        for l in t.splitlines():
-            key = re.sub(r"FNR=\d+", "FNR=", l)
-            if l.startswith("gawk: ") and key not in seen:
-                seen.add(key)
-                keep.append(l)
+        keep = gawk_lint_facts(t)
         case("gawk-lint-report", "log", "gawk --lint -f tally.awk access.log", t, keep,
              "the first of each distinct warning (script line and message, the record number aside) and the fatal error")
         d = new_dir(work, "deb")
@@ -6670,7 +6655,7 @@ def build_and_docs_twin_cases():
         run("dpkg-deb --root-owner-group --build pkg ledger-tool_1.2_amd64.deb", cwd=d)
         t = run("lintian --info ledger-tool_1.2_amd64.deb", cwd=d)
         case("lintian-tags", "log", "lintian --info ledger-tool_1.2_amd64.deb", t,
-             lambda l: re.match(r"^[EWIPXO]: \S+: ", l), "every tag lintian reports (E:/W:/I:/P: package: tag …)")
+             lintian_rule, "every tag lintian reports (E:/W:/I:/P: package: tag …)")
 
 
 BUN_CART_TS = r"""export type Line = { sku: string; price: number; qty: number };
@@ -6847,14 +6832,7 @@ def held_out_js_and_python_tool_cases(venv, js):
         shutil.copytree(os.path.join(STDLIB, "email"), os.path.join(d, "email"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         t = run(f"{venv}/radon cc -s -a email/", cwd=d)
-        keep, header = [], None
-        for l in t.splitlines():
-            if not l.startswith(" ") and l.strip():
-                header = l
-            if re.search(r" - [C-F] \(\d+\)$", l):
-                keep += [header, l] if header not in keep else [l]
-            if re.match(r"^\d+ blocks .* analyzed\.$", l) or l.startswith("Average complexity:"):
-                keep.append(l)
+        keep = radon_facts(t)
         case("radon-cc-report", "log", "radon cc -s -a email/", t, keep,
              "every block ranked C to F with its file, the count of blocks and the average")
         t = run(f"{venv}/interrogate -v --fail-under 80 email/", cwd=d)
@@ -6891,14 +6869,7 @@ def js_and_python_tool_twin_cases(venv):
         shutil.copytree(os.path.join(STDLIB, "asyncio"), os.path.join(d, "asyncio"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         t = run(f"{venv}/radon cc -s -a asyncio/", cwd=d)
-        keep, header = [], None
-        for l in t.splitlines():
-            if not l.startswith(" ") and l.strip():
-                header = l
-            if re.search(r" - [C-F] \(\d+\)$", l):
-                keep += [header, l] if header not in keep else [l]
-            if re.match(r"^\d+ blocks .* analyzed\.$", l) or l.startswith("Average complexity:"):
-                keep.append(l)
+        keep = radon_facts(t)
         case("radon-complexity", "log", "radon cc -s -a asyncio/", t, keep,
              "every block ranked C to F with its file, the count of blocks and the average")
 
@@ -7038,6 +7009,75 @@ module.exports = { normaliseRecord };
 """
 
 
+def bison_rule(l):
+    """bison's must-keep lines: every diagnostic (FILE.y[:line.col]:
+    level:) and every counterexample's `Example:` line (rounds 84-85)."""
+    return (re.match(r"^\S+\.y(:[\d.\-]+)?: (warning|error|note): ", l)
+            or re.match(r"^\s+(First |Second )?[Ee]xample:", l))
+
+
+def pdflatex_rule(pdf):
+    """pdflatex's must-keep lines (rounds 84-85): every TeX error (`!`),
+    its `l.N` place, every LaTeX warning, every over/underfull box and the
+    line saying `pdf` was written."""
+    return lambda l: (l.startswith("!") or re.match(r"^l\.\d+ ", l) or l.startswith("LaTeX Warning:")
+                      or re.match(r"^(Overfull|Underfull) \\[hv]box", l)
+                      or l.startswith(f"Output written on {pdf}"))
+
+
+def chktex_rule(l):
+    """chktex's must-keep lines: every finding's header (rounds 84-85)."""
+    return re.match(r"^(Warning|Error) \d+ in \S+ line \d+: ", l)
+
+
+def gawk_lint_facts(text):
+    """gawk --lint's must-keep facts (rounds 86-87): the first of each
+    distinct warning (script line and message, the record number aside)
+    and the fatal error."""
+    seen, keep = set(), []
+    for l in text.splitlines():
+        key = re.sub(r"FNR=\d+", "FNR=", l)
+        if l.startswith("gawk: ") and key not in seen:
+            seen.add(key)
+            keep.append(l)
+    return keep
+
+
+def lintian_rule(l):
+    """lintian's must-keep lines: every tag it reports (rounds 86-87)."""
+    return re.match(r"^[EWIPXO]: \S+: ", l)
+
+
+def radon_facts(text):
+    """radon cc's must-keep facts (rounds 88-89): every block ranked C to
+    F with its file, the count of blocks and the average."""
+    keep, header = [], None
+    for l in text.splitlines():
+        if not l.startswith(" ") and l.strip():
+            header = l
+        if re.search(r" - [C-F] \(\d+\)$", l):
+            keep += [header, l] if header not in keep else [l]
+        if re.match(r"^\d+ blocks .* analyzed\.$", l) or l.startswith("Average complexity:"):
+            keep.append(l)
+    return keep
+
+
+def flawfinder_rule(l):
+    """flawfinder's must-keep lines (rounds 90-91): every hit's header
+    (place, risk level, category, function) and the count of hits."""
+    return re.match(r"^\S+\.c:\d+:\d+:\s+\[\d\] \(\w+\) \w+:", l) or l.startswith("Hits = ")
+
+
+def bisect_facts(text, subject):
+    """`git bisect run`'s must-keep facts (rounds 94-95): the first bad
+    commit's line, its subject (the first line after it starting with
+    `subject`) and bisect's verdict."""
+    lines = text.splitlines()
+    keep = [l for l in lines if "is the first bad commit" in l or l.startswith("bisect found")]
+    at = next(i for i, l in enumerate(lines) if "is the first bad commit" in l)
+    return keep + [next(l for l in lines[at:] if l.startswith(subject))]
+
+
 def massif_peak_facts(text):
     """ms_print's must-keep facts: the command, the list of detailed
     snapshots and every allocation line (`->…`) of the peak snapshot's
@@ -7075,7 +7115,7 @@ def held_out_analyser_and_linter_cases(js):
         write(os.path.join(d, "net.c"), C_NET_UNSAFE)
         t = run("flawfinder --columns net.c", cwd=d)
         case("flawfinder-c-audit", "log", "flawfinder --columns net.c", t,
-             lambda l: re.match(r"^\S+\.c:\d+:\d+:\s+\[\d\] \(\w+\) \w+:", l) or l.startswith("Hits = "),
+             flawfinder_rule,
              "every hit's header (place, risk level, category, function) and the count of hits")
         d = new_dir(work, "massif")
         write(os.path.join(d, "grow.c"), C_MASSIF_GROW)
@@ -7181,7 +7221,7 @@ def analyser_twin_cases():
         write(os.path.join(d, "parse.c"), C_PARSE_UNSAFE)
         t = run("flawfinder --columns parse.c", cwd=d)
         case("flawfinder-findings", "log", "flawfinder --columns parse.c", t,
-             lambda l: re.match(r"^\S+\.c:\d+:\d+:\s+\[\d\] \(\w+\) \w+:", l) or l.startswith("Hits = "),
+             flawfinder_rule,
              "every hit's header (place, risk level, category, function) and the count of hits")
         d = new_dir(work, "massif")
         write(os.path.join(d, "pool.c"), C_MASSIF_POOL)
@@ -7386,10 +7426,7 @@ def held_out_debugging_session_cases():
               "#!/bin/sh\npython3 -c \"from calc import total; assert total([1, 2]) == 3, total([1, 2])\"\n")
         os.chmod(os.path.join(d, "check.sh"), 0o755)
         t = git("bisect start HEAD HEAD~23", d) + git("bisect run ./check.sh", d)
-        lines = t.splitlines()
-        keep = [l for i, l in enumerate(lines) if "is the first bad commit" in l or l.startswith("bisect found")]
-        at = next(i for i, l in enumerate(lines) if "is the first bad commit" in l)
-        keep += [next(l for l in lines[at:] if l.startswith("    change "))]
+        keep = bisect_facts(t, "    change ")
         case("git-bisect-first-bad", "log", "git bisect start HEAD HEAD~23 && git bisect run ./check.sh", t, keep,
              "the first bad commit's line, its subject and bisect's verdict")
         d = new_dir(work, "sh")
@@ -7420,10 +7457,7 @@ def debugging_twin_cases():
               "#!/bin/sh\npython3 -c \"from slug import slug; assert slug(' A  B ') == 'a-b', slug(' A  B ')\"\n")
         os.chmod(os.path.join(d, "test.sh"), 0o755)
         t = git("bisect start HEAD HEAD~29", d) + git("bisect run ./test.sh", d)
-        lines = t.splitlines()
-        keep = [l for i, l in enumerate(lines) if "is the first bad commit" in l or l.startswith("bisect found")]
-        at = next(i for i, l in enumerate(lines) if "is the first bad commit" in l)
-        keep += [next(l for l in lines[at:] if l.startswith("    step "))]
+        keep = bisect_facts(t, "    step ")
         case("git-bisect-run", "log", "git bisect start HEAD HEAD~29 && git bisect run ./test.sh", t, keep,
              "the first bad commit's line, its subject and bisect's verdict")
 
