@@ -488,16 +488,28 @@ pub fn fold_analysed(
         }
         fate[i] = Fate::Keep;
         if severity[i] != Severity::Error {
-            keep_warning_detail(
-                i,
-                contents,
-                severity,
-                roles,
-                passing,
-                masks,
-                &mut details,
-                &mut fate,
-            );
+            // A warning at the margin printed as a block, its detail
+            // indented under it, says what it warns of in the block's first
+            // line (bison's `  Example: …` counterexample under `calc.y:
+            // warning: shift/reduce conflict on token '+'`, javac's
+            // `required:`): that line stays when it says something new,
+            // its numbers aside (under a warning said again word for word,
+            // the detail is what differs; a detail said again under each
+            // of a thousand warnings is not). A code frame under the
+            // warning folds as frames do.
+            let j = i + 1;
+            if j < n
+                && !contents[i].starts_with([' ', '\t'])
+                && contents[j].starts_with([' ', '\t'])
+                && line::is_continuation(contents[j])
+                && roles[j] == Role::Other
+                && !passing[j]
+                && severity[j] == Severity::Normal
+                && fate[j] == Fate::Undecided
+                && details.insert(masks[j].as_str())
+            {
+                fate[j] = Fate::Keep;
+            }
             continue;
         }
         // The line before an error often says what was running.
@@ -731,9 +743,9 @@ pub fn fold_analysed(
         // said again word for word folds when printed). Not a shape
         // printed more often than a few places are: a counter of lines
         // read.
-        if markers::names_a_line(contents[start])
+        if templates.size[templates.of_line[start]] <= PLACES_OF_ONE_SHAPE_AT_MOST
+            && markers::names_a_line(contents[start])
             && !line::is_command_line(contents[start])
-            && templates.size[templates.of_line[start]] <= PLACES_OF_ONE_SHAPE_AT_MOST
         {
             shown.add(start, templates, masks);
             placed.push(start);
@@ -1450,40 +1462,6 @@ const VARIED_RUN_FOLDS_FROM: usize = 6;
 /// hashes, paths).
 fn same_masks(masks: &[String]) -> bool {
     masks.iter().all(|m| *m == masks[0])
-}
-
-/// A warning at the margin printed as a block, its detail indented under
-/// it, says what it warns of in the block's first line (bison's
-/// `  Example: …` counterexample under `calc.y: warning: shift/reduce
-/// conflict on token '+'`, pip's advice under its `WARNING:`): that line
-/// stays when it says something new, its numbers aside (`details` holds
-/// the shapes kept: under a warning said again word for word, the detail
-/// is what differs; a detail said again under each of a thousand warnings
-/// is not). A code frame under the warning folds as frames do.
-#[allow(clippy::too_many_arguments)]
-fn keep_warning_detail<'a>(
-    i: usize,
-    contents: &[&str],
-    severity: &[Severity],
-    roles: &[Role],
-    passing: &[bool],
-    masks: &'a [String],
-    details: &mut FxHashSet<&'a str>,
-    fate: &mut [Fate],
-) {
-    let j = i + 1;
-    if j < contents.len()
-        && !contents[i].starts_with([' ', '\t'])
-        && contents[j].starts_with([' ', '\t'])
-        && line::is_continuation(contents[j])
-        && roles[j] == Role::Other
-        && !passing[j]
-        && severity[j] == Severity::Normal
-        && fate[j] == Fate::Undecided
-        && details.insert(masks[j].as_str())
-    {
-        fate[j] = Fate::Keep;
-    }
 }
 
 /// Whether lines alike in their masks differ in more than numbers: a

@@ -81,6 +81,9 @@ pub fn is_summary(content: &str) -> bool {
 /// Most lines of a tool's summary section kept (see [`summary_sections`]).
 pub const SUMMARY_SECTION_LINES_AT_MOST: usize = 20;
 
+/// A summary section's title is at most this long (four short words).
+const SUMMARY_TITLE_BYTES_AT_MOST: usize = 60;
+
 /// The lines of the sections a tool titles as its summary (flawfinder's
 /// `ANALYSIS SUMMARY:` over `Hits = 19`, `Lines analyzed = 44 …`): the
 /// paragraph under a short title naming a summary, up to the next blank
@@ -93,11 +96,17 @@ pub fn summary_sections(contents: &[&str]) -> Vec<usize> {
         let title = line
             .trim()
             .trim_matches(|c: char| matches!(c, '=' | '-' | '#' | '*' | ':' | ' '));
-        let words: Vec<&str> = title.split_whitespace().collect();
-        let is_title = !words.is_empty()
-            && words.len() <= 4
-            && words.iter().any(|w| w.eq_ignore_ascii_case("summary"))
-            && words.iter().all(|w| w.chars().all(char::is_alphabetic));
+        // A title of four words at most: most lines are longer.
+        if title.len() > SUMMARY_TITLE_BYTES_AT_MOST {
+            continue;
+        }
+        let is_title = title.split_whitespace().count() <= 4
+            && title
+                .split_whitespace()
+                .any(|w| w.eq_ignore_ascii_case("summary"))
+            && title
+                .split_whitespace()
+                .all(|w| w.chars().all(char::is_alphabetic));
         if !is_title {
             continue;
         }
@@ -471,12 +480,16 @@ pub fn is_diagnostic(content: &str) -> bool {
 /// before the message's `: `, a file and `line N` (chktex's `Warning 2 in
 /// notes.tex line 4: Non-breaking space …`).
 fn level_at_a_named_line(t: &str) -> bool {
+    // The level word first: it turns most lines away before any search.
+    if !t.split_whitespace().next().is_some_and(is_level_word) {
+        return false;
+    }
     let Some((head, message)) = t.split_once(": ") else {
         return false;
     };
-    let mut words = head.split_whitespace();
-    words.next().is_some_and(is_level_word)
-        && words.any(|w| is_path(w.trim_matches(['"', '\'', ',', '`'])))
+    head.split_whitespace()
+        .skip(1)
+        .any(|w| is_path(w.trim_matches(['"', '\'', ',', '`'])))
         && names_a_line(head)
         && !message.trim().is_empty()
 }

@@ -21,11 +21,14 @@ const TOP_SHARE: f64 = 0.1;
 /// The lines to keep (the largest rows and their sections' names), or none
 /// when `contents` is not a listing of ranked sections.
 pub fn kept(contents: &[&str]) -> Vec<usize> {
-    let sections = sections(contents);
     let indented = contents
         .iter()
         .filter(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty())
         .count();
+    if indented < MIN_ROWS {
+        return Vec::new();
+    }
+    let sections = sections(contents);
     let ranked: Vec<&Section> = sections.iter().filter(|s| s.is_ranked()).collect();
     let rows: usize = ranked.iter().map(|s| s.rows.len()).sum();
     if ranked.len() < MIN_SECTIONS
