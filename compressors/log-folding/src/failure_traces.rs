@@ -19,6 +19,8 @@
 
 use std::collections::BTreeSet;
 
+use rustc_hash::FxHashSet;
+
 use crate::fold::{self, MESSAGE_BODY_AT_MOST};
 use crate::markers::{self, is_library_path};
 use crate::pytest_tb::Role;
@@ -39,6 +41,10 @@ pub struct FailureTraces {
     /// The message lines above each trace, to keep (an error among them
     /// stays an error: it is counted, and a repeat of one above folds).
     pub messages: Vec<usize>,
+    /// The line after each trace's last frame: what a runner or a task
+    /// says as it gives up (rake's `Tasks: TOP => db:migrate`) is near
+    /// the error the trace belongs to.
+    pub ends: Vec<usize>,
 }
 
 /// Reads the lines each failing test printed. `failure_lines` are the
@@ -53,7 +59,11 @@ pub fn find(
     let mut found = FailureTraces {
         roles: vec![Role::Other; contents.len()],
         messages: Vec::new(),
+        ends: Vec::new(),
     };
+    // The frames of the announced traces, whatever their roles: no
+    // unannounced trace is read inside one.
+    let mut in_trace: FxHashSet<usize> = FxHashSet::default();
     for &start in failure_lines {
         let end = span_end(contents, start, failure_lines, passing);
         // A trace holds a frame naming a place; it starts at the frames
@@ -78,13 +88,15 @@ pub fn find(
             frames.push((j, path.is_none_or(is_library_path)));
         }
         mark_trace(contents, &frames, allowance, &mut found.roles);
+        in_trace.extend(frames.iter().map(|&(j, _)| j));
+        found.ends.extend(frames.last().map(|&(j, _)| j + 1));
         found.messages.extend(
             (start + 1..first)
                 .filter(|&j| !contents[j].trim().is_empty())
                 .take(MESSAGE_BODY_AT_MOST),
         );
     }
-    mark_unannounced_traces(contents, allowance, &mut found.roles);
+    mark_unannounced_traces(contents, &in_trace, allowance, &mut found);
     found
 }
 
@@ -93,18 +105,23 @@ const UNANNOUNCED_TRACE_AT_LEAST: usize = 3;
 
 /// Marks the traces no runner announced: [`UNANNOUNCED_TRACE_AT_LEAST`]
 /// or more frames in a row, each `at …` (JavaScript's `error.stack`, the
-/// JVM's and .NET's traces), as a project's own test script prints them.
+/// JVM's and .NET's traces) or Ruby's (see [`ruby_frame_path`]), as a
+/// project's own test script or a crash prints them.
 fn mark_unannounced_traces(
     contents: &[&str],
+    in_trace: &FxHashSet<usize>,
     allowance: &mut trace::Allowance,
-    roles: &mut [Role],
+    found: &mut FailureTraces,
 ) {
+    let roles = &mut found.roles;
     let mut j = 0;
     while j < contents.len() {
         let mut frames: Vec<(usize, bool)> = Vec::new();
         while j < contents.len()
             && roles[j] == Role::Other
-            && contents[j].trim_start().starts_with("at ")
+            && !in_trace.contains(&j)
+            && (contents[j].trim_start().starts_with("at ")
+                || ruby_frame_path(contents[j].trim()).is_some())
         {
             match frame_path(contents[j]) {
                 Some(path) => frames.push((j, path.is_none_or(is_library_path))),
@@ -114,6 +131,7 @@ fn mark_unannounced_traces(
         }
         if frames.len() >= UNANNOUNCED_TRACE_AT_LEAST {
             mark_trace(contents, &frames, allowance, roles);
+            found.ends.push(j);
         }
         j += 1;
     }
@@ -190,6 +208,9 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
             .filter(|(_, line)| !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()));
         return Some(place.map(|(path, _)| path));
     }
+    if let Some(path) = ruby_frame_path(t) {
+        return Some(Some(path));
+    }
     let pester_place = t
         .strip_prefix("at ")
         .and_then(|rest| rest.rsplit_once(", "))
@@ -215,6 +236,25 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
     let place = place.rsplit_once(":line ").map_or(place, |(path, _)| path);
     let path = trace::without_line_and_column(place);
     Some(path.contains('/').then_some(path))
+}
+
+/// The path of a Ruby frame's place: `/app/lib/cart.rb:12:in `total'`
+/// (`'Cart#total'` from Ruby 3.4), led by `from ` in an uncaught
+/// exception's trace and by `# ` in RSpec's; a script without an
+/// extension counts too (`bin/rails:4:in `<main>'`).
+pub(crate) fn ruby_frame_path(t: &str) -> Option<&str> {
+    let t = t
+        .strip_prefix("from ")
+        .or_else(|| t.strip_prefix("# "))
+        .unwrap_or(t);
+    let (place, function) = t.split_once(":in ")?;
+    let (path, line) = place.rsplit_once(':')?;
+    let is_frame = function.starts_with(['`', '\''])
+        && !path.is_empty()
+        && !path.contains(' ')
+        && !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit());
+    is_frame.then_some(path)
 }
 
 /// The path of a place with a line number (`/build/tests/count_test.php:12`).
@@ -317,6 +357,57 @@ mod tests {
         }
         assert_eq!(r[11], Role::Other, "after two blank lines");
         assert_eq!(r[12], Role::Other);
+    }
+
+    #[test]
+    fn rubys_frames_are_a_trace_and_what_follows_is_its_end() {
+        // minitest's error under a failing test: the project's frames and
+        // the innermost stay, the gems' are left to the usual rules, once
+        // (no unannounced trace is read again inside it); rake's last
+        // words follow the trace.
+        let mut lines = vec![
+            "Error:".to_string(),
+            "DbsTest#test_migrate:".to_string(),
+            "NameError: undefined local variable or method `type_metadata'".to_string(),
+            "/app/lib/type_metadata.rb:22:in `deduplicated'".to_string(),
+        ];
+        for k in 0..4 {
+            lines.push(format!(
+                "/home/ci/.rvm/gems/ruby-2.5.3/gems/minitest-5.11.3/lib/minitest/test.rb:{k}:in `run'"
+            ));
+        }
+        lines.push("test/dbs_test.rb:164:in `block in <class:DbsTest>'".into());
+        lines.push("Tasks: TOP => db:migrate".into());
+        let text = lines.join("\n");
+        let found = find_in(&text, &[1]);
+        let r = &found.roles;
+        assert_eq!(found.messages, vec![2]);
+        assert_eq!(r[3], Role::Kept, "the innermost");
+        assert!(r[4..8].iter().all(|r| *r == Role::Other), "{r:?}");
+        assert_eq!(r[8], Role::Kept, "own, the outermost");
+        assert_eq!(r[9], Role::Other);
+        assert_eq!(found.ends, vec![9]);
+    }
+
+    #[test]
+    fn an_uncaught_ruby_exceptions_trace_needs_no_runner() {
+        let text = [
+            "/app/lib/cart.rb:12:in 'Cart#total': undefined method 'price' (NoMethodError)",
+            "\tfrom /app/lib/cart.rb:30:in 'Cart#checkout'",
+            "\tfrom /usr/lib/ruby/3.4.0/forwardable.rb:240:in 'checkout'",
+            "\tfrom bin/shop:4:in '<main>'",
+            "done",
+        ]
+        .join("\n");
+        let found = find_in(&text, &[]);
+        assert_eq!(&found.roles[1..4], &[Role::Kept, Role::Other, Role::Kept]);
+        assert_eq!(found.ends, vec![4]);
+        assert_eq!(ruby_frame_path("bin/shop:4:in '<main>'"), Some("bin/shop"));
+        assert_eq!(
+            ruby_frame_path("# ./spec/a_spec.rb:9:in `block (2 levels)'"),
+            Some("./spec/a_spec.rb")
+        );
+        assert_eq!(ruby_frame_path("note: see a.rb:3:in here"), None);
     }
 
     #[test]

@@ -231,6 +231,9 @@ pub struct Analysis {
     failure_lines: BTreeSet<usize>,
     /// A failing test's message above its trace (see [`failure_traces`]).
     failure_messages: Vec<usize>,
+    /// The line after each failing test's or unannounced trace (see
+    /// [`failure_traces`]).
+    trace_ends: Vec<usize>,
     /// Lines defining an option in a help text or manual page.
     options: Vec<bool>,
     /// Errors and warnings repeating an earlier one but for their numbers.
@@ -293,6 +296,7 @@ impl Analysis {
         let failure_traces =
             failure_traces::find(contents, &failure_lines, &passing, &mut allowance);
         let failure_messages = failure_traces.messages;
+        let trace_ends = failure_traces.ends;
         let tracebacks = pytest_tb::roles(contents, &mut allowance);
         let python = python_traceback::roles(contents, &mut allowance);
         let chains = instantiation::roles(contents, &mut allowance);
@@ -407,6 +411,7 @@ impl Analysis {
             failure_exit,
             failure_lines,
             failure_messages,
+            trace_ends,
             options,
             alike,
             listing,
@@ -460,6 +465,7 @@ pub fn fold_analysed(
         failure_exit,
         failure_lines,
         failure_messages,
+        trace_ends,
         options,
         alike,
         listing: _,
@@ -557,6 +563,14 @@ pub fn fold_analysed(
         let lo = i.saturating_sub(opts.near_error + 1);
         let hi = (j + opts.near_error).min(n);
         near_error[lo..hi].iter_mut().for_each(|x| *x = true);
+    }
+    // What follows a trace is as near its error as the trace's first
+    // frame: rare lines there come first from the budget.
+    for &end in trace_ends {
+        let hi = (end + opts.near_error).min(n);
+        near_error[end.min(hi)..hi]
+            .iter_mut()
+            .for_each(|x| *x = true);
     }
     for i in 0..n {
         // (A line after an error was marked as its context, which folds

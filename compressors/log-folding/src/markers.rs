@@ -313,6 +313,7 @@ pub fn is_library_path(path: &str) -> bool {
         "/.rustup/",
         "/go/pkg/mod/",
         "/gems/",
+        "/lib/ruby/",
         "/vendor/",
     ];
     const UNDER: &[&str] = &[
