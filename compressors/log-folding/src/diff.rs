@@ -86,6 +86,17 @@ pub fn hunks(contents: &[&str]) -> Vec<Range<usize>> {
     let mut found: Vec<Range<usize>> = Vec::new();
     let mut i = 0;
     while i < contents.len() {
+        if let Some(end) = uncounted_hunk_end(contents, i) {
+            let floor = found.last().map_or(0, |r| r.end);
+            let start = (floor..i)
+                .rev()
+                .take_while(|&k| is_file_header(contents[k].trim_start()))
+                .last()
+                .unwrap_or(i);
+            found.push(start..end);
+            i = end;
+            continue;
+        }
         let Some((indent, mut old, mut new)) = hunk_header(contents[i]) else {
             i += 1;
             continue;
@@ -119,6 +130,42 @@ pub fn hunks(contents: &[&str]) -> Vec<Range<usize>> {
         i = end;
     }
     found
+}
+
+/// Where the hunk ends that a bare `@@ @@` header at `i` opens under its
+/// `+++` line, as PHPUnit prints an assertion's diff (`--- Expected`,
+/// `+++ Actual`, `@@ @@`): it counts nothing, so the hunk runs while its
+/// lines are a diff's (a sign or a space first, at the header's
+/// indentation, or the next hunk's `@@ @@`), blank lines among them
+/// included, up to the first line that is not (the trace under it, after
+/// a blank line).
+fn uncounted_hunk_end(contents: &[&str], i: usize) -> Option<usize> {
+    let t = contents[i].trim_start();
+    let indent = &contents[i][..contents[i].len() - t.len()];
+    let under_header = i > 0 && contents[i - 1].trim_start().starts_with("+++ ");
+    if t.trim_end() != "@@ @@" || !under_header {
+        return None;
+    }
+    // (The next hunk's `@@ @@` too: PHPUnit parts a diff's hunks so.)
+    let is_diff_line = |c: &str| {
+        c.strip_prefix(indent).is_some_and(|body| {
+            body.starts_with(['+', '-', ' ']) && !body.trim().is_empty()
+                || body.trim_end() == "@@ @@"
+        })
+    };
+    let mut end = i + 1;
+    while end < contents.len() {
+        if is_diff_line(contents[end]) {
+            end += 1;
+        } else if contents[end].trim().is_empty()
+            && contents.get(end + 1).is_some_and(|c| is_diff_line(c))
+        {
+            end += 2;
+        } else {
+            break;
+        }
+    }
+    Some(end)
 }
 
 /// A hunk header's indentation and the old and new lines it counts:
@@ -284,6 +331,38 @@ mod tests {
         // with its first hunk; the hunk ends where its counts do.
         assert_eq!(hunks(&log), vec![1..11, 11..17, 17..20]);
         assert_eq!(find(&log), vec![1..11, 11..17, 17..20]);
+    }
+
+    #[test]
+    fn phpunits_uncounted_hunks_run_to_the_trace() {
+        let log = [
+            "1) CasterTest::testHtmlDump",
+            "Failed asserting that format description matches text.",
+            "--- Expected",
+            "+++ Actual",
+            "@@ @@",
+            " <bar>{",
+            "-  #line: 30",
+            "+  #line: 28",
+            "     &hellip;15",
+            "   }",
+            " }",
+            " </bar>",
+            "+",
+            "@@ @@",
+            " [",
+            "",
+            "-  a",
+            "+  b",
+            " ]",
+            "",
+            "/build/tests/CasterTest.php:124",
+        ];
+        // From the diff's header through both hunks, a blank line inside
+        // included, to the blank line above the trace; a bare `@@ @@`
+        // not under a `+++` line opens nothing.
+        assert_eq!(hunks(&log), vec![2..19]);
+        assert!(hunks(&["@@ @@", "+a", "-b"]).is_empty());
     }
 
     #[test]

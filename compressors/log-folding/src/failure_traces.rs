@@ -41,11 +41,17 @@ pub struct FailureTraces {
     /// The message lines above each trace, to keep (an error among them
     /// stays an error: it is counted, and a repeat of one above folds).
     pub messages: Vec<usize>,
-    /// The line after each trace's last frame: what a runner or a task
-    /// says as it gives up (rake's `Tasks: TOP => db:migrate`) is near
-    /// the error the trace belongs to.
-    pub ends: Vec<usize>,
+    /// The lines right after each trace's last frame, up to
+    /// [`AFTER_TRACE_LINES`] of them but blank ones, and not past the
+    /// next test's announcement: what a runner or a task says as it
+    /// gives up (rake's `Tasks: TOP => db:migrate`) is near the error
+    /// the trace belongs to.
+    pub after: Vec<usize>,
 }
+
+/// Most lines read as said right after a trace (see
+/// [`FailureTraces::after`]).
+const AFTER_TRACE_LINES: usize = 3;
 
 /// Reads the lines each failing test printed. `failure_lines` are the
 /// lines announcing a failing test; `passing` says which lines are a
@@ -53,50 +59,73 @@ pub struct FailureTraces {
 pub fn find(
     contents: &[&str],
     failure_lines: &BTreeSet<usize>,
+    folded_cases: &BTreeSet<usize>,
     passing: &[bool],
     allowance: &mut trace::Allowance,
 ) -> FailureTraces {
+    let announced = |j: usize| failure_lines.contains(&j) || folded_cases.contains(&j);
+    let mut ends: Vec<usize> = Vec::new();
     let mut found = FailureTraces {
         roles: vec![Role::Other; contents.len()],
         messages: Vec::new(),
-        ends: Vec::new(),
+        after: Vec::new(),
     };
     // The frames of the announced traces, whatever their roles: no
     // unannounced trace is read inside one.
     let mut in_trace: FxHashSet<usize> = FxHashSet::default();
     for &start in failure_lines {
-        let end = span_end(contents, start, failure_lines, passing);
+        let end = span_end(contents, start, &announced, passing);
         // A trace holds a frame naming a place; it starts at the frames
-        // right above that one (the runner's own, naming none).
-        let Some(mut first) =
-            (start + 1..end).find(|&j| frame_path(contents[j]).is_some_and(|p| p.is_some()))
-        else {
+        // right above that one (the runner's own, naming none). A failure
+        // may print more than one run of frames: PHPUnit's trace comes
+        // after its message, whose diff may hold a place of its own, and
+        // a JVM's `Caused by:` starts another: each is a trace.
+        let mut from = start + 1;
+        let mut message_end = None;
+        while let Some(mut first) =
+            (from..end).find(|&j| frame_path(contents[j]).is_some_and(|p| p.is_some()))
+        {
+            while first > from && frame_path(contents[first - 1]).is_some() {
+                first -= 1;
+            }
+            message_end.get_or_insert(first);
+            // The trace: frames, blank lines between them allowed; a frame
+            // naming no place of the project (`in <3cae…>:0`, a runtime's
+            // wrapper) is the runtime's.
+            let mut frames: Vec<(usize, bool)> = Vec::new();
+            from = end;
+            for (j, c) in contents.iter().enumerate().take(end).skip(first) {
+                if c.trim().is_empty() {
+                    continue;
+                }
+                let Some(path) = frame_path(c) else {
+                    from = j;
+                    break;
+                };
+                frames.push((j, path.is_none_or(is_library_path)));
+            }
+            mark_trace(contents, &frames, allowance, &mut found.roles);
+            in_trace.extend(frames.iter().map(|&(j, _)| j));
+            ends.extend(frames.last().map(|&(j, _)| j + 1));
+        }
+        let Some(message_end) = message_end else {
             continue;
         };
-        while first > start + 1 && frame_path(contents[first - 1]).is_some() {
-            first -= 1;
-        }
-        // The trace: frames, blank lines between them allowed; a frame
-        // naming no place of the project (`in <3cae…>:0`, a runtime's
-        // wrapper) is the runtime's.
-        let mut frames: Vec<(usize, bool)> = Vec::new();
-        for (j, c) in contents.iter().enumerate().take(end).skip(first) {
-            if c.trim().is_empty() {
-                continue;
-            }
-            let Some(path) = frame_path(c) else { break };
-            frames.push((j, path.is_none_or(is_library_path)));
-        }
-        mark_trace(contents, &frames, allowance, &mut found.roles);
-        in_trace.extend(frames.iter().map(|&(j, _)| j));
-        found.ends.extend(frames.last().map(|&(j, _)| j + 1));
         found.messages.extend(
-            (start + 1..first)
+            (start + 1..message_end)
                 .filter(|&j| !contents[j].trim().is_empty())
                 .take(MESSAGE_BODY_AT_MOST),
         );
     }
-    mark_unannounced_traces(contents, &in_trace, allowance, &mut found);
+    mark_unannounced_traces(contents, &in_trace, allowance, &mut found.roles, &mut ends);
+    for end in ends {
+        found.after.extend(
+            (end..contents.len())
+                .take_while(|&j| !announced(j) && !passing[j])
+                .filter(|&j| !contents[j].trim().is_empty())
+                .take(AFTER_TRACE_LINES),
+        );
+    }
     found
 }
 
@@ -111,9 +140,9 @@ fn mark_unannounced_traces(
     contents: &[&str],
     in_trace: &FxHashSet<usize>,
     allowance: &mut trace::Allowance,
-    found: &mut FailureTraces,
+    roles: &mut [Role],
+    ends: &mut Vec<usize>,
 ) {
-    let roles = &mut found.roles;
     let mut j = 0;
     while j < contents.len() {
         let mut frames: Vec<(usize, bool)> = Vec::new();
@@ -131,7 +160,7 @@ fn mark_unannounced_traces(
         }
         if frames.len() >= UNANNOUNCED_TRACE_AT_LEAST {
             mark_trace(contents, &frames, allowance, roles);
-            found.ends.push(j);
+            ends.push(j);
         }
         j += 1;
     }
@@ -162,13 +191,13 @@ fn mark_trace(
 fn span_end(
     contents: &[&str],
     start: usize,
-    failure_lines: &BTreeSet<usize>,
+    announced: &impl Fn(usize) -> bool,
     passing: &[bool],
 ) -> usize {
     let limit = (start + 1 + SPAN_AT_MOST).min(contents.len());
     let mut blank_run = 0;
     for j in start + 1..limit {
-        if failure_lines.contains(&j) || passing[j] {
+        if announced(j) || passing[j] {
             return j;
         }
         if contents[j].trim().is_empty() {
@@ -278,6 +307,7 @@ mod tests {
         find(
             &contents,
             &failing.iter().copied().collect(),
+            &BTreeSet::new(),
             &passing,
             &mut trace::Allowance::none(),
         )
@@ -329,6 +359,32 @@ mod tests {
         assert_eq!(r[5], Role::Other, "a vendored library's frame");
         assert_eq!(r[6], Role::Kept, "own, the outermost");
         assert_eq!(r[8], Role::Other);
+    }
+
+    #[test]
+    fn every_run_of_frames_under_a_failure_is_a_trace() {
+        // A place inside PHPUnit's diff is no trace's end: the trace
+        // printed under the diff is read too.
+        let text = [
+            "1) CasterTest::testNoSrcContext",
+            "Failed asserting that format description matches text.",
+            "--- Expected",
+            "+++ Actual",
+            "@@ @@",
+            "     ./src/Tests/CasterTest.php:28",
+            "+    ./vendor/phpunit/src/TestCase.php:909",
+            "",
+            "/build/src/Test/VarDumperTestTrait.php:41",
+            "/build/src/Tests/CasterTest.php:124",
+            "",
+            "2) CasterTest::testSeek",
+        ]
+        .join("\n");
+        let found = find_in(&text, &[0, 11]);
+        assert_eq!(found.messages, vec![1, 2, 3, 4]);
+        assert_eq!(found.roles[5], Role::Kept);
+        assert_eq!(&found.roles[8..10], &[Role::Kept, Role::Kept]);
+        assert_eq!(found.after, vec![6, 8, 9]);
     }
 
     #[test]
@@ -386,7 +442,7 @@ mod tests {
         assert!(r[4..8].iter().all(|r| *r == Role::Other), "{r:?}");
         assert_eq!(r[8], Role::Kept, "own, the outermost");
         assert_eq!(r[9], Role::Other);
-        assert_eq!(found.ends, vec![9]);
+        assert_eq!(found.after, vec![9]);
     }
 
     #[test]
@@ -401,7 +457,7 @@ mod tests {
         .join("\n");
         let found = find_in(&text, &[]);
         assert_eq!(&found.roles[1..4], &[Role::Kept, Role::Other, Role::Kept]);
-        assert_eq!(found.ends, vec![4]);
+        assert_eq!(found.after, vec![4]);
         assert_eq!(ruby_frame_path("bin/shop:4:in '<main>'"), Some("bin/shop"));
         assert_eq!(
             ruby_frame_path("# ./spec/a_spec.rb:9:in `block (2 levels)'"),

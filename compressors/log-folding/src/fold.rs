@@ -231,8 +231,7 @@ pub struct Analysis {
     failure_lines: BTreeSet<usize>,
     /// A failing test's message above its trace (see [`failure_traces`]).
     failure_messages: Vec<usize>,
-    /// The line after each failing test's or unannounced trace (see
-    /// [`failure_traces`]).
+    /// The lines right after each trace (see [`failure_traces`]).
     trace_ends: Vec<usize>,
     /// Lines defining an option in a help text or manual page.
     options: Vec<bool>,
@@ -293,10 +292,15 @@ impl Analysis {
         // Traces kept whole while the log affords them, in this order (see
         // [`trace::Allowance`]).
         let mut allowance = trace::Allowance::of(contents);
-        let failure_traces =
-            failure_traces::find(contents, &failure_lines, &passing, &mut allowance);
+        let failure_traces = failure_traces::find(
+            contents,
+            &failure_lines,
+            &report.folded_cases,
+            &passing,
+            &mut allowance,
+        );
         let failure_messages = failure_traces.messages;
-        let trace_ends = failure_traces.ends;
+        let trace_ends = failure_traces.after;
         let tracebacks = pytest_tb::roles(contents, &mut allowance);
         let python = python_traceback::roles(contents, &mut allowance);
         let chains = instantiation::roles(contents, &mut allowance);
@@ -566,11 +570,8 @@ pub fn fold_analysed(
     }
     // What follows a trace is as near its error as the trace's first
     // frame: rare lines there come first from the budget.
-    for &end in trace_ends {
-        let hi = (end + opts.near_error).min(n);
-        near_error[end.min(hi)..hi]
-            .iter_mut()
-            .for_each(|x| *x = true);
+    for &j in trace_ends {
+        near_error[j] = true;
     }
     for i in 0..n {
         // (A line after an error was marked as its context, which folds

@@ -5,6 +5,8 @@
 //! with their first message line; the runner's own summary lines are kept
 //! verbatim by [`crate::markers`] whatever this module reads.
 
+use rustc_hash::FxHashMap;
+
 use crate::search::Search;
 use crate::testrun::{TestReport, count, count_after, count_before, number};
 
@@ -42,6 +44,8 @@ pub(crate) const NEXTEST: &str = "cargo nextest";
 /// Reads the runners of this module out of `lines` into `r`.
 pub fn read(lines: &[&str], r: &mut TestReport) {
     let mut tap = Tally::default();
+    // How many further failing cases of each data provider's test were kept.
+    let mut data_sets: FxHashMap<&str, usize> = FxHashMap::default();
     for (i, line) in lines.iter().enumerate() {
         let t = line.trim();
         let next = |n: usize| next_message(&lines[i + 1..], n);
@@ -158,8 +162,11 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
         } else if let Some(name) = phpunit_failure(t) {
             r.saw("PHPUnit");
             // A data provider's other failing cases of a test named already
-            // are its repeats: each prints its data (kilobytes of it), and
-            // they fold with the lines under them.
+            // are its repeats: what each prints under it folds as repeats
+            // do. Its header stays, the case that failed (`with data set
+            // #10 (16, 'x')`), for the first [`DATA_SETS_KEPT`] cases of
+            // a test, unless the data makes it a long line (a case's data
+            // printed whole, kilobytes of it): then it folds with the rest.
             let (test, data_set) = name.split_once(DATA_SET).unwrap_or((name, ""));
             let repeat = !data_set.is_empty()
                 && r.failures.iter().any(|f| {
@@ -169,6 +176,16 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 });
             if !repeat {
                 r.add_failure(i, name, next(4));
+            } else if t.len() <= DATA_SET_HEADER_AT_MOST {
+                let kept = data_sets.entry(test).or_default();
+                if *kept < DATA_SETS_KEPT {
+                    *kept += 1;
+                    r.failure_lines.insert(i);
+                } else {
+                    r.folded_cases.insert(i);
+                }
+            } else {
+                r.folded_cases.insert(i);
             }
         } else if t.starts_with("Tests: ") && t.has("Assertions: ") {
             r.saw("PHPUnit");
@@ -409,6 +426,14 @@ fn gradle_failure(t: &str) -> Option<&str> {
 /// What PHPUnit puts between a test's name and its data provider's case.
 const DATA_SET: &str = " with data set ";
 
+/// Longest header of a data provider's further failing case kept (see
+/// [`read`]'s PHPUnit arm): longer, its data is most of it.
+const DATA_SET_HEADER_AT_MOST: usize = 300;
+
+/// Most further failing cases of one data provider's test whose headers
+/// are kept (a broken fixture fails every case: the rest fold, counted).
+const DATA_SETS_KEPT: usize = 10;
+
 /// `1) CalcTest::testAdd` → `CalcTest::testAdd`; a data provider's case,
 /// `2) CalcTest::testAdd with data set #3 (1, 2, 4)`, whole.
 fn phpunit_failure(t: &str) -> Option<&str> {
@@ -621,9 +646,15 @@ not ok 1 - tap/ports.test.mjs # time=32.918ms\n\n# { total: 4, pass: 2, fail: 2 
             data_set.failures[0].name,
             "CalcTest::testAdd with data set #0 (1, 1, 3)"
         );
-        // The same test's other case is a repeat of it.
+        // The same test's other case is a repeat of it, its header a
+        // failing case's all the same; not one whose data makes it long.
         assert_eq!(data_set.failures.len(), 1);
-        assert_eq!(data_set.failure_lines.len(), 1);
+        assert_eq!(data_set.failure_lines.len(), 2);
+        let long_data = format!(
+            "There were 2 failures:\n\n1) T::testA with data set #0 (1)\nFailed.\n\n2) T::testA with data set #1 ('{}')\nFailed.\n\nFAILURES!\nTests: 3, Assertions: 3, Failures: 2.\n",
+            "x".repeat(400)
+        );
+        assert_eq!(report(&long_data).failure_lines.len(), 1);
         let pester = report(
             "[+] Get-Config.reads 3ms (2ms|1ms)\n[-] Get-Config.returns the default port 15ms (13ms|2ms)\n Expected 8080, but got 80.\nTests Passed: 1, Failed: 1, Skipped: 0, Inconclusive: 0, NotRun: 0\n",
         );

@@ -23,6 +23,10 @@ pub struct TestReport {
     /// `FAIL: test_x`, `[-] It works`): each is kept, whatever words it
     /// holds (`not ok 6 no errors` names no error).
     pub failure_lines: BTreeSet<usize>,
+    /// The lines announcing a further failing case folded as a repeat of
+    /// one kept (a data provider's case whose header is most data): not
+    /// kept, but a failing test's lines end there all the same.
+    pub folded_cases: BTreeSet<usize>,
 }
 
 /// One failing test.
