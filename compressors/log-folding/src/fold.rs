@@ -488,6 +488,8 @@ pub fn fold_analysed(
 
     // Lines up to here already belong to an error block: a block is scanned once.
     let mut covered = 0usize;
+    // Each error's line and its block.
+    let mut error_blocks: Vec<std::ops::Range<usize>> = Vec::new();
     // The shapes of the warnings' details kept so far.
     let mut details: FxHashSet<&str> = FxHashSet::default();
     for i in 0..n {
@@ -564,6 +566,7 @@ pub fn fold_analysed(
             j += 1;
         }
         covered = j;
+        error_blocks.push(i..j);
         let lo = i.saturating_sub(opts.near_error + 1);
         let hi = (j + opts.near_error).min(n);
         near_error[lo..hi].iter_mut().for_each(|x| *x = true);
@@ -804,8 +807,12 @@ pub fn fold_analysed(
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let budget = opts.novel_budget;
     let rare_budget = (n * opts.rare_per_thousand / 1000).max(opts.novel_budget);
-    // Rare lines near an error first, then in order.
-    rare.sort_by_key(|&i| (!near_error[i], i));
+    // Rare lines near an error first, then those within
+    // [`RARE_NEARBY_LINES`] of one, nearest first (the rest of a message
+    // an error opened: PureScript's `while checking that …` paragraph
+    // under `Could not match type`), then in order.
+    let distance = distances_from(n, &error_blocks);
+    rare.sort_by_key(|&i| (!near_error[i], distance[i].min(RARE_NEARBY_LINES), i));
     chosen.extend(placed);
     chosen.extend(rare.iter().take(rare_budget));
     chosen.extend(few.iter().take(rare_budget));
@@ -922,6 +929,28 @@ pub fn fold_analysed(
     }
     gap.flush(lines, out);
     stats
+}
+
+/// How far a rare line may be from an error's block to come before the
+/// rest from the budget (see [`fold_analysed`]).
+const RARE_NEARBY_LINES: usize = 12;
+
+/// Each line's distance in lines from the nearest of `blocks` (0 inside
+/// one; `usize::MAX` with none).
+fn distances_from(n: usize, blocks: &[std::ops::Range<usize>]) -> Vec<usize> {
+    let mut distance = vec![usize::MAX; n];
+    for block in blocks {
+        distance[block.start.min(n)..block.end.min(n)]
+            .iter_mut()
+            .for_each(|d| *d = 0);
+    }
+    for i in 1..n {
+        distance[i] = distance[i].min(distance[i - 1].saturating_add(1));
+    }
+    for i in (0..n.saturating_sub(1)).rev() {
+        distance[i] = distance[i].min(distance[i + 1].saturating_add(1));
+    }
+    distance
 }
 
 /// The first record of a list of records opens one of this many first
@@ -1796,6 +1825,53 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn distances_count_lines_to_the_nearest_block() {
+        assert_eq!(
+            distances_from(8, &[2..4, 7..8]),
+            vec![2, 1, 0, 0, 1, 2, 1, 0]
+        );
+        assert!(distances_from(2, &[]).iter().all(|&d| d == usize::MAX));
+    }
+
+    #[test]
+    fn a_rare_line_nearer_an_error_comes_first_from_the_budget() {
+        // 60 lines each of its own shape, 300 alike, then an error whose
+        // message goes on below it, past the lines near it: with more
+        // rare lines than the budget holds, the message's end still shows.
+        let word = |k: usize| -> String {
+            [k % 26, k / 26 % 26, k / 676 % 26]
+                .map(|d| char::from(b'a' + d as u8))
+                .iter()
+                .collect()
+        };
+        let mut lines: Vec<String> = (1..61)
+            .map(|k| {
+                let words: Vec<String> = (0..k % 9 + 1).map(|j| word(k * 37 + j)).collect();
+                format!("fetch {}{}", words.join(" "), " ok".repeat(k / 9 + 1))
+            })
+            .collect();
+        lines.extend((0..300).map(|k| format!("step {k} done")));
+        lines.push("error: could not match type String".into());
+        lines.push(String::new());
+        for w in [
+            "while", "checking", "that", "type", "String", "and", "then", "some",
+        ] {
+            lines.push(format!("{w} is filler here"));
+        }
+        lines.push("  is at least as general as type Effect t0".into());
+        lines.extend((0..40).map(|k| format!("step {k} done")));
+        let text = lines.join("\n");
+        let contents: Vec<&str> = text.lines().collect();
+        let mut out = Vec::new();
+        fold(&contents, &contents, &FoldOptions::default(), &mut out);
+        assert!(
+            out.iter()
+                .any(|l| l == "  is at least as general as type Effect t0"),
+            "{out:#?}"
+        );
+    }
 
     /// A plan of 30 resources after a two-paragraph preamble: each
     /// resource's bodies are alike and fold, its name stays; under the
