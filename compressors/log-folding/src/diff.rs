@@ -141,9 +141,11 @@ pub fn hunks(contents: &[&str]) -> Vec<Range<usize>> {
 /// a blank line).
 fn uncounted_hunk_end(contents: &[&str], i: usize) -> Option<usize> {
     let t = contents[i].trim_start();
+    if !t.starts_with("@@ @@") || t.trim_end() != "@@ @@" {
+        return None;
+    }
     let indent = &contents[i][..contents[i].len() - t.len()];
-    let under_header = i > 0 && contents[i - 1].trim_start().starts_with("+++ ");
-    if t.trim_end() != "@@ @@" || !under_header {
+    if i == 0 || !contents[i - 1].trim_start().starts_with("+++ ") {
         return None;
     }
     // (The next hunk's `@@ @@` too: PHPUnit parts a diff's hunks so.)

@@ -148,9 +148,9 @@ fn mark_unannounced_traces(
         let mut frames: Vec<(usize, bool)> = Vec::new();
         while j < contents.len()
             && roles[j] == Role::Other
-            && !in_trace.contains(&j)
             && (contents[j].trim_start().starts_with("at ")
                 || ruby_frame_path(contents[j].trim()).is_some())
+            && !in_trace.contains(&j)
         {
             match frame_path(contents[j]) {
                 Some(path) => frames.push((j, path.is_none_or(is_library_path))),
@@ -272,6 +272,12 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
 /// exception's trace and by `# ` in RSpec's; a script without an
 /// extension counts too (`bin/rails:4:in `<main>'`).
 pub(crate) fn ruby_frame_path(t: &str) -> Option<&str> {
+    // (Every line of a log is asked: a frame ends with the function's
+    // closing quote, looked at before any search. The exception's own
+    // line, `app.rb:2:in 'f': message (Error)`, is no frame.)
+    if !t.ends_with('\'') {
+        return None;
+    }
     let t = t
         .strip_prefix("from ")
         .or_else(|| t.strip_prefix("# "))
