@@ -481,7 +481,7 @@ and a script traced by `bash -x` failing.
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
 """
-import glob, hashlib, json, os, re, shutil, subprocess, sys, tempfile
+import glob, hashlib, json, os, re, shutil, subprocess, sys, tempfile, time
 
 OUT = os.path.join("host", "bench", "corpus", "local")
 VENV = next((a for a in sys.argv[1:] if not a.startswith("--")), "venv/bin")
@@ -7439,6 +7439,237 @@ def held_out_debugging_session_cases():
              "the failing command's error and its trace line")
 
 
+JAVA_DEADLOCK = """package shop;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+public class Ledger {
+    static final Object accounts = new Object();
+    static final Object journal = new Object();
+
+    static void pause(long ms) {
+        try { Thread.sleep(ms); } catch (InterruptedException e) { }
+    }
+
+    public static void main(String[] args) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        for (int i = 0; i < 3; i++) {
+            pool.submit(() -> pause(60_000));
+        }
+        Thread posting = new Thread(() -> {
+            synchronized (accounts) { pause(200); synchronized (journal) { System.out.println("posted"); } }
+        }, "posting-worker");
+        Thread audit = new Thread(() -> {
+            synchronized (journal) { pause(200); synchronized (accounts) { System.out.println("audited"); } }
+        }, "audit-worker");
+        posting.start();
+        audit.start();
+        posting.join();
+    }
+}
+"""
+
+JAVA_HISTOGRAM = """package shop;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+public class Catalog {
+    record Product(String sku, String title, long cents) { }
+    static final class PriceHistory { final long[] points = new long[16]; }
+    static final class CartLine { final Product product; final int qty; CartLine(Product p, int q) { product = p; qty = q; } }
+
+    public static void main(String[] args) throws Exception {
+        List<Product> products = new ArrayList<>();
+        Map<String, PriceHistory> history = new HashMap<>();
+        List<CartLine> lines = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            Product p = new Product("SKU-" + i, "Item number " + i, 100L * i);
+            products.add(p);
+            history.put(p.sku(), new PriceHistory());
+            if (i % 4 == 0) lines.add(new CartLine(p, i % 7 + 1));
+        }
+        System.out.println("ready " + products.size() + " " + history.size() + " " + lines.size());
+        Thread.sleep(60_000);
+    }
+}
+"""
+
+ORDER_XSD = """<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="orders">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="order" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:sequence>
+              <xs:element name="customer" type="xs:string"/>
+              <xs:element name="qty" type="xs:positiveInteger"/>
+              <xs:element name="price" type="xs:decimal"/>
+              <xs:element name="placed" type="xs:date"/>
+            </xs:sequence>
+            <xs:attribute name="id" type="xs:ID" use="required"/>
+            <xs:attribute name="status" use="required">
+              <xs:simpleType>
+                <xs:restriction base="xs:string">
+                  <xs:enumeration value="open"/>
+                  <xs:enumeration value="shipped"/>
+                </xs:restriction>
+              </xs:simpleType>
+            </xs:attribute>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+"""
+
+YAML_FILES = {
+    "deploy.yml": "---\nservices:\n  web:\n      image: nginx:1.25\n      ports:\n        - 80:80\n  db:\n    image: postgres:16   \n    environment:\n      POSTGRES_PASSWORD: example\n      POSTGRES_PASSWORD: again\n",
+    "ci/build.yaml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: actions/checkout@v4\n    - run: make test\n    - run:   make lint\n\n\n\n",
+    "config/app.yaml": "name: shop\nfeatures: [cart,checkout ,  search]\nlimits: {cart: 50,  checkout : 3}\ndebug: yes\nthis line is a key that is very long and goes on past the limit of eighty characters for sure: 1\n",
+    "config/empty.yml": "",
+}
+
+LINE_PROFILE_SCRIPT = """import re
+
+
+@profile
+def tokens(text):
+    words = []
+    for line in text.splitlines():
+        for word in re.findall(r"[a-z]+", line.lower()):
+            if len(word) > 2:
+                words.append(word)
+    return words
+
+
+@profile
+def counts(words):
+    seen = {}
+    for word in words:
+        seen[word] = seen.get(word, 0) + 1
+    ranked = sorted(seen.items(), key=lambda kv: -kv[1])
+    return ranked[:10]
+
+
+text = "The quick brown fox jumps over the lazy dog near the river bank.\\n" * 3000
+print(counts(tokens(text)))
+"""
+
+PROSE_DOC = """# Release notes
+
+We are very excited to announce the the new release... It is very unique and
+extremely important for all users. In my opinion, it's fairly obvious that
+the new cart is a paradigm shift.
+
+## Upgrading
+
+Please note that you must upgrade ASAP. The system utilizes a new database,
+and at this point in time the old one is deprecated. Irregardless of your
+setup, you should of read the guide first.
+
+## Thanks
+
+Thanks to everyone who helped -- truly, we couldn't care less about the
+bugs now. 2 + 2 = 4, obviously, and the results speak for themselves (c) 2026.
+"""
+
+
+def held_out_runtime_and_lint_cases(venv):
+    """Round 96, held out (every id in the evaluation half; the rules
+    written before ghost ran on them): a JVM's thread dump with a deadlock
+    (`jstack`) and its class histogram (`jcmd GC.class_histogram`),
+    XML Schema validation (`xmllint --schema`), yamllint, line_profiler's
+    `kernprof -l -v` and proselint (Debian's JDK 17 and libxml2-utils;
+    yamllint, line_profiler and proselint from PyPI in VENV)."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "java")
+        write(os.path.join(d, "shop", "Ledger.java"), JAVA_DEADLOCK)
+        write(os.path.join(d, "shop", "Catalog.java"), JAVA_HISTOGRAM)
+        run("javac -d out shop/Ledger.java shop/Catalog.java", cwd=d)
+        ledger = subprocess.Popen(["java", "-cp", "out", "shop.Ledger"], cwd=d)
+        catalog = subprocess.Popen(["java", "-cp", "out", "shop.Catalog"], cwd=d, stdout=subprocess.DEVNULL)
+        try:
+            time.sleep(4)
+            t = run(f"jstack {ledger.pid}", cwd=d)
+            lines = t.splitlines()
+            found = next(i for i, l in enumerate(lines) if l.startswith("Found one Java-level deadlock"))
+            report = [l for l in lines[found:] if l.startswith(("Found", '"'))
+                      or l.strip().startswith(("waiting to lock", "which is held by"))]
+            keep = [l for l in lines[:found] if l.startswith('"')] + report
+            case("jstack-deadlock", "log", "jstack $(pgrep -f shop.Ledger)", t, keep,
+                 "every thread's header, and the deadlock report's lines: its heading, each thread, "
+                 "what it waits to lock and who holds it, and the count")
+            t = run(f"jcmd {catalog.pid} GC.class_histogram", cwd=d)
+            lines = t.splitlines()
+            head = next(i for i, l in enumerate(lines) if "#instances" in l)
+            rows = [l for l in lines[head + 1:] if re.match(r"^\s*\d+:", l)]
+            keep = [lines[head]] + rows[:10] + [l for l in rows if "shop." in l] \
+                + [l for l in lines if l.startswith("Total")]
+            case("jcmd-class-histogram", "log", "jcmd $(pgrep -f shop.Catalog) GC.class_histogram", t, keep,
+                 "the column header, the ten largest classes, every class of the program's own and the total")
+        finally:
+            ledger.kill()
+            catalog.kill()
+        d = new_dir(work, "xml")
+        write(os.path.join(d, "order.xsd"), ORDER_XSD)
+        orders = ['<?xml version="1.0"?>', "<orders>"]
+        for k in range(1, 31):
+            status = "open" if k % 6 else "cancelled"
+            qty = str(k % 5) if k % 7 else "two"
+            price = f"{k}.50" if k % 9 else "12,50"
+            placed = f"2026-11-{k:02d}" if k % 11 else "yesterday"
+            oid = f"o{k}" if k != 17 else "o16"
+            orders.append(f'  <order id="{oid}" status="{status}">')
+            orders.append(f"    <customer>c{k}</customer>")
+            orders.append(f"    <qty>{qty}</qty>")
+            orders.append(f"    <price>{price}</price>")
+            if k != 23:
+                orders.append(f"    <placed>{placed}</placed>")
+            orders.append("  </order>")
+        orders.append("</orders>")
+        write(os.path.join(d, "orders.xml"), "\n".join(orders) + "\n")
+        t = run("xmllint --noout --schema order.xsd orders.xml", cwd=d)
+        case("xmllint-schema-errors", "log", "xmllint --noout --schema order.xsd orders.xml", t,
+             lambda l: l.startswith("orders.xml"),
+             "every validity error (each names its line) and the verdict")
+        d = new_dir(work, "yaml")
+        for name, text in YAML_FILES.items():
+            write(os.path.join(d, name), text)
+        t = run(f"{venv}/yamllint -f standard .", cwd=d)
+        case("yamllint-errors", "log", "yamllint -f standard .", t,
+             lambda l: re.match(r"^\S+\.ya?ml$", l) or re.match(r"^\s+\d+:\d+\s+(error|warning)\s", l),
+             "every file named and every problem under it")
+        d = new_dir(work, "prof")
+        write(os.path.join(d, "words.py"), LINE_PROFILE_SCRIPT)
+        t = run(f"{venv}/kernprof -l -v words.py", cwd=d)
+        lines = t.splitlines()
+        keep = [l for l in lines if l.startswith(("Total time:", "Function:"))]
+        keep += [l for l in lines if "% Time" in l][:1]
+        table = []
+        for l in lines:
+            if l.startswith("Function:"):
+                table.append([])
+            m = re.match(r"^\s*\d+\s+\d+\s+[\d.e+]+\s+[\d.e+]+\s+([\d.]+)\s", l)
+            if m and table:
+                table[-1].append((float(m.group(1)), l))
+        for rows in table:
+            keep += [l for _, l in sorted(rows, key=lambda r: -r[0])[:3]]
+        case("kernprof-line-profile", "log", "kernprof -l -v words.py", t, keep,
+             "each function's total time and name, the table's header and each function's three hottest lines")
+        d = new_dir(work, "prose")
+        write(os.path.join(d, "notes.md"), PROSE_DOC)
+        t = run(f"{venv}/proselint check notes.md", cwd=d)
+        case("proselint-errors", "log", "proselint check notes.md", t,
+             lambda l: re.search(r"notes\.md:\d+:\d+", l),
+             "every finding (each names its line and column)")
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -8591,6 +8822,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round96" in sys.argv:
+        held_out_runtime_and_lint_cases(sys.argv[sys.argv.index("--round96") + 1])
         return
     if "--round95" in sys.argv:
         debugging_twin_cases()
