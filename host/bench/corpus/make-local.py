@@ -7580,6 +7580,53 @@ bugs now. 2 + 2 = 4, obviously, and the results speak for themselves (c) 2026.
 """
 
 
+THREAD_DUMP_RULE = ("every thread's header, and the deadlock report's lines: its heading, each thread, "
+                    "what it waits to lock and who holds it, and the count")
+
+
+def thread_dump_facts(t):
+    """A JVM thread dump's must-keep facts (round 96): every thread's
+    header, and the deadlock report's lines."""
+    lines = t.splitlines()
+    found = next(i for i, l in enumerate(lines) if l.startswith("Found one Java-level deadlock"))
+    report = [l for l in lines[found:] if l.startswith(("Found", '"'))
+              or l.strip().startswith(("waiting to lock", "which is held by"))]
+    return [l for l in lines[:found] if l.startswith('"')] + report
+
+
+CLASS_HISTOGRAM_RULE = "the column header, the ten largest classes, every class of the program's own and the total"
+
+
+def class_histogram_facts(t, package):
+    """A JVM class histogram's must-keep facts (round 96)."""
+    lines = t.splitlines()
+    head = next(i for i, l in enumerate(lines) if "#instances" in l)
+    rows = [l for l in lines[head + 1:] if re.match(r"^\s*\d+:", l)]
+    return [lines[head]] + rows[:10] + [l for l in rows if package in l] \
+        + [l for l in lines if l.startswith("Total")]
+
+
+LINE_PROFILE_RULE = ("each function's total time and name, the table's header and each function's "
+                     "three hottest lines")
+
+
+def line_profile_facts(t):
+    """line_profiler's must-keep facts (round 96)."""
+    lines = t.splitlines()
+    keep = [l for l in lines if l.startswith(("Total time:", "Function:"))]
+    keep += [l for l in lines if "% Time" in l][:1]
+    table = []
+    for l in lines:
+        if l.startswith("Function:"):
+            table.append([])
+        m = re.match(r"^\s*\d+\s+\d+\s+[\d.e+]+\s+[\d.e+]+\s+([\d.]+)\s", l)
+        if m and table:
+            table[-1].append((float(m.group(1)), l))
+    for rows in table:
+        keep += [l for _, l in sorted(rows, key=lambda r: -r[0])[:3]]
+    return keep
+
+
 def held_out_runtime_and_lint_cases(venv):
     """Round 96, held out (every id in the evaluation half; the rules
     written before ghost ran on them): a JVM's thread dump with a deadlock
@@ -7597,22 +7644,11 @@ def held_out_runtime_and_lint_cases(venv):
         try:
             time.sleep(4)
             t = run(f"jstack {ledger.pid}", cwd=d)
-            lines = t.splitlines()
-            found = next(i for i, l in enumerate(lines) if l.startswith("Found one Java-level deadlock"))
-            report = [l for l in lines[found:] if l.startswith(("Found", '"'))
-                      or l.strip().startswith(("waiting to lock", "which is held by"))]
-            keep = [l for l in lines[:found] if l.startswith('"')] + report
-            case("jstack-deadlock", "log", "jstack $(pgrep -f shop.Ledger)", t, keep,
-                 "every thread's header, and the deadlock report's lines: its heading, each thread, "
-                 "what it waits to lock and who holds it, and the count")
+            case("jstack-deadlock", "log", "jstack $(pgrep -f shop.Ledger)", t, thread_dump_facts(t),
+                 THREAD_DUMP_RULE)
             t = run(f"jcmd {catalog.pid} GC.class_histogram", cwd=d)
-            lines = t.splitlines()
-            head = next(i for i, l in enumerate(lines) if "#instances" in l)
-            rows = [l for l in lines[head + 1:] if re.match(r"^\s*\d+:", l)]
-            keep = [lines[head]] + rows[:10] + [l for l in rows if "shop." in l] \
-                + [l for l in lines if l.startswith("Total")]
-            case("jcmd-class-histogram", "log", "jcmd $(pgrep -f shop.Catalog) GC.class_histogram", t, keep,
-                 "the column header, the ten largest classes, every class of the program's own and the total")
+            case("jcmd-class-histogram", "log", "jcmd $(pgrep -f shop.Catalog) GC.class_histogram", t,
+                 class_histogram_facts(t, "shop."), CLASS_HISTOGRAM_RULE)
         finally:
             ledger.kill()
             catalog.kill()
@@ -7648,20 +7684,8 @@ def held_out_runtime_and_lint_cases(venv):
         d = new_dir(work, "prof")
         write(os.path.join(d, "words.py"), LINE_PROFILE_SCRIPT)
         t = run(f"{venv}/kernprof -l -v words.py", cwd=d)
-        lines = t.splitlines()
-        keep = [l for l in lines if l.startswith(("Total time:", "Function:"))]
-        keep += [l for l in lines if "% Time" in l][:1]
-        table = []
-        for l in lines:
-            if l.startswith("Function:"):
-                table.append([])
-            m = re.match(r"^\s*\d+\s+\d+\s+[\d.e+]+\s+[\d.e+]+\s+([\d.]+)\s", l)
-            if m and table:
-                table[-1].append((float(m.group(1)), l))
-        for rows in table:
-            keep += [l for _, l in sorted(rows, key=lambda r: -r[0])[:3]]
-        case("kernprof-line-profile", "log", "kernprof -l -v words.py", t, keep,
-             "each function's total time and name, the table's header and each function's three hottest lines")
+        case("kernprof-line-profile", "log", "kernprof -l -v words.py", t, line_profile_facts(t),
+             LINE_PROFILE_RULE)
         d = new_dir(work, "prose")
         write(os.path.join(d, "notes.md"), PROSE_DOC)
         t = run(f"{venv}/proselint check notes.md", cwd=d)
