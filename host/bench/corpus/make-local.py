@@ -7694,6 +7694,118 @@ def held_out_runtime_and_lint_cases(venv):
              "every finding (each names its line and column)")
 
 
+JAVA_DEADLOCK_TWIN = """package depot;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+public class Transfer {
+    static final Object stock = new Object();
+    static final Object orders = new Object();
+
+    static void rest(long ms) {
+        try { Thread.sleep(ms); } catch (InterruptedException e) { }
+    }
+
+    public static void main(String[] args) throws Exception {
+        ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
+        timers.scheduleAtFixedRate(() -> { }, 0, 1, TimeUnit.SECONDS);
+        Thread picker = new Thread(() -> {
+            synchronized (stock) { rest(150); synchronized (orders) { System.out.println("picked"); } }
+        }, "picker");
+        Thread packer = new Thread(() -> {
+            synchronized (orders) { rest(150); synchronized (stock) { System.out.println("packed"); } }
+        }, "packer");
+        Thread idle = new Thread(() -> rest(60_000), "reporter");
+        picker.start();
+        packer.start();
+        idle.start();
+        picker.join();
+    }
+}
+"""
+
+JAVA_HISTOGRAM_TWIN = """package depot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+public class Warehouse {
+    record Bin(String code, int shelf) { }
+    static final class Parcel { final Bin bin; final byte[] label = new byte[48]; Parcel(Bin b) { bin = b; } }
+
+    public static void main(String[] args) throws Exception {
+        List<Parcel> parcels = new ArrayList<>();
+        TreeMap<String, Bin> bins = new TreeMap<>();
+        for (int i = 0; i < 25_000; i++) {
+            Bin b = new Bin("B" + i, i % 40);
+            bins.put(b.code(), b);
+            parcels.add(new Parcel(b));
+        }
+        System.out.println("ready " + parcels.size() + " " + bins.size());
+        Thread.sleep(60_000);
+    }
+}
+"""
+
+LINE_PROFILE_TWIN = """import json
+
+
+@profile
+def parse(lines):
+    rows = []
+    for line in lines:
+        rows.append(json.loads(line))
+    return rows
+
+
+@profile
+def totals(rows):
+    by_user = {}
+    for row in rows:
+        by_user.setdefault(row["user"], 0)
+        by_user[row["user"]] += row["amount"]
+    return sorted(by_user.items(), key=lambda kv: -kv[1])[:8]
+
+
+lines = [json.dumps({"user": f"u{i % 50}", "amount": i % 13}) for i in range(20000)]
+print(totals(parse(lines)))
+"""
+
+
+def runtime_and_lint_twin_cases(venv):
+    """Round 97: tuning twins of round 96's thread dump, class histogram
+    and line profile (their outputs unread): another deadlock dumped by
+    `jcmd Thread.print`, another program's `jmap -histo` and another
+    script under `kernprof -l -v`, each rule its counterpart's. (The
+    script prints a list of pairs, as its counterpart does: printing one
+    pair, it did not reproduce the counterpart's call, structured.)"""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "java")
+        write(os.path.join(d, "depot", "Transfer.java"), JAVA_DEADLOCK_TWIN)
+        write(os.path.join(d, "depot", "Warehouse.java"), JAVA_HISTOGRAM_TWIN)
+        run("javac -d out depot/Transfer.java depot/Warehouse.java", cwd=d)
+        transfer = subprocess.Popen(["java", "-cp", "out", "depot.Transfer"], cwd=d)
+        warehouse = subprocess.Popen(["java", "-cp", "out", "depot.Warehouse"], cwd=d, stdout=subprocess.DEVNULL)
+        try:
+            time.sleep(4)
+            t = run(f"jcmd {transfer.pid} Thread.print", cwd=d)
+            case("jcmd-thread-print", "log", "jcmd $(pgrep -f depot.Transfer) Thread.print", t,
+                 thread_dump_facts(t), THREAD_DUMP_RULE)
+            t = run(f"jmap -histo {warehouse.pid}", cwd=d)
+            case("jmap-histogram", "log", "jmap -histo $(pgrep -f depot.Warehouse)", t,
+                 class_histogram_facts(t, "depot."), CLASS_HISTOGRAM_RULE)
+        finally:
+            transfer.kill()
+            warehouse.kill()
+        d = new_dir(work, "prof")
+        write(os.path.join(d, "ledger.py"), LINE_PROFILE_TWIN)
+        t = run(f"{venv}/kernprof -l -v ledger.py", cwd=d)
+        case("kernprof-lines", "log", "kernprof -l -v ledger.py", t, line_profile_facts(t), LINE_PROFILE_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -8846,6 +8958,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round97" in sys.argv:
+        runtime_and_lint_twin_cases(sys.argv[sys.argv.index("--round97") + 1])
         return
     if "--round96" in sys.argv:
         held_out_runtime_and_lint_cases(sys.argv[sys.argv.index("--round96") + 1])
