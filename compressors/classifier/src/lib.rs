@@ -920,8 +920,15 @@ fn is_xml_document(body: &str) -> bool {
 
 fn looks_structured(sample: &str) -> bool {
     let t = sample.trim();
-    (t.starts_with('{') && t.ends_with('}'))
-        || (t.starts_with('[') && t.ends_with(']') && t.contains('"'))
+    // One value from the first bracket to the last: its first line leaves
+    // a bracket open (or is all of it). A program's printed list (`[('u11',
+    // 2412)]`) over a report that happens to end in `]` is no document.
+    let first = t.lines().next().unwrap_or("");
+    let opens = |c: char| first.chars().filter(|&x| x == c).count();
+    let spans = first.len() == t.len() || opens('[') + opens('{') > opens(']') + opens('}');
+    spans
+        && ((t.starts_with('{') && t.ends_with('}'))
+            || (t.starts_with('[') && t.ends_with(']') && t.contains('"')))
         || is_xml_document(t)
 }
 
@@ -952,6 +959,47 @@ mod tests {
             ..Hints::default()
         };
         assert_eq!(classify(&text, saved).0, ContentClass::Log);
+    }
+
+    #[test]
+    fn a_report_under_a_printed_list_is_no_document() {
+        // kernprof -l -v: the script's own output, a Python list, then the
+        // profile, whose last source line ends in `]`.
+        let report = "[('u11', 2412), ('u24', 2412)]\nWrote profile results to 'ledger.py.lprof'\n\
+                      Timer unit: 1e-06 s\n\nTotal time: 0.0119777 s\nFile: ledger.py\nFunction: totals at line 12\n\n\
+                      Line #      Hits         Time  Per Hit   % Time  Line Contents\n\
+                      ==============================================================\n\
+                      \x20   21         1          2.0      2.0      0.0      return sorted(by_user.items(), key=lambda kv: -kv[1])[:8]\n";
+        assert!(!looks_structured(report));
+        assert!(looks_structured("[\n  {\"name\": \"a\"}\n]"));
+        assert!(looks_structured("[{\"name\": \"a\"},\n {\"name\": \"b\"}]"));
+        let saved = Hints {
+            source_path: Some("saved/profile.txt"),
+            ..Hints::default()
+        };
+        assert_eq!(classify(report, saved).0, ContentClass::Log);
+    }
+
+    #[test]
+    fn a_thread_dump_saved_as_text_is_a_log() {
+        // Its frames are a program's output, whatever its underlined titles.
+        let mut dump =
+            String::from("Full thread dump OpenJDK 64-Bit Server VM (17.0.15 mixed mode):\n\n");
+        for k in 0..12 {
+            dump.push_str(&format!(
+                "\"worker-{k}\" #{k} prio=5 os_prio=0 tid=0x7f24 nid=0x5b0{k} waiting on condition\n\
+                 \x20  java.lang.Thread.State: TIMED_WAITING (sleeping)\n\
+                 \tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\
+                 \tat shop.Ledger.pause(Ledger.java:11)\n\n"
+            ));
+        }
+        dump.push_str("Found one Java-level deadlock:\n=============================\n\"worker-1\":\n\
+                       \x20 waiting to lock monitor 0x1 (object 0x2, a java.lang.Object),\n\nFound 1 deadlock.\n");
+        let saved = Hints {
+            source_path: Some("saved/dump.txt"),
+            ..Hints::default()
+        };
+        assert_eq!(classify(&dump, saved).0, ContentClass::Log);
     }
 
     #[test]

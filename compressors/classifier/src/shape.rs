@@ -357,13 +357,33 @@ pub(crate) fn starts_with_timestamp(l: &str) -> bool {
 /// level (`Error: Symbol ‘mean’ …`, `warning: unused`), a failure exit (`make: *** [b.o]
 /// Error 1`), a compiler's or linter's diagnostic, a runner's summary, or a
 /// title framed by rules (`==== test session starts ====`; not a `#`
-/// comment framed so).
+/// comment framed so), or a stack frame (see [`is_frame`]).
 fn is_output_line(t: &str) -> bool {
     leads_with_an_alarm(t)
+        || is_frame(t)
         || markers::is_failure_exit(t)
         || markers::is_diagnostic(t)
         || markers::is_summary(t)
         || !t.starts_with('#') && markers::is_section_title(t)
+}
+
+/// A stack frame no sentence reads like: a call named by one dotted name
+/// (the JVM's `at java.lang.Object.wait(java.base@17/Native Method)`, a
+/// thread dump's frames) or one ending at a line number (`at f
+/// (/app/x.js:1:2)`). (A sentence may start with `at` and end in
+/// brackets: `at least once (see below)`.)
+fn is_frame(t: &str) -> bool {
+    if !t.starts_with("at ") || !ghost_log_folding::fold::is_stack_frame(t) {
+        return false;
+    }
+    let dotted_call = t[3..]
+        .split_once('(')
+        .is_some_and(|(call, _)| call.contains('.') && !call.contains(' '));
+    let at_a_line = t
+        .strip_suffix(')')
+        .and_then(|r| r.rsplit(':').next())
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    dotted_call || at_a_line
 }
 
 /// `Error: …`, `ERROR: …`, `warning: …`, `fatal: …`: a program's alarm, led

@@ -219,6 +219,9 @@ pub struct Analysis {
     headers: FxHashSet<usize>,
     /// Section titles framed by rules, when there are few enough to keep.
     titles: Vec<usize>,
+    /// Sections under a title underlined by a rule (see
+    /// [`underlined_sections`]): the title, its rule and what follows.
+    sections: Vec<std::ops::Range<usize>>,
     /// Compiler or linter diagnostics.
     diagnostic: Vec<bool>,
     /// Items the output lists, each kept: a linter's findings and their
@@ -365,6 +368,7 @@ impl Analysis {
         } else {
             Vec::new()
         };
+        let sections = underlined_sections(contents);
         let headers = outline_headers(contents);
         let diffs = crate::diff::find(contents);
         let failure_outputs = crate::captured_output::find(contents);
@@ -410,6 +414,7 @@ impl Analysis {
         Self {
             headers,
             titles,
+            sections,
             diagnostic,
             items,
             failure_exit,
@@ -464,6 +469,7 @@ pub fn fold_analysed(
         summaries,
         headers,
         titles,
+        sections,
         diagnostic,
         items,
         failure_exit,
@@ -665,6 +671,13 @@ pub fn fold_analysed(
         diffs,
         opts.diff_lines,
         opts.diff_lines_in_all,
+        &mut fate,
+    );
+    keep_blocks(
+        contents,
+        sections,
+        SECTION_LINES_AT_MOST,
+        SECTION_LINES_IN_ALL,
         &mut fate,
     );
     keep_blocks(
@@ -931,6 +944,64 @@ pub fn fold_analysed(
     stats
 }
 
+/// Most lines kept of a section under an underlined title, the title and
+/// its rule included (see [`underlined_sections`]).
+const SECTION_LINES_AT_MOST: usize = 14;
+
+/// Most lines kept of all underlined sections together.
+const SECTION_LINES_IN_ALL: usize = 60;
+
+/// Most underlined titles a log may hold for their sections to be kept:
+/// more, and the titles are the log's structure, not its findings.
+const UNDERLINED_TITLES_AT_MOST: usize = 6;
+
+/// Sections a tool opens with a title underlined by a rule of about its
+/// length, as a report's heading (the JVM's `Found one Java-level
+/// deadlock:` over `=============================`, then the threads, what
+/// each waits to lock and who holds it): each from its title up to the
+/// next such title or the end of its last paragraph before two blank
+/// lines, to keep (up to [`SECTION_LINES_AT_MOST`] lines). None when the
+/// log has more than [`UNDERLINED_TITLES_AT_MOST`] of them. A rule much
+/// longer than the line above it (unittest's `----` under `FAIL: test_x`)
+/// frames, it does not underline.
+fn underlined_sections(contents: &[&str]) -> Vec<std::ops::Range<usize>> {
+    let underlined = |i: usize| {
+        let title = contents[i].trim();
+        let Some(rule) = contents.get(i + 1).map(|r| r.trim()) else {
+            return false;
+        };
+        rule.len() >= 3
+            && rule.bytes().all(|b| b == b'=' || b == b'-')
+            && rule.len().abs_diff(title.len()) <= 3
+            && title.bytes().any(|b| b.is_ascii_alphabetic())
+            && !is_rule(title)
+    };
+    let titles: Vec<usize> = (0..contents.len().saturating_sub(1))
+        .filter(|&i| {
+            // (Every line is asked: the rule's first byte first.)
+            contents[i + 1].trim_start().starts_with(['=', '-']) && underlined(i)
+        })
+        .collect();
+    if titles.len() > UNDERLINED_TITLES_AT_MOST {
+        return Vec::new();
+    }
+    titles
+        .iter()
+        .enumerate()
+        .map(|(k, &start)| {
+            let next = titles.get(k + 1).copied().unwrap_or(contents.len());
+            let mut end = start + 2;
+            while end < next
+                && !(contents[end].trim().is_empty()
+                    && contents.get(end + 1).is_none_or(|c| c.trim().is_empty()))
+            {
+                end += 1;
+            }
+            start..end
+        })
+        .collect()
+}
+
 /// How far a rare line may be from an error's block to come before the
 /// rest from the budget (see [`fold_analysed`]).
 const RARE_NEARBY_LINES: usize = 12;
@@ -955,7 +1026,7 @@ fn distances_from(n: usize, blocks: &[std::ops::Range<usize>]) -> Vec<usize> {
 
 /// The first record of a list of records opens one of this many first
 /// paragraphs.
-const RECORDS_START_PARAGRAPHS: usize = 3;
+const RECORDS_START_PARAGRAPHS: usize = 4;
 
 /// Tenths of a log's lines its records must span to make it a list (what
 /// comes before the first record, a preamble, is at most the rest).
@@ -989,8 +1060,24 @@ fn keep_record_openers(
     stats: &mut FoldStats,
 ) {
     let opens_paragraph = |i: usize| i == 0 || contents[i - 1].trim().is_empty();
+    // A record named by a quoted name with its fields after it (a thread
+    // dump's `"main" #1 prio=5 …`, `"VM Thread" os_prio=0 …`) opens with
+    // that name, whatever the fields: all such openers are of one shape.
+    // (A name alone with a colon, `"picker":`, is a label.)
+    let quoted_name = |c: &str| {
+        c.strip_prefix('"')
+            .and_then(|rest| rest.split_once('"'))
+            .is_some_and(|(name, fields)| !name.is_empty() && fields.starts_with(' '))
+    };
+    let keys: Vec<usize> = of_line
+        .iter()
+        .zip(contents)
+        .map(|(&t, c)| if quoted_name(c) { usize::MAX } else { t })
+        .collect();
+    let of_line = &keys;
     // The first record opens one of the log's first paragraphs (after a
-    // preamble of a paragraph or two): only their openers' shapes can open
+    // preamble of up to three paragraphs: a thread dump's pid, its heading and
+    // its thread list): only their openers' shapes can open
     // records.
     let mut openers_of: Vec<(usize, Option<Vec<usize>>)> = Vec::new();
     for i in (0..contents.len())
@@ -1119,7 +1206,7 @@ fn keep_exception_messages(
 /// (file.js:1:2)`, `at node:internal/main/run_main_module:28:49`, `at
 /// a.B.c(B.java:12)`, `at A.B() in B.cs:line 12`, and as Mono does, its
 /// IL offset before the place: `at A.B (int x) [0x0001e] in <3cae…>:0`.
-pub(crate) fn is_stack_frame(content: &str) -> bool {
+pub fn is_stack_frame(content: &str) -> bool {
     // (Bytes, not `trim_start`: this reads every line of the log.)
     let indent = content.bytes().take_while(|b| matches!(b, b' ' | b'\t'));
     let Some(rest) = content[indent.count()..].strip_prefix("at ") else {
@@ -1825,6 +1912,81 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A JVM thread dump: a preamble of three paragraphs, threads each
+    /// opened by its quoted name, and the deadlock report.
+    fn thread_dump() -> String {
+        let mut dump = String::from(
+            "23260:\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15 mixed mode):\n\n\
+             Threads class SMR info:\n_java_thread_list=0x00007f23a8002750, length=40, elements={\n}\n\n",
+        );
+        for k in 0..40 {
+            let (name, fields) = if k % 3 == 0 {
+                (
+                    format!("GC Thread#{k}"),
+                    format!("os_prio=0 cpu=0.{k}ms tid=0x7f24{k:04x} runnable"),
+                )
+            } else {
+                (
+                    format!("pool-1-thread-{k}"),
+                    format!("#{k} daemon prio=5 os_prio=0 tid=0x7f24{k:04x} waiting on condition"),
+                )
+            };
+            dump.push_str(&format!(
+                "\"{name}\" {fields}\n   java.lang.Thread.State: RUNNABLE\n"
+            ));
+            if k % 3 != 0 {
+                dump.push_str("\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\tat shop.Ledger.pause(Ledger.java:11)\n");
+            }
+            dump.push('\n');
+        }
+        dump.push_str(
+            "Found one Java-level deadlock:\n=============================\n\"posting\":\n  waiting to lock monitor 0x1 (object 0x2, a java.lang.Object),\n  which is held by \"audit\"\n\n\n\
+             Found 1 deadlock.\n",
+        );
+        dump
+    }
+
+    #[test]
+    fn a_thread_dump_keeps_every_thread_and_its_deadlock_report() {
+        let text = thread_dump();
+        let contents: Vec<&str> = text.lines().collect();
+        let mut out = Vec::new();
+        fold(&contents, &contents, &FoldOptions::default(), &mut out);
+        for k in 0..40 {
+            let name = if k % 3 == 0 {
+                format!("\"GC Thread#{k}\"")
+            } else {
+                format!("\"pool-1-thread-{k}\"")
+            };
+            assert!(out.iter().any(|l| l.starts_with(&name)), "{name}: {out:#?}");
+        }
+        for line in [
+            "Found one Java-level deadlock:",
+            "  which is held by \"audit\"",
+            "Found 1 deadlock.",
+        ] {
+            assert!(out.iter().any(|l| l == line), "{line}: {out:#?}");
+        }
+    }
+
+    #[test]
+    fn an_underlined_title_opens_a_section_a_long_rule_does_not() {
+        let log = [
+            "Found one Java-level deadlock:",
+            "=============================",
+            "\"posting\":",
+            "  which is held by \"audit\"",
+            "",
+            "\"audit\":",
+            "",
+            "",
+            "FAIL: test_x (mod.T)",
+            "----------------------------------------------------------------------",
+            "Traceback (most recent call last):",
+        ];
+        assert_eq!(underlined_sections(&log), vec![0..6]);
+    }
 
     #[test]
     fn distances_count_lines_to_the_nearest_block() {

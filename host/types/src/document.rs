@@ -201,12 +201,18 @@ pub fn looks_like_yaml(lines: &[&str]) -> bool {
         }
         let t = l.trim();
         let item = t.strip_prefix("- ").unwrap_or(t);
-        let Some((_, value)) = yaml_key_value(item) else {
+        let Some((key, value)) = yaml_key_value(item) else {
             if t.starts_with('#') || t == "---" || t.starts_with("- ") || t == "-" {
                 shaped += 1;
             }
             continue;
         };
+        // A ranked table's numbered row (`1:    40006    5761336  [J
+        // (java.base@17)`, a JVM's class histogram) is no mapping: its
+        // value is columns.
+        if key.bytes().all(|b| b.is_ascii_digit()) && value.contains("  ") {
+            continue;
+        }
         shaped += 1;
         if value.is_empty() {
             let deeper = lines.get(i + 1).is_some_and(|next| {
@@ -291,6 +297,28 @@ fn yaml_key_value(t: &str) -> Option<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ranked_tables_numbered_rows_are_no_yaml() {
+        let histogram = [
+            "22776:",
+            " num     #instances         #bytes  class name (module)",
+            "-------------------------------------------------------",
+            "   1:         40006        5761336  [J (java.base@17.0.15)",
+            "   2:         87336        3057576  [B (java.base@17.0.15)",
+            "   3:         40000        1600000  shop.Catalog$Product",
+            "   4:         12000         480000  shop.Catalog$CartLine",
+            "Total        179342       10898912",
+        ];
+        assert!(!looks_like_yaml(&histogram));
+        assert!(looks_like_yaml(&[
+            "ports:",
+            "  1: 80",
+            "  2: 443",
+            "name: web",
+            "image: nginx"
+        ]));
+    }
 
     fn lines(text: &str) -> Vec<&str> {
         text.lines().filter(|l| !l.trim().is_empty()).collect()
