@@ -235,7 +235,7 @@ pub struct Analysis {
     /// A failing test's message above its trace (see [`failure_traces`]).
     failure_messages: Vec<usize>,
     /// The lines right after each trace (see [`failure_traces`]).
-    trace_ends: Vec<usize>,
+    after_traces: Vec<usize>,
     /// Lines defining an option in a help text or manual page.
     options: Vec<bool>,
     /// Errors and warnings repeating an earlier one but for their numbers.
@@ -303,7 +303,7 @@ impl Analysis {
             &mut allowance,
         );
         let failure_messages = failure_traces.messages;
-        let trace_ends = failure_traces.after;
+        let after_traces = failure_traces.after;
         let tracebacks = pytest_tb::roles(contents, &mut allowance);
         let python = python_traceback::roles(contents, &mut allowance);
         let chains = instantiation::roles(contents, &mut allowance);
@@ -420,7 +420,7 @@ impl Analysis {
             failure_exit,
             failure_lines,
             failure_messages,
-            trace_ends,
+            after_traces,
             options,
             alike,
             listing,
@@ -475,7 +475,7 @@ pub fn fold_analysed(
         failure_exit,
         failure_lines,
         failure_messages,
-        trace_ends,
+        after_traces,
         options,
         alike,
         listing: _,
@@ -579,7 +579,7 @@ pub fn fold_analysed(
     }
     // What follows a trace is as near its error as the trace's first
     // frame: rare lines there come first from the budget.
-    for &j in trace_ends {
+    for &j in after_traces {
         near_error[j] = true;
     }
     for i in 0..n {
@@ -970,8 +970,8 @@ fn underlined_sections(contents: &[&str]) -> Vec<std::ops::Range<usize>> {
         let Some(rule) = contents.get(i + 1).map(|r| r.trim()) else {
             return false;
         };
-        rule.len() >= 3
-            && rule.bytes().all(|b| b == b'=' || b == b'-')
+        is_rule(rule)
+            && rule.starts_with(['=', '-'])
             && rule.len().abs_diff(title.len()) <= 3
             && title.bytes().any(|b| b.is_ascii_alphabetic())
             && !is_rule(title)
@@ -1913,60 +1913,33 @@ pub fn thousands(n: usize) -> String {
 mod tests {
     use super::*;
 
-    /// A JVM thread dump: a preamble of three paragraphs, threads each
-    /// opened by its quoted name, and the deadlock report.
-    fn thread_dump() -> String {
-        let mut dump = String::from(
-            "23260:\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15 mixed mode):\n\n\
-             Threads class SMR info:\n_java_thread_list=0x00007f23a8002750, length=40, elements={\n}\n\n",
-        );
-        for k in 0..40 {
-            let (name, fields) = if k % 3 == 0 {
-                (
-                    format!("GC Thread#{k}"),
-                    format!("os_prio=0 cpu=0.{k}ms tid=0x7f24{k:04x} runnable"),
-                )
-            } else {
-                (
-                    format!("pool-1-thread-{k}"),
-                    format!("#{k} daemon prio=5 os_prio=0 tid=0x7f24{k:04x} waiting on condition"),
-                )
-            };
-            dump.push_str(&format!(
-                "\"{name}\" {fields}\n   java.lang.Thread.State: RUNNABLE\n"
-            ));
-            if k % 3 != 0 {
-                dump.push_str("\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\tat shop.Ledger.pause(Ledger.java:11)\n");
-            }
-            dump.push('\n');
-        }
-        dump.push_str(
-            "Found one Java-level deadlock:\n=============================\n\"posting\":\n  waiting to lock monitor 0x1 (object 0x2, a java.lang.Object),\n  which is held by \"audit\"\n\n\n\
-             Found 1 deadlock.\n",
-        );
-        dump
-    }
+    /// A real JVM thread dump (`jcmd PID Thread.print` of a deadlock,
+    /// round 97 of the local corpus): a preamble of three paragraphs,
+    /// threads each opened by its quoted name, the deadlock report.
+    const THREAD_DUMP: &str =
+        include_str!("../../../host/bench/corpus/local/jcmd-thread-print/input.txt");
 
     #[test]
     fn a_thread_dump_keeps_every_thread_and_its_deadlock_report() {
-        let text = thread_dump();
-        let contents: Vec<&str> = text.lines().collect();
+        let contents: Vec<&str> = THREAD_DUMP.lines().collect();
         let mut out = Vec::new();
         fold(&contents, &contents, &FoldOptions::default(), &mut out);
-        for k in 0..40 {
-            let name = if k % 3 == 0 {
-                format!("\"GC Thread#{k}\"")
-            } else {
-                format!("\"pool-1-thread-{k}\"")
-            };
-            assert!(out.iter().any(|l| l.starts_with(&name)), "{name}: {out:#?}");
+        let printed = |line: &str| out.iter().any(|l| l == line.trim_end());
+        let headers: Vec<&str> = contents
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with('"') && l.contains("\" "))
+            .collect();
+        assert!(headers.len() > 20);
+        for line in headers {
+            assert!(printed(line), "{line}");
         }
         for line in [
             "Found one Java-level deadlock:",
-            "  which is held by \"audit\"",
+            "  which is held by \"packer\"",
             "Found 1 deadlock.",
         ] {
-            assert!(out.iter().any(|l| l == line), "{line}: {out:#?}");
+            assert!(printed(line), "{line}");
         }
     }
 
