@@ -52,15 +52,19 @@ const OUTCOMES: &[&str] = &[
 pub fn is_summary(content: &str) -> bool {
     // Frames and bullets around it (`==== … ====`, `# `, `ℹ `, `✔ `) are not
     // part of it.
-    let t = content
-        .trim()
-        .trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '(' && c != ')');
+    fn framed(content: &str) -> &str {
+        content
+            .trim()
+            .trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '(' && c != ')')
+    }
+    // Every summary but a bare verdict has a count: most lines are out here
+    // (before the frame is trimmed: the count is inside it).
+    if !content.bytes().any(|b| b.is_ascii_digit()) {
+        return content.contains("OK") && framed(content) == "OK";
+    }
+    let t = framed(content);
     if t.is_empty() || t.len() > 240 {
         return false;
-    }
-    // Every summary but a bare verdict has a count: most lines are out here.
-    if !t.bytes().any(|b| b.is_ascii_digit()) {
-        return t == "OK";
     }
     if t == "OK"
         || t.starts_with("OK (")
@@ -127,9 +131,9 @@ pub fn summary_sections(contents: &[&str]) -> Vec<usize> {
 /// diffstat), `2 directories, 15 files` (`tree`). Whatever the nouns, a
 /// tool closing with its tally says what it did.
 fn is_tally(t: &str) -> bool {
-    let clauses: Vec<&str> = t.split(',').map(str::trim).collect();
-    clauses.len() >= 2
-        && clauses.iter().all(|clause| {
+    // Two clauses at least.
+    t.contains(',')
+        && t.split(',').map(str::trim).all(|clause| {
             let clause = clause.strip_prefix("and ").unwrap_or(clause);
             let mut words = clause.split_whitespace();
             let count = words.next().unwrap_or("");
@@ -145,6 +149,11 @@ const SUMMARY_WORDS_AT_MOST: usize = 10;
 
 /// How many `N outcome` or `Outcome: N` pairs `t` has.
 fn counted_outcomes(t: &str) -> usize {
+    // Every pair has a count: most lines have none, and are out before
+    // they are split into words.
+    if !has_count_word(t) {
+        return 0;
+    }
     let words: Vec<&str> = t
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')' | '[' | ']'))
         .filter(|w| !w.is_empty())
@@ -184,6 +193,44 @@ fn counted_outcomes(t: &str) -> usize {
         }
     }
     pairs
+}
+
+/// Whether `t` may hold a word [`counted_outcomes`] reads as a count:
+/// digits from a word's start (or from an `=` in it) to its end, but for
+/// trailing dots. Any byte past ASCII may be a boundary (Unicode
+/// spaces split words too), so no count is missed; a few lines pass that
+/// have none.
+fn has_count_word(t: &str) -> bool {
+    let bytes = t.as_bytes();
+    // The bytes `char::is_whitespace` and the word splitter's marks are.
+    let boundary = |b: u8| {
+        b.is_ascii_whitespace()
+            || b == 0x0B
+            || b >= 0x80
+            || matches!(b, b',' | b';' | b'|' | b'(' | b')' | b'[' | b']')
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let starts_word = i == 0 || boundary(bytes[i - 1]) || bytes[i - 1] == b'=';
+        let mut end = i;
+        while end < bytes.len() && bytes[end].is_ascii_digit() {
+            end += 1;
+        }
+        let digits_end = end;
+        // Trailing dots are trimmed from a count (a comma ends its word).
+        while end < bytes.len() && bytes[end] == b'.' {
+            end += 1;
+        }
+        if starts_word && (end == bytes.len() || boundary(bytes[end])) {
+            return true;
+        }
+        i = digits_end;
+    }
+    false
 }
 
 /// A title framed by rules: `____ path.py:test_Mul ____`, `=== FAILURES

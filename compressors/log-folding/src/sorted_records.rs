@@ -42,15 +42,20 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
     if records.len() < MIN_RECORDS || (records.len() as f64) < non_blank as f64 * MIN_RECORD_SHARE {
         return Vec::new();
     }
-    let judged = &records[..records.len().min(LINES_JUDGED)];
+    let judged: Vec<&str> = records[..records.len().min(LINES_JUDGED)]
+        .iter()
+        .map(|&i| contents[i])
+        .collect();
+    // The key columns of each line (a ranking's names read all its words).
     let words: Vec<Vec<&str>> = judged
         .iter()
-        .map(|&i| contents[i].split_whitespace().map(bare).collect())
+        .map(|c| c.split_whitespace().take(KEY_COLUMNS).map(bare).collect())
         .collect();
     if led_by_one_word(&words) {
         return Vec::new();
     }
-    let sorted_key = (0..KEY_COLUMNS).any(|k| is_sorted_key(&words, k) || is_ranked_by(&words, k));
+    let sorted_key =
+        (0..KEY_COLUMNS).any(|k| is_sorted_key(&words, k) || is_ranked_by(&words, &judged, k));
     if sorted_key { records } else { Vec::new() }
 }
 
@@ -113,8 +118,9 @@ fn is_sorted_key(words: &[Vec<&str>], k: usize) -> bool {
 /// number among their first words, each naming another thing with the rest
 /// of its words.
 /// A counter or a clock rises with the events it counts, so falling
-/// numbers are a ranking, not the order things happened in.
-fn is_ranked_by(words: &[Vec<&str>], k: usize) -> bool {
+/// numbers are a ranking, not the order things happened in. `words` are
+/// the key columns of `lines`.
+fn is_ranked_by(words: &[Vec<&str>], lines: &[&str], k: usize) -> bool {
     let numbers: Vec<f64> = words
         .iter()
         .filter_map(|w| w.get(k)?.parse::<f64>().ok())
@@ -144,10 +150,11 @@ fn is_ranked_by(words: &[Vec<&str>], k: usize) -> bool {
         return false;
     }
     // What each line names: its other words, digits aside.
-    let names: FxHashSet<String> = words
+    let names: FxHashSet<String> = lines
         .iter()
-        .map(|w| {
-            w.iter()
+        .map(|line| {
+            line.split_whitespace()
+                .map(bare)
                 .enumerate()
                 .filter(|&(j, _)| j != k)
                 .map(|(_, word)| word.replace(|c: char| c.is_ascii_digit(), ""))
