@@ -9,7 +9,8 @@
 //! shared by most lines with padding of varying width before them (cells
 //! of varying length), no word runs across a shared column start, and at
 //! most a few words follow the last one (a short last cell, not a
-//! message). Each record stays.
+//! message). Each record stays; in a block ranked by a number, largest
+//! first, the first [`crate::table::RANKED_ROWS_SHOWN`] do, as in a table.
 
 /// A block has at least this many lines.
 const MIN_ROWS: usize = 5;
@@ -34,8 +35,15 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
         let end = (i..contents.len())
             .find(|&j| contents[j].trim().is_empty() || claimed(j))
             .unwrap_or(contents.len());
-        if end - i >= MIN_ROWS && is_column_block(&contents[i..end]) {
-            keep.extend(i..end);
+        let block = &contents[i..end];
+        if block.len() >= MIN_ROWS && is_column_block(block) {
+            // Ranked, its least records fold as any lines do.
+            let shown = if crate::table::is_ranked_by_a_word(block) {
+                crate::table::RANKED_ROWS_SHOWN
+            } else {
+                block.len()
+            };
+            keep.extend(i..i + shown);
         }
         i = end;
     }

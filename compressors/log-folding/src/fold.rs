@@ -553,13 +553,21 @@ pub fn fold_analysed(
         }
         j = j.max(covered);
         let mut block_lines = 0;
+        // An indented error's sibling, a line of its shape at its indent,
+        // is the next record of a list, not detail under it (the rows after
+        // a JVM histogram's `java.lang.OutOfMemoryError`).
+        let indent = |c: &str| c.len() - c.trim_start().len();
+        let sibling = |k: usize| {
+            templates.of_line[k] == templates.of_line[i]
+                && indent(contents[k]) == indent(contents[i])
+        };
+        let under = |k: usize| line::is_continuation(contents[k]) && !sibling(k);
         while j < n {
             let c = contents[j];
-            let blank_inside =
-                c.trim().is_empty() && j + 1 < n && line::is_continuation(contents[j + 1]);
+            let blank_inside = c.trim().is_empty() && j + 1 < n && under(j + 1);
             // A passing test's line ends the block: under jest's `FAIL
             // file` header the passing tests are indented too.
-            if !(line::is_continuation(c) || blank_inside) || passing[j] {
+            if !(under(j) || blank_inside) || passing[j] {
                 break;
             }
             // A trace's frames (read by a trace's own rules) and the lines
@@ -2161,6 +2169,49 @@ mod tests {
         ] {
             assert!(!is_command_echo(line), "{line:?}");
         }
+    }
+
+    /// A class histogram as `jmap -histo` prints it: a header, a rule, 200
+    /// rows ranked by bytes (row 150 names an error class), a total.
+    fn class_histogram() -> String {
+        let mut text = String::from(
+            " num     #instances         #bytes  class name (module)\n\
+             -------------------------------------------------------\n",
+        );
+        for k in 1..=200 {
+            let class = if k == 150 {
+                "java.lang.OutOfMemoryError".to_string()
+            } else {
+                format!("shop.Catalog$Item{}", k * 7919 % 1000)
+            };
+            text.push_str(&format!(
+                "{:>4}: {:>13} {:>14}  {class} (java.base@17.0.15)\n",
+                k,
+                1000 - k,
+                (201 - k) * 48
+            ));
+        }
+        text.push_str("Total         99999        9999999\n");
+        text
+    }
+
+    #[test]
+    fn a_ranked_table_keeps_its_first_rows_and_an_error_row_not_its_siblings() {
+        let text = class_histogram();
+        let contents: Vec<&str> = text.lines().collect();
+        let mut out = Vec::new();
+        fold(&contents, &contents, &FoldOptions::default(), &mut out);
+        // The largest rows, the error's row and the total stay…
+        for kept in [contents[2], contents[31], contents[151], contents[202]] {
+            assert!(out.iter().any(|l| l == kept), "{kept:?} in {out:#?}");
+        }
+        // …the rows under the error are the next records, not its detail.
+        let after_error = contents[153..195]
+            .iter()
+            .filter(|row| out.iter().any(|l| l == *row))
+            .count();
+        assert!(after_error < 10, "{after_error} rows kept: {out:#?}");
+        assert!(out.len() < 80, "{out:#?}");
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //! A header of lower-case names heads a table only over columns of
 //! numbers (cProfile's `ncalls  tottime  percall`). A long table ranked by
 //! one of its columns of numbers, largest first, keeps its first
-//! [`RANKED_ROWS_SHOWN`] rows: the tool sorted the rest to the bottom.
+//! [`RANKED_ROWS_SHOWN`] rows, with a rule under its header or not (a JVM's
+//! class histogram by bytes): the tool sorted the rest to the bottom.
 
 use crate::search::Search;
 use rustc_hash::FxHashSet;
@@ -44,8 +45,14 @@ pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
         let end = (i + 1..contents.len())
             .find(|&j| contents[j].trim().is_empty() || is_rule(contents[j]))
             .unwrap_or(contents.len());
-        if end - (i + 1) >= MIN_ROWS {
-            keep.extend(i + 1..end);
+        let rows = &contents[i + 1..end];
+        if rows.len() >= MIN_ROWS {
+            let shown = if is_ranked(&word_spans(contents[i - 1]), rows) {
+                RANKED_ROWS_SHOWN
+            } else {
+                rows.len()
+            };
+            keep.extend(i + 1..i + 1 + shown);
         }
     }
     keep
@@ -187,12 +194,39 @@ fn is_ranked(columns: &[(usize, usize)], rows: &[&str]) -> bool {
     if rows.len() <= RANKED_ROWS_SHOWN {
         return false;
     }
-    columns.iter().any(|&column| {
-        numbers_in(column, rows).is_some_and(|values| {
-            let falling = values.windows(2).filter(|w| w[0] >= w[1]).count();
-            values.first() > values.last()
-                && falling as f64 >= (values.len() - 1) as f64 * RANKED_SHARE
-        })
+    columns
+        .iter()
+        .any(|&column| numbers_in(column, rows).is_some_and(|values| is_falling(&values)))
+}
+
+/// Whether numbers fall, nearly each at most the one before, the first
+/// above the middle one (a column of one value ranks nothing; a last row
+/// may be the total).
+fn is_falling(values: &[f64]) -> bool {
+    let falling = values.windows(2).filter(|w| w[0] >= w[1]).count();
+    values.len() >= 2
+        && values[0] > values[values.len() / 2]
+        && falling as f64 >= (values.len() - 1) as f64 * RANKED_SHARE
+}
+
+/// Words of a row read for the number a block of rows is ranked by (see
+/// [`is_ranked_by_a_word`]).
+const RANKING_WORDS: usize = 4;
+
+/// Whether `rows` (more than [`RANKED_ROWS_SHOWN`]: a block of records
+/// with no header to name its columns) are ranked by the number that
+/// nearly every one has as its k-th word, one of its first
+/// [`RANKING_WORDS`], largest first (a JVM's class histogram by bytes).
+pub(crate) fn is_ranked_by_a_word(rows: &[&str]) -> bool {
+    if rows.len() <= RANKED_ROWS_SHOWN {
+        return false;
+    }
+    (0..RANKING_WORDS).any(|k| {
+        let values: Vec<f64> = rows
+            .iter()
+            .filter_map(|row| row.split_whitespace().nth(k)?.parse::<f64>().ok())
+            .collect();
+        values.len() as f64 >= rows.len() as f64 * NUMBER_CELLS_SHARE && is_falling(&values)
     })
 }
 
@@ -414,6 +448,36 @@ mod tests {
             "test d::e::f ... ok",
         ];
         assert!(rows(&log).is_empty());
+    }
+
+    #[test]
+    fn a_ruled_table_ranked_by_a_column_keeps_its_first_rows_whatever_its_total() {
+        let mut lines = vec![
+            " num     #instances         #bytes  class name".to_string(),
+            "----------------------------------------------".to_string(),
+        ];
+        lines.extend(
+            (1..=50).map(|k| format!("{k:>4}: {:>13} {:>14}  a.B{k}", 60 - k, (60 - k) * 16)),
+        );
+        lines.push("Total          1000          16000".to_string());
+        let contents: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(
+            rows(&contents),
+            FxHashSet::from_iter(2..2 + RANKED_ROWS_SHOWN)
+        );
+        // Sorted by name, not ranked: every row stays.
+        let by_name: Vec<&str> = contents[..2]
+            .iter()
+            .chain(contents[2..52].iter().rev())
+            .copied()
+            .collect();
+        assert_eq!(rows(&by_name).len(), 50);
+        // A block without a header ranks by the k-th word of its rows.
+        assert!(is_ranked_by_a_word(&contents[2..]));
+        assert!(!is_ranked_by_a_word(&by_name[2..]));
+        let one_value: Vec<String> = (0..40).map(|k| format!("x{k} 7 y")).collect();
+        let one_value: Vec<&str> = one_value.iter().map(String::as_str).collect();
+        assert!(!is_ranked_by_a_word(&one_value));
     }
 
     #[test]
