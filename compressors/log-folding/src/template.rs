@@ -64,6 +64,12 @@ pub fn split_categories(contents: &[&str], masks: &mut [String], templates: &mut
     // In the log's order, so that ids are given the same way every time.
     big.sort_by_key(|lines| lines[0]);
     for lines in big {
+        // A category is a number on every line, the first's too: most
+        // templates have none there, and are out before their lines are
+        // split.
+        if !contents[lines[0]].split_whitespace().any(number) {
+            continue;
+        }
         let words: Vec<Vec<&str>> = lines
             .iter()
             .map(|&i| contents[i].split_whitespace().collect())
