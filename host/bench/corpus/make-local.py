@@ -7806,6 +7806,46 @@ def runtime_and_lint_twin_cases(venv):
         case("kernprof-lines", "log", "kernprof -l -v ledger.py", t, line_profile_facts(t), LINE_PROFILE_RULE)
 
 
+PERF_REPORT_RULE = "the column header and the ten rows of the largest overhead"
+
+
+def perf_report_facts(t):
+    """`perf report --stdio`'s must-keep facts (round 98): its header and
+    its ten largest rows (perf sorts them by overhead)."""
+    lines = t.splitlines()
+    rows = [l for l in lines if re.match(r"^\s+\d+\.\d+%\s", l)]
+    return [l for l in lines if l.startswith("# Overhead")][:1] + rows[:10]
+
+
+PERF_PYTHON = """import json, re
+d = [{'a': i, 'b': str(i) * 5} for i in range(200000)]
+s = json.dumps(d)
+json.loads(s)
+[re.sub(r'\\d', 'x', x['b']) for x in d[:50000]]
+"""
+
+
+def perf_report_cases():
+    """Round 98: `perf report --stdio` of two programs sampled by `perf
+    record` (cpu-clock), sorted by symbol. perf-report-python (tuning
+    half) was read first, by a probe of an unseen tool's output: its
+    largest rows after the eighth folded as a run of similar lines;
+    perf-report-shell-pipeline (evaluation half) is held out, its rule
+    the same, written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "perf")
+        write(os.path.join(d, "load.py"), PERF_PYTHON)
+        for cid, command in [
+            ("perf-report-python", "python3 load.py"),
+            ("perf-report-shell-pipeline",
+             "sh -c 'seq 1 400000 | sort -R | sort -n | gzip -9 | md5sum'"),
+        ]:
+            run(f"perf record -o perf.data -F 2000 -- {command}", cwd=d)
+            t = run("perf report -i perf.data --stdio --no-children --sort symbol -g none", cwd=d)
+            case(cid, "log", f"perf record -F 2000 -- {command} && perf report --stdio --no-children "
+                 "--sort symbol -g none", t, perf_report_facts(t), PERF_REPORT_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -8958,6 +8998,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round98" in sys.argv:
+        perf_report_cases()
         return
     if "--round97" in sys.argv:
         runtime_and_lint_twin_cases(sys.argv[sys.argv.index("--round97") + 1])
