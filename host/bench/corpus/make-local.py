@@ -7812,7 +7812,8 @@ PERF_REPORT_RULE = "the column header and the ten rows of the largest overhead"
 def perf_report_facts(t):
     """`perf report --stdio`'s must-keep facts (round 98): its header and
     its ten largest rows (perf sorts them by overhead)."""
-    lines = t.splitlines()
+    # perf pads its last column with spaces: a row's fact is its text.
+    lines = [l.rstrip() for l in t.splitlines()]
     rows = [l for l in lines if re.match(r"^\s+\d+\.\d+%\s", l)]
     return [l for l in lines if l.startswith("# Overhead")][:1] + rows[:10]
 
