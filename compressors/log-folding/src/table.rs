@@ -36,26 +36,37 @@ pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
     for i in 1..contents.len() {
         // A title framed by rules above and below (Maven's ` T E S T S`
         // banner) is a section title, not a table's header.
-        if !is_rule(contents[i])
-            || !is_header(contents[i - 1])
-            || (i >= 2 && is_rule(contents[i - 2]))
+        if !is_rule(uncommented(contents[i]))
+            || !is_header(uncommented(contents[i - 1]))
+            || (i >= 2 && is_rule(uncommented(contents[i - 2])))
         {
             continue;
         }
-        let end = (i + 1..contents.len())
+        // Past the comment marks left under a commented header (`#`).
+        let first = (i + 1..contents.len())
+            .find(|&j| contents[j].trim() != "#")
+            .unwrap_or(contents.len());
+        let end = (first..contents.len())
             .find(|&j| contents[j].trim().is_empty() || is_rule(contents[j]))
             .unwrap_or(contents.len());
-        let rows = &contents[i + 1..end];
+        let rows = &contents[first..end];
         if rows.len() >= MIN_ROWS {
             let shown = if is_ranked(&word_spans(contents[i - 1]), rows) {
                 RANKED_ROWS_SHOWN
             } else {
                 rows.len()
             };
-            keep.extend(i + 1..i + 1 + shown);
+            keep.extend(first..first + shown);
         }
     }
     keep
+}
+
+/// A line without the `#` that comments it out: a tool writing its table's
+/// header and rule as comments above plain rows (`perf report`'s `#
+/// Overhead  Symbol` over `# ........  ......`).
+fn uncommented(line: &str) -> &str {
+    line.trim_start().strip_prefix('#').unwrap_or(line)
 }
 
 /// A table divided by `|` has at least this many of them a line.
@@ -241,12 +252,20 @@ fn numbers_in(column: (usize, usize), rows: &[&str]) -> Option<Vec<f64>> {
 }
 
 /// The word of `row` under `column` (see [`is_under`]); a count of calls
-/// written `19/1` reads as its first number.
+/// written `19/1` reads as its first number, a share `16.05%` as its
+/// number.
 fn cell(column: (usize, usize), row: &str) -> Option<&str> {
     word_spans(row)
         .into_iter()
         .find(|&word| is_under(column, word))
-        .map(|(ws, we)| row[ws..we].split('/').next().unwrap_or(""))
+        .map(|(ws, we)| {
+            // A share reads as its number (`16.05%`).
+            row[ws..we]
+                .split('/')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('%')
+        })
 }
 
 /// Whether a word (its byte span) stands under a column's name: starting
@@ -370,12 +389,19 @@ fn is_header(line: &str) -> bool {
 }
 
 /// A rule under a table's header: runs of `-` or `=` (at least three in one
-/// run), separated by spaces, `+` or `|`, and nothing else.
+/// run), separated by spaces, `+` or `|`, and nothing else; or runs of dots,
+/// one a column, at least two (`perf report`'s `........  ......`: a lone
+/// run of dots is an ellipsis).
 fn is_rule(line: &str) -> bool {
     let t = line.trim();
-    t.bytes()
+    let dotted = || {
+        t.bytes().all(|b| matches!(b, b'.' | b' '))
+            && t.split_whitespace().filter(|run| run.len() >= 3).count() >= 2
+    };
+    (t.bytes()
         .all(|b| matches!(b, b'-' | b'=' | b' ' | b'+' | b'|'))
-        && (t.has("---") || t.has("==="))
+        && (t.has("---") || t.has("===")))
+        || dotted()
 }
 
 #[cfg(test)]
@@ -478,6 +504,30 @@ mod tests {
         let one_value: Vec<String> = (0..40).map(|k| format!("x{k} 7 y")).collect();
         let one_value: Vec<&str> = one_value.iter().map(String::as_str).collect();
         assert!(!is_ranked_by_a_word(&one_value));
+    }
+
+    #[test]
+    fn a_commented_header_and_a_dotted_rule_head_a_table_of_shares() {
+        // `perf report --stdio`: the header and its rule are comments, the
+        // rows are ranked by their share.
+        let mut lines = vec![
+            "# Samples: 1K of event 'cpu-clock:ppp'".to_string(),
+            "#".to_string(),
+            "# Overhead  Symbol".to_string(),
+            "# ........  ..............".to_string(),
+            "#".to_string(),
+        ];
+        lines.extend((1..=60).map(|k| format!("    {:>5.2}%  [.] symbol_{k}", 70.0 / k as f64)));
+        lines.push(String::new());
+        lines.push("# (Tip: use --stdio)".to_string());
+        let contents: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(
+            rows(&contents),
+            FxHashSet::from_iter(5..5 + RANKED_ROWS_SHOWN)
+        );
+        // A lone run of dots is an ellipsis, not a rule.
+        assert!(!is_rule("..."));
+        assert!(is_rule("........  ......"));
     }
 
     #[test]
