@@ -7847,6 +7847,38 @@ def perf_report_cases():
                  "--sort symbol -g none", t, perf_report_facts(t), PERF_REPORT_RULE)
 
 
+PERF_CALLGRAPH_RULE = "the column header and the ten largest entries' lines (each symbol's own line)"
+
+
+def perf_callgraph_facts(t):
+    """`perf report --stdio` with call graphs: its header and its ten
+    largest entries (perf sorts them by their children's share)."""
+    lines = [l.rstrip() for l in t.splitlines()]
+    rows = [l for l in lines if re.match(r"^\s+\d+\.\d+%\s+\d+\.\d+%\s", l)]
+    return [l for l in lines if l.startswith("# Children")][:1] + rows[:10]
+
+
+def perf_callgraph_cases():
+    """Round 99: `perf report --stdio` of two programs sampled with call
+    graphs (`perf record -g`), each symbol's entry followed by its tree.
+    perf-callgraph-python (tuning half) samples round 98's script, as the
+    probe that found the miss did; perf-report-callgraph-pipeline
+    (evaluation half) is held out, its rule the same, written before ghost
+    ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "perf")
+        write(os.path.join(d, "load.py"), PERF_PYTHON)
+        for cid, command in [
+            ("perf-callgraph-python", "python3 load.py"),
+            ("perf-report-callgraph-pipeline",
+             "sh -c 'seq 1 300000 | sort -R | sort -n | xz -6 | md5sum'"),
+        ]:
+            run(f"perf record -g -o perf.data -F 2000 -- {command}", cwd=d)
+            t = run("perf report -i perf.data --stdio", cwd=d)
+            case(cid, "log", f"perf record -g -F 2000 -- {command} && perf report --stdio", t,
+                 perf_callgraph_facts(t), PERF_CALLGRAPH_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -8999,6 +9031,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round99" in sys.argv:
+        perf_callgraph_cases()
         return
     if "--round98" in sys.argv:
         perf_report_cases()
