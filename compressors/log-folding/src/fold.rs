@@ -377,6 +377,7 @@ impl Analysis {
             .into_iter()
             .chain(tree::kept(contents))
             .chain(table::rows(contents))
+            .chain(table::share_led_records(contents))
             .chain(crate::ranked_sections::kept(contents))
             .chain(crate::sorted_records::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other

@@ -210,6 +210,31 @@ fn is_ranked(columns: &[(usize, usize)], rows: &[&str]) -> bool {
         .any(|&column| numbers_in(column, rows).is_some_and(|values| is_falling(&values)))
 }
 
+/// The lines of records ranked by the share that opens them, largest
+/// first, the first [`RANKED_ROWS_SHOWN`] of them (`perf report`: each
+/// symbol's line, `17.41%  0.00%  python3 … [k] sym`, then its call graph
+/// indented under it; more records than a table holds, their indent
+/// varying with their numbers' width). The tool ranked them; the rest of
+/// each record folds as any lines do.
+pub fn share_led_records(contents: &[&str]) -> Vec<usize> {
+    let led: Vec<(usize, f64)> = contents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let share = c.split_whitespace().next()?.strip_suffix('%')?;
+            Some((i, share.parse::<f64>().ok()?))
+        })
+        .collect();
+    let values: Vec<f64> = led.iter().map(|&(_, share)| share).collect();
+    if led.len() <= RANKED_ROWS_SHOWN || !is_falling(&values) {
+        return Vec::new();
+    }
+    led.iter()
+        .take(RANKED_ROWS_SHOWN)
+        .map(|&(i, _)| i)
+        .collect()
+}
+
 /// Whether numbers fall, nearly each at most the one before, the first
 /// above the middle one (a column of one value ranks nothing; a last row
 /// may be the total).
@@ -528,6 +553,28 @@ mod tests {
         // A lone run of dots is an ellipsis, not a rule.
         assert!(!is_rule("..."));
         assert!(is_rule("........  ......"));
+    }
+
+    #[test]
+    fn records_ranked_by_the_share_opening_them_keep_their_first_lines() {
+        // `perf report --stdio` with call graphs: an entry, its tree, a
+        // blank line; the entries' indent varies with their numbers.
+        let mut lines = Vec::new();
+        for k in 1..=50 {
+            let share = 90.0 / k as f64;
+            lines.push(format!("{share:>10.2}%     0.00%  python3  [k] sym_{k}"));
+            lines.push("            |".to_string());
+            lines.push(format!("            ---sym_{k}"));
+            lines.push(format!("               --{:.2}%--callee_{k}", share / 2.0));
+            lines.push(String::new());
+        }
+        let contents: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let entries: Vec<usize> = (0..RANKED_ROWS_SHOWN).map(|k| k * 5).collect();
+        assert_eq!(share_led_records(&contents), entries);
+        // Shares rising (a progress bar's) rank nothing.
+        let progress: Vec<String> = (1..=40).map(|k| format!("{}% done", k * 2)).collect();
+        let progress: Vec<&str> = progress.iter().map(String::as_str).collect();
+        assert!(share_led_records(&progress).is_empty());
     }
 
     #[test]
