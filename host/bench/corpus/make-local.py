@@ -7879,6 +7879,62 @@ def perf_callgraph_cases():
                  perf_callgraph_facts(t), PERF_CALLGRAPH_RULE)
 
 
+NODE_PROF_RULE = "every row of the [Summary] section and the first three rows of each of its other tables"
+
+
+def node_prof_facts(t):
+    """`node --prof-process`'s must-keep facts (round 100): each table's
+    first three rows (the tool sorts them by ticks), every summary row."""
+    lines = [l.rstrip() for l in t.splitlines()]
+    keep, section, rows = [], "", 0
+    for l in lines:
+        if l.startswith(" ["):
+            section, rows = l.strip(), 0
+            continue
+        if re.match(r"^\s+\d+\s+\d+\.\d+%", l):
+            rows += 1
+            if section == "[Summary]:" or (rows <= 3 and not section.startswith("[Bottom up")):
+                keep.append(l)
+    return keep
+
+
+NODE_PROF_JSON = """const d = [];
+for (let i = 0; i < 300000; i++) d.push({a: i, b: String(i).repeat(3)});
+const s = JSON.stringify(d);
+JSON.parse(s);
+let n = 0;
+for (const x of d.slice(0, 100000)) n += x.b.replace(/\\d/g, 'x').length;
+console.log(n);
+"""
+
+NODE_PROF_REGEX = """const words = [];
+for (let i = 0; i < 200000; i++) words.push('w' + (i * 7919 % 100000));
+words.sort();
+const counts = new Map();
+for (const w of words) counts.set(w, (counts.get(w) || 0) + 1);
+let n = 0;
+for (const [w, c] of counts) if (/^w[0-9]*7$/.test(w)) n += c;
+console.log(n);
+"""
+
+
+def node_prof_cases():
+    """Round 100: `node --prof-process` of two scripts' V8 tick logs.
+    node-prof-process-json (tuning half) profiles the script of the probe
+    that found the miss (its [Summary] rows folded); node-prof-regex
+    (evaluation half) is held out, its rule the same, written before ghost
+    ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        for cid, script in [("node-prof-process-json", NODE_PROF_JSON), ("node-prof-regex", NODE_PROF_REGEX)]:
+            d = new_dir(work, cid)
+            write(os.path.join(d, "w.js"), script)
+            run("node --prof w.js", cwd=d)
+            log = next(f for f in os.listdir(d) if f.startswith("isolate"))
+            t = run(f"node --prof-process {log}", cwd=d, stderr=False)
+            case(cid, "log", "node --prof w.js && node --prof-process isolate-*.log", t,
+                 node_prof_facts(t), NODE_PROF_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9031,6 +9087,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round100" in sys.argv:
+        node_prof_cases()
         return
     if "--round99" in sys.argv:
         perf_callgraph_cases()
