@@ -295,9 +295,11 @@ fn cell(column: (usize, usize), row: &str) -> Option<&str> {
 
 /// Whether a word (its byte span) stands under a column's name: starting
 /// where the name starts or ending where it ends, up to
-/// [`OVERFLOW_AT_MOST`] further right.
+/// [`OVERFLOW_AT_MOST`] further right or a byte to the left (node's
+/// `--prof-process` pads its names a byte past its cells).
 fn is_under((s, e): (usize, usize), (ws, we): (usize, usize)) -> bool {
-    (s..=s + OVERFLOW_AT_MOST).contains(&ws) || (e..=e + OVERFLOW_AT_MOST).contains(&we)
+    (s.saturating_sub(1)..=s + OVERFLOW_AT_MOST).contains(&ws)
+        || (e.saturating_sub(1)..=e + OVERFLOW_AT_MOST).contains(&we)
 }
 
 /// Whether a would-be header is itself one of the rows: a word of it
@@ -368,7 +370,18 @@ fn lines_up(columns: &[(usize, usize)], row: &str) -> bool {
     if !padded(&words) {
         return false;
     }
-    let reached: Vec<&(usize, usize)> = columns.iter().filter(|&&(s, _)| s < row_end).collect();
+    // A column the row leaves blank under its name is an empty cell, not
+    // a word out of line (node's `Shared libraries` has no `nonlib`).
+    let blank_under = |&(s, e): &(usize, usize)| {
+        row.as_bytes()
+            .get(s.saturating_sub(1)..(e + 1).min(row.len()))
+            .is_some_and(|cell| cell.iter().all(|b| b.is_ascii_whitespace()))
+    };
+    let reached: Vec<&(usize, usize)> = columns
+        .iter()
+        .filter(|&&(s, _)| s < row_end)
+        .filter(|column| !blank_under(column))
+        .collect();
     let aligned = reached
         .iter()
         .filter(|&&&column| words.iter().any(|&word| is_under(column, word)))
@@ -575,6 +588,30 @@ mod tests {
         let progress: Vec<String> = (1..=40).map(|k| format!("{}% done", k * 2)).collect();
         let progress: Vec<&str> = progress.iter().map(String::as_str).collect();
         assert!(share_led_records(&progress).is_empty());
+    }
+
+    #[test]
+    fn cells_a_byte_left_of_their_names_and_empty_cells_line_up() {
+        // `node --prof-process`: counts end a byte short of `ticks`, names
+        // start a byte left of `name`, a row may leave `nonlib` empty.
+        let summary = [
+            " [Summary]:",
+            "   ticks  total  nonlib   name",
+            "     30    6.8%    7.6%  JavaScript",
+            "      3    7.5%    8.3%  C++",
+            "     95   21.7%   23.9%  GC",
+            "     41    9.4%          Shared libraries",
+            "",
+        ];
+        assert_eq!(rows(&summary), FxHashSet::from_iter(2..6));
+        // A line of words is still no row of it.
+        let prose = [
+            "   ticks  total  nonlib   name",
+            "the tool counts ticks in every function it samples while it runs",
+            "and prints them by library and by language at the very end",
+            "of its report",
+        ];
+        assert!(rows(&prose).is_empty());
     }
 
     #[test]
