@@ -557,10 +557,9 @@ pub fn fold_analysed(
         // An indented error's sibling, a line of its shape at its indent,
         // is the next record of a list, not detail under it (the rows after
         // a JVM histogram's `java.lang.OutOfMemoryError`).
-        let indent = |c: &str| c.len() - c.trim_start().len();
         let sibling = |k: usize| {
             templates.of_line[k] == templates.of_line[i]
-                && indent(contents[k]) == indent(contents[i])
+                && line::indent(contents[k]) == line::indent(contents[i])
         };
         let under = |k: usize| line::is_continuation(contents[k]) && !sibling(k);
         while j < n {
@@ -1267,7 +1266,7 @@ fn keep_message_bodies(contents: &[&str], diagnostic: &[bool], fate: &mut [Fate]
 /// are kept with it, up to [`MESSAGE_BODY_AT_MOST`], but for lines another
 /// rule folded (a code frame, a library frame).
 fn keep_failure_bodies(contents: &[&str], failure_lines: &BTreeSet<usize>, fate: &mut [Fate]) {
-    let indent = |c: &str| c.len() - c.trim_start().len();
+    let indent = line::indent;
     for &i in failure_lines {
         let depth = indent(contents[i]);
         for j in (i + 1..contents.len()).take(MESSAGE_BODY_AT_MOST) {
@@ -1853,7 +1852,7 @@ fn notes_elsewhere(contents: &[&str]) -> FxHashSet<usize> {
 /// The shallowest lines of an outline (see [`OUTLINE_DEEP_SHARE`]), or
 /// none.
 fn outline_headers(contents: &[&str]) -> FxHashSet<usize> {
-    let indent = |c: &str| c.len() - c.trim_start().len();
+    let indent = line::indent;
     let non_blank: Vec<(usize, usize)> = contents
         .iter()
         .enumerate()

@@ -75,7 +75,7 @@ pub fn roles(contents: &[&str], options: &[bool]) -> Vec<Role> {
     if !options.contains(&true) || contents.iter().any(|c| is_diff_header(c)) {
         return roles;
     }
-    let indent = |c: &str| c.len() - c.trim_start().len();
+    let indent = crate::line::indent;
     for option in (0..contents.len()).filter(|&i| options[i]) {
         let depth = indent(contents[option]);
         let description = (option + 1..contents.len())

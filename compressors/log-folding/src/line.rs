@@ -467,6 +467,11 @@ fn after_level_tag(content: &str) -> Option<&str> {
         .then_some(rest)
 }
 
+/// The bytes of whitespace `content` opens with: its indent.
+pub fn indent(content: &str) -> usize {
+    content.len() - content.trim_start().len()
+}
+
 /// Whether `content` continues the error block above it: an indented line, a
 /// stack frame, an exception-chain link or a compiler's detail line.
 pub fn is_continuation(content: &str) -> bool {

@@ -31,11 +31,11 @@ pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
             let Some(path) = frame_path(contents[j]) else {
                 break;
             };
-            let indent = indent_of(contents[j]);
+            let indent = crate::line::indent(contents[j]);
             let mut end = j + 1;
             while end < contents.len()
                 && frame_path(contents[end]).is_none()
-                && indent_of(contents[end]) > indent
+                && crate::line::indent(contents[end]) > indent
                 && !contents[end].trim().is_empty()
             {
                 end += 1;
@@ -67,10 +67,6 @@ fn frame_path(line: &str) -> Option<&str> {
     let rest = line.trim_start().strip_prefix("File \"")?;
     let (path, after) = rest.split_once('"')?;
     after.starts_with(", line ").then_some(path)
-}
-
-fn indent_of(line: &str) -> usize {
-    line.len() - line.trim_start().len()
 }
 
 #[cfg(test)]

@@ -221,8 +221,8 @@ pub fn share_led_records(contents: &[&str]) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter_map(|(i, c)| {
-            let share = c.split_whitespace().next()?.strip_suffix('%')?;
-            Some((i, share.parse::<f64>().ok()?))
+            let share = c.split_whitespace().next().filter(|w| w.ends_with('%'))?;
+            Some((i, number(share)?))
         })
         .collect();
     let values: Vec<f64> = led.iter().map(|&(_, share)| share).collect();
@@ -260,7 +260,7 @@ pub(crate) fn is_ranked_by_a_word(rows: &[&str]) -> bool {
     (0..RANKING_WORDS).any(|k| {
         let values: Vec<f64> = rows
             .iter()
-            .filter_map(|row| row.split_whitespace().nth(k)?.parse::<f64>().ok())
+            .filter_map(|row| number(row.split_whitespace().nth(k)?))
             .collect();
         values.len() as f64 >= rows.len() as f64 * NUMBER_CELLS_SHARE && is_falling(&values)
     })
@@ -271,26 +271,23 @@ pub(crate) fn is_ranked_by_a_word(rows: &[&str]) -> bool {
 fn numbers_in(column: (usize, usize), rows: &[&str]) -> Option<Vec<f64>> {
     let values: Vec<f64> = rows
         .iter()
-        .filter_map(|row| cell(column, row)?.parse::<f64>().ok())
+        .filter_map(|row| number(cell(column, row)?))
         .collect();
     (values.len() as f64 >= rows.len() as f64 * NUMBER_CELLS_SHARE).then_some(values)
 }
 
 /// The word of `row` under `column` (see [`is_under`]); a count of calls
-/// written `19/1` reads as its first number, a share `16.05%` as its
-/// number.
+/// written `19/1` reads as its first number.
 fn cell(column: (usize, usize), row: &str) -> Option<&str> {
     word_spans(row)
         .into_iter()
         .find(|&word| is_under(column, word))
-        .map(|(ws, we)| {
-            // A share reads as its number (`16.05%`).
-            row[ws..we]
-                .split('/')
-                .next()
-                .unwrap_or("")
-                .trim_end_matches('%')
-        })
+        .map(|(ws, we)| row[ws..we].split('/').next().unwrap_or(""))
+}
+
+/// The number a cell holds, a share (`16.05%`) read as its number.
+fn number(cell: &str) -> Option<f64> {
+    cell.strip_suffix('%').unwrap_or(cell).parse().ok()
 }
 
 /// Whether a word (its byte span) stands under a column's name: starting

@@ -7807,15 +7807,22 @@ def runtime_and_lint_twin_cases(venv):
 
 
 PERF_REPORT_RULE = "the column header and the ten rows of the largest overhead"
+PERF_CALLGRAPH_RULE = "the column header and the ten largest entries' lines (each symbol's own line)"
 
 
-def perf_report_facts(t):
-    """`perf report --stdio`'s must-keep facts (round 98): its header and
-    its ten largest rows (perf sorts them by overhead)."""
-    # perf pads its last column with spaces: a row's fact is its text.
+def perf_report_facts(t, header="# Overhead", row=r"^\s+\d+\.\d+%\s"):
+    """`perf report --stdio`'s must-keep facts (rounds 98 and 99): its
+    column header and its ten largest rows or entries (perf sorts them by
+    overhead). perf pads its last column with spaces: a row's fact is its
+    text."""
     lines = [l.rstrip() for l in t.splitlines()]
-    rows = [l for l in lines if re.match(r"^\s+\d+\.\d+%\s", l)]
-    return [l for l in lines if l.startswith("# Overhead")][:1] + rows[:10]
+    rows = [l for l in lines if re.match(row, l)]
+    return [l for l in lines if l.startswith(header)][:1] + rows[:10]
+
+
+def perf_callgraph_facts(t):
+    """Round 99's facts: entries open with two shares (children, self)."""
+    return perf_report_facts(t, "# Children", r"^\s+\d+\.\d+%\s+\d+\.\d+%\s")
 
 
 PERF_PYTHON = """import json, re
@@ -7826,6 +7833,19 @@ json.loads(s)
 """
 
 
+def perf_cases(record, report, cases, facts, rule):
+    """Each (id, command) of `cases` sampled by `perf record RECORD` and
+    reported by `perf report REPORT`, round 98's script at hand."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "perf")
+        write(os.path.join(d, "load.py"), PERF_PYTHON)
+        for cid, command in cases:
+            run(f"perf record {record} -o perf.data -F 2000 -- {command}", cwd=d)
+            t = run(f"perf report -i perf.data {report}", cwd=d)
+            shown = f"perf record {record} -F 2000" if record else "perf record -F 2000"
+            case(cid, "log", f"{shown} -- {command} && perf report {report}", t, facts(t), rule)
+
+
 def perf_report_cases():
     """Round 98: `perf report --stdio` of two programs sampled by `perf
     record` (cpu-clock), sorted by symbol. perf-report-python (tuning
@@ -7833,29 +7853,10 @@ def perf_report_cases():
     largest rows after the eighth folded as a run of similar lines;
     perf-report-shell-pipeline (evaluation half) is held out, its rule
     the same, written before ghost ran on it."""
-    with tempfile.TemporaryDirectory() as work:
-        d = new_dir(work, "perf")
-        write(os.path.join(d, "load.py"), PERF_PYTHON)
-        for cid, command in [
-            ("perf-report-python", "python3 load.py"),
-            ("perf-report-shell-pipeline",
-             "sh -c 'seq 1 400000 | sort -R | sort -n | gzip -9 | md5sum'"),
-        ]:
-            run(f"perf record -o perf.data -F 2000 -- {command}", cwd=d)
-            t = run("perf report -i perf.data --stdio --no-children --sort symbol -g none", cwd=d)
-            case(cid, "log", f"perf record -F 2000 -- {command} && perf report --stdio --no-children "
-                 "--sort symbol -g none", t, perf_report_facts(t), PERF_REPORT_RULE)
-
-
-PERF_CALLGRAPH_RULE = "the column header and the ten largest entries' lines (each symbol's own line)"
-
-
-def perf_callgraph_facts(t):
-    """`perf report --stdio` with call graphs: its header and its ten
-    largest entries (perf sorts them by their children's share)."""
-    lines = [l.rstrip() for l in t.splitlines()]
-    rows = [l for l in lines if re.match(r"^\s+\d+\.\d+%\s+\d+\.\d+%\s", l)]
-    return [l for l in lines if l.startswith("# Children")][:1] + rows[:10]
+    perf_cases("", "--stdio --no-children --sort symbol -g none", [
+        ("perf-report-python", "python3 load.py"),
+        ("perf-report-shell-pipeline", "sh -c 'seq 1 400000 | sort -R | sort -n | gzip -9 | md5sum'"),
+    ], perf_report_facts, PERF_REPORT_RULE)
 
 
 def perf_callgraph_cases():
@@ -7865,18 +7866,10 @@ def perf_callgraph_cases():
     probe that found the miss did; perf-report-callgraph-pipeline
     (evaluation half) is held out, its rule the same, written before ghost
     ran on it."""
-    with tempfile.TemporaryDirectory() as work:
-        d = new_dir(work, "perf")
-        write(os.path.join(d, "load.py"), PERF_PYTHON)
-        for cid, command in [
-            ("perf-callgraph-python", "python3 load.py"),
-            ("perf-report-callgraph-pipeline",
-             "sh -c 'seq 1 300000 | sort -R | sort -n | xz -6 | md5sum'"),
-        ]:
-            run(f"perf record -g -o perf.data -F 2000 -- {command}", cwd=d)
-            t = run("perf report -i perf.data --stdio", cwd=d)
-            case(cid, "log", f"perf record -g -F 2000 -- {command} && perf report --stdio", t,
-                 perf_callgraph_facts(t), PERF_CALLGRAPH_RULE)
+    perf_cases("-g", "--stdio", [
+        ("perf-callgraph-python", "python3 load.py"),
+        ("perf-report-callgraph-pipeline", "sh -c 'seq 1 300000 | sort -R | sort -n | xz -6 | md5sum'"),
+    ], perf_callgraph_facts, PERF_CALLGRAPH_RULE)
 
 
 NODE_PROF_RULE = "every row of the [Summary] section and the first three rows of each of its other tables"
