@@ -477,6 +477,18 @@ and a script traced by `bash -x` failing.
 `--round95` writes only `debugging_twin_cases()`: a tuning twin of round
 94's `git bisect run`.
 
+`--round98`, `--round99` and `--round100` write `perf report` and `node
+--prof-process` cases (see their functions).
+
+`--round101` writes only `gc_log_cases()`: two JVMs' unified GC logs
+(`-Xlog:gc*`) up to an OutOfMemoryError: G1's (tuning half, a probe) and
+the serial collector's (evaluation half, held out).
+
+`--round102 --js DIR` writes only `trace_resolution_cases()`: `tsc
+--traceResolution` of two projects with an import that does not resolve
+(typescript and knip from npm in DIR): nodenext's (tuning half, a probe)
+and bundler's (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -7928,6 +7940,126 @@ def node_prof_cases():
                  node_prof_facts(t), NODE_PROF_RULE)
 
 
+GC_LOG_RULE = ("every collection's summary line (tagged `gc` alone: its cause, heap before -> after, time) "
+               "and the OutOfMemoryError line")
+
+
+def gc_log_facts(t):
+    """A unified GC log's must-keep facts (round 101): each collection's
+    own summary (the line tagged `gc` alone that gives the heap before and
+    after) and the error the program died of."""
+    return [l for l in t.splitlines()
+            if (re.match(r"^\[[^]]*\]\[\w+\]\[gc\s*\] GC\(\d+\) ", l) and "->" in l)
+            or "OutOfMemoryError" in l]
+
+
+JAVA_GROW = """package cache;
+import java.util.*;
+public class Grow {
+    public static void main(String[] a) {
+        List<byte[]> keep = new ArrayList<>();
+        Random r = new Random(1);
+        for (int i = 0; ; i++) {
+            byte[] b = new byte[1024 * (1 + r.nextInt(64))];
+            if (i % 3 == 0) keep.add(b);
+        }
+    }
+}
+"""
+
+JAVA_SESSIONS = """package web;
+import java.util.*;
+public class Sessions {
+    public static void main(String[] a) {
+        Map<String, StringBuilder> live = new HashMap<>();
+        for (long n = 0; ; n++) {
+            StringBuilder s = new StringBuilder();
+            for (int k = 0; k < 20; k++) s.append("user-").append(n).append(';');
+            live.put("s" + n, s);
+            if (n % 5 == 0) live.remove("s" + (n - 3));
+        }
+    }
+}
+"""
+
+
+def gc_log_cases():
+    """Round 101: unified GC logs (`-Xlog:gc*`) of two programs that grow
+    until the heap is exhausted. jvm-xlog-gc (tuning half) is G1's log of
+    the probe that found how such a log folds; java-gc-serial-oom
+    (evaluation half) is held out, the serial collector's log of another
+    program, its rule the same, written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        for cid, src, main, flags in [
+            ("jvm-xlog-gc", JAVA_GROW, "cache.Grow", "-Xmx64m"),
+            ("java-gc-serial-oom", JAVA_SESSIONS, "web.Sessions", "-XX:+UseSerialGC -Xmx48m"),
+        ]:
+            d = new_dir(work, cid)
+            write(os.path.join(d, *main.split(".")) + ".java", src)
+            run(f"javac -d out {main.replace('.', '/')}.java", cwd=d)
+            command = f"java {flags} -Xlog:gc*:stdout -cp out {main}"
+            t = run(command, cwd=d)
+            case(cid, "log", command, t, gc_log_facts(t), GC_LOG_RULE)
+
+
+TRACE_RESOLUTION_RULE = ("every error TS line and the verdict (`======== Module name 'X' was ...`) "
+                         "of each module the sources import")
+
+
+def trace_resolution_facts(t, modules):
+    """`tsc --traceResolution`'s must-keep facts (round 102): the
+    compiler's errors and the verdict on each module the sources import
+    (`modules`), resolved or not."""
+    verdicts = tuple(f"======== Module name '{m}' was " for m in modules)
+    return [l for l in t.splitlines() if " error TS" in l or l.startswith(verdicts)]
+
+
+TRACE_NODENEXT = {
+    "tsconfig.json": '{"compilerOptions":{"strict":true,"module":"nodenext","moduleResolution":"nodenext",'
+                     '"noEmit":true,"types":[]},"include":["src"]}\n',
+    "src/index.ts": 'import { load } from "./config.js";\nimport { parse } from "yaml";\n'
+                    'import { format } from "./util/format.js";\nimport chalk from "chalk";\n'
+                    'import type { Options } from "knip";\n'
+                    'console.log(format(load(parse("a: 1"))), chalk, {} as Options);\n',
+    "src/config.ts": "export function load(x: unknown) { return String(x); }\n",
+    "src/util/format.ts": "export function format(s: string) { return s.trim(); }\n",
+}
+
+TRACE_BUNDLER = {
+    "tsconfig.json": '{"compilerOptions":{"strict":true,"module":"esnext","moduleResolution":"bundler",'
+                     '"noEmit":true,"types":[],"baseUrl":".","paths":{"@app/*":["src/app/*"]}},"include":["src"]}\n',
+    "src/main.ts": 'import { route } from "@app/router";\nimport { stringify } from "yaml";\n'
+                   'import { clamp } from "./lib/math";\nimport lodash from "lodash-es";\n'
+                   'import { missing } from "@app/missing";\n'
+                   'console.log(route(stringify({ n: clamp(3) })), lodash, missing);\n',
+    "src/app/router.ts": "export const route = (s: string) => `/${s}`;\n",
+    "src/lib/math.ts": "export function clamp(n: number) { return Math.min(1, n); }\n",
+}
+
+
+def trace_resolution_cases():
+    """Round 102: `tsc --traceResolution` of two small projects, each with
+    an import that does not resolve. tsc-trace-resolution (tuning half) is
+    the nodenext project of the probe that found how the trace folds;
+    tsc-trace-resolution-bundler (evaluation half) is held out, a project
+    resolved for a bundler with path aliases, its rule the same, written
+    before ghost ran on it."""
+    js = os.path.abspath(js_dir())
+    with tempfile.TemporaryDirectory() as work:
+        for cid, files, modules in [
+            ("tsc-trace-resolution", TRACE_NODENEXT, ["./config.js", "yaml", "./util/format.js", "chalk", "knip"]),
+            ("tsc-trace-resolution-bundler", TRACE_BUNDLER,
+             ["@app/router", "yaml", "./lib/math", "lodash-es", "@app/missing"]),
+        ]:
+            d = new_dir(work, cid)
+            for name, text in files.items():
+                write(os.path.join(d, name), text)
+            os.symlink(os.path.join(js, "node_modules"), os.path.join(d, "node_modules"))
+            t = run("node_modules/.bin/tsc -p . --traceResolution", cwd=d)
+            case(cid, "log", "npx tsc -p . --traceResolution", t, trace_resolution_facts(t, modules),
+                 TRACE_RESOLUTION_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9080,6 +9212,12 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round102" in sys.argv:
+        trace_resolution_cases()
+        return
+    if "--round101" in sys.argv:
+        gc_log_cases()
         return
     if "--round100" in sys.argv:
         node_prof_cases()
