@@ -366,7 +366,7 @@ impl Analysis {
         let titles = if titles.len() <= MAX_SECTION_TITLES {
             titles
         } else {
-            Vec::new()
+            first_of_each_shape(titles, &templates.of_line)
         };
         let sections = underlined_sections(contents);
         let headers = outline_headers(contents);
@@ -383,6 +383,9 @@ impl Analysis {
                 passing[i] || roles[i] != Role::Other
             }))
             .chain(crate::column_block::kept(contents, |i| {
+                passing[i] || roles[i] != Role::Other
+            }))
+            .chain(crate::completions::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))
             .chain(listing.iter().copied())
@@ -1887,8 +1890,20 @@ fn gap_marker(n: usize) -> String {
 }
 
 /// A log with more section titles than this is a listing of them (every
-/// passing test's banner): they fold like any other line.
+/// passing test's banner, `tsc --traceResolution`'s 908 `======== Resolving
+/// module …` and `Module name … was resolved …`): the first title of
+/// each shape stays ([`first_of_each_shape`]), the others fold like any
+/// other line.
 const MAX_SECTION_TITLES: usize = 100;
+
+/// The first of `lines` (in order) of each template `of_line` gives.
+fn first_of_each_shape(lines: Vec<usize>, of_line: &[usize]) -> Vec<usize> {
+    let mut seen = FxHashSet::default();
+    lines
+        .into_iter()
+        .filter(|&i| seen.insert(of_line[i]))
+        .collect()
+}
 
 /// Lines that announce a phase: `[INFO] --- plugin ---`, `=== RUN`, `## Step`.
 fn is_header_like(content: &str) -> bool {

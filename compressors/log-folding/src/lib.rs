@@ -39,6 +39,13 @@
 //!   template masks;
 //! - lines whose template ([`template`], mined from the log itself) is rare:
 //!   an unusual line is information whatever its words;
+//! - a step's completion line ([`completions`]: the line that began a step
+//!   said again with its measurements and the time it took, as the JVM's
+//!   GC log ends each collection: `GC(3) Pause Young (Normal) …
+//!   23M->13M(64M) 8.312ms`), however often its shape recurs;
+//! - section titles framed by rules (`=== FAILURES ===`); of a log with
+//!   more than 100 of them (`tsc --traceResolution`), the first of each
+//!   shape;
 //! - the first and last lines for context, and a few lines of each new shape;
 //! - runs of lines of one template (numbers, hashes, timestamps, paths
 //!   masked, varying words as wildcards; a number with few values, such
@@ -116,6 +123,7 @@ pub mod captured_output;
 pub mod ci_sections;
 pub mod code_frame;
 pub mod column_block;
+pub mod completions;
 pub mod counted_calls;
 pub mod diff;
 pub mod enumerated;

@@ -24,6 +24,21 @@ pub fn is_passing_test(content: &str) -> bool {
         || outcome_first(t)
         || scalatest(t)
         || minitest(t)
+        || tasty(t)
+}
+
+/// Haskell's tasty: `#1:        OK` or `parses a header:   OK (0.02s)` (a
+/// failing one says `FAIL`).
+fn tasty(t: &str) -> bool {
+    let Some((name, verdict)) = t.rsplit_once(": ") else {
+        return false;
+    };
+    let verdict = verdict.trim_start();
+    let timed = verdict
+        .strip_prefix("OK (")
+        .and_then(|v| v.strip_suffix("s)"))
+        .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+    !name.trim().is_empty() && (verdict == "OK" || timed)
 }
 
 /// minitest's verbose line for a test that passed or was skipped:
@@ -207,10 +222,14 @@ mod tests {
             "PASS src/utils/handled-error.test.js",
             "PASS: t/error-paths",
             "[info] - client rejects illegal trailer with an exception",
+            "      #1:                                     OK (0.02s)",
+            "    parses an error header:                   OK",
         ] {
             assert!(is_passing_test(line), "{line}");
         }
         for line in [
+            "      #2:                                     FAIL (0.03s)",
+            "Status: OK then error",
             "FAIL Bug #39780 (fatal error) [ext/gd/tests/bug39780.phpt]",
             "PASS",
             "SKIPPING the error check",

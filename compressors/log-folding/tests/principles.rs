@@ -1674,3 +1674,122 @@ fn lines_pointing_at_the_input_are_kept_and_a_counter_of_lines_folds() {
     let out = compress(&counter).text;
     assert!(out.lines().count() < 40, "the counter folds:\n{out}");
 }
+
+#[test]
+fn each_steps_completion_line_is_kept_however_often_its_shape_recurs() {
+    // The JVM's unified GC log: each collection begins with a line, prints
+    // its phases and ends with the begun line said again with the heap
+    // before and after and the time it took (the collection's summary).
+    let mut log = String::from("[0.006s][info][gc] Using G1\n");
+    for n in 0..60 {
+        let t = format!("[{}.{:03}s]", n / 10, n * 7 % 1000);
+        let cause = if n % 9 == 8 {
+            "Pause Full (G1 Compaction Pause)"
+        } else {
+            "Pause Young (Normal) (G1 Evacuation Pause)"
+        };
+        log.push_str(&format!("{t}[info][gc,start    ] GC({n}) {cause}\n"));
+        log.push_str(&format!(
+            "{t}[info][gc,task     ] GC({n}) Using 2 workers of 2 for evacuation\n"
+        ));
+        for phase in [
+            "Pre Evacuate Collection Set",
+            "Merge Heap Roots",
+            "Evacuate Collection Set",
+            "Other",
+        ] {
+            log.push_str(&format!(
+                "{t}[info][gc,phases   ] GC({n})   {phase}: {}.{}ms\n",
+                n % 4,
+                n % 10
+            ));
+        }
+        for region in ["Eden", "Survivor", "Old"] {
+            log.push_str(&format!(
+                "{t}[info][gc,heap     ] GC({n}) {region} regions: {}->{}({})\n",
+                n,
+                n / 2,
+                64
+            ));
+        }
+        log.push_str(&format!(
+            "{t}[info][gc          ] GC({n}) {cause} {}M->{}M(64M) {}.{:03}ms\n",
+            n + 6,
+            n / 2 + 3,
+            n % 13,
+            n * 37 % 1000
+        ));
+        log.push_str(&format!(
+            "{t}[info][gc,cpu      ] GC({n}) User=0.00s Sys=0.00s Real=0.00s\n"
+        ));
+    }
+    log.push_str("Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.contains("[gc          ] GC("));
+    assert!(out.len() < log.len() / 3, "the phases fold:\n{out}");
+}
+
+#[test]
+fn a_log_of_many_section_titles_keeps_the_first_title_of_each_shape() {
+    // `tsc --traceResolution`: each module's resolution framed by a title
+    // that opens it and one that gives its verdict, hundreds of each, and
+    // between them the files it tried (`… does not exist`).
+    let mut log = String::new();
+    for m in 0..150 {
+        let name = format!("{}{m}", words(m));
+        log.push_str(&format!(
+            "======== Resolving module '{name}' from '/app/src/index.ts'. ========\n"
+        ));
+        log.push_str("Explicitly specified module resolution kind: 'NodeNext'.\n");
+        for dir in ["src", "lib", "app", "node_modules/@types", "node_modules"] {
+            log.push_str(&format!(
+                "Directory '/app/{dir}/{name}' does not exist, skipping all lookups in it.\n"
+            ));
+            log.push_str(&format!("File '/app/{dir}/{name}.ts' does not exist.\n"));
+        }
+        log.push_str(&format!("File '/app/node_modules/{name}/index.d.ts' exists - use it as a name resolution result.\n"));
+        log.push_str(&format!(
+            "======== Module name '{name}' was successfully resolved to '/app/node_modules/{name}/index.d.ts' with Package ID '{name}/index.d.ts@1.0.{m}'. ========\n"
+        ));
+    }
+    let first = log
+        .lines()
+        .find(|l| l.contains("was successfully resolved"))
+        .unwrap()
+        .to_string();
+    let out = compress(&log).text;
+    assert!(kept(&out, &first), "{out}");
+    assert!(
+        out.matches("was successfully resolved").count() < 20,
+        "the other verdicts fold:\n{out}"
+    );
+}
+
+#[test]
+fn tastys_passing_tests_fold_and_its_failures_stay() {
+    // Haskell's tasty under pandoc's test suite: one line per test, passing
+    // ones `OK` with their time.
+    let mut log = String::from("pandoc tests\n  Command\n");
+    for k in 0..300 {
+        if k % 10 == 0 {
+            log.push_str(&format!("    {} writer\n", words(k)));
+        }
+        let name = format!("{} {} round trip:", words(k + 3), words(k + 7));
+        log.push_str(&format!("      {name:<40}OK (0.02s)\n"));
+    }
+    log.push_str("    4885.md\n      #1:                                  FAIL (0.03s)\n        expected: foo\n         but got: bar\n");
+    log.push_str("\n1 out of 301 tests failed (3.21s)\n");
+    let out = compress(&log).text;
+    assert!(
+        kept(
+            &out,
+            "      #1:                                  FAIL (0.03s)"
+        ),
+        "{out}"
+    );
+    assert!(kept(&out, "1 out of 301 tests failed (3.21s)"), "{out}");
+    assert!(
+        out.matches("OK (0.02s)").count() < 5,
+        "the passing tests fold:\n{out}"
+    );
+}
