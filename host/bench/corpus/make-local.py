@@ -489,6 +489,10 @@ the serial collector's (evaluation half, held out).
 (typescript and knip from npm in DIR): nodenext's (tuning half, a probe)
 and bundler's (evaluation half, held out).
 
+`--round103 VENV_BIN` writes only `call_tree_cases()`: pyinstrument's
+call trees (`--show-all`, pyinstrument in VENV_BIN) of `pip list` (tuning
+half, a probe) and `pydoc -k xml` (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8060,6 +8064,38 @@ def trace_resolution_cases():
                  TRACE_RESOLUTION_RULE)
 
 
+CALL_TREE_RULE = "the Duration line and the lines of the ten frames that took the most time (the first of equal ones)"
+
+
+def call_tree_facts(t):
+    """A profiler's call tree's must-keep facts (round 103): the run's
+    duration and the ten frames that took longest, each line's text after
+    its tree drawing (frames of equal time in the order printed)."""
+    lines = t.splitlines()
+    frames = []
+    for i, l in enumerate(lines):
+        m = re.match(r"^[\s│├└─]*?(\d+\.\d+ \S.*)$", l)
+        if m and not m.group(1).startswith(("0.0 ",)):
+            frames.append((-float(m.group(1).split()[0]), i, m.group(1).rstrip()))
+    top = [f for _, _, f in sorted(frames)[:10]]
+    return [l.strip() for l in lines if "Duration:" in l][:1] + top
+
+
+def call_tree_cases():
+    """Round 103: pyinstrument's call trees with every frame shown
+    (`--show-all`). pyinstrument-pip-list (tuning half) profiles `pip
+    list`, the probe that found every node of such a tree kept (2,825
+    lines in, 2,819 out); pyinstrument-pydoc (evaluation half) is held out,
+    `pydoc -k xml` profiled, its rule the same, written before ghost ran on
+    it."""
+    venv = os.path.abspath(VENV)
+    with tempfile.TemporaryDirectory() as work:
+        for cid, args in [("pyinstrument-pip-list", "-m pip list"), ("pyinstrument-pydoc", "-m pydoc -k xml")]:
+            d = new_dir(work, cid)
+            t = run(f"{venv}/pyinstrument --show-all {args}", cwd=d)
+            case(cid, "log", f"pyinstrument --show-all {args}", t, call_tree_facts(t), CALL_TREE_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9212,6 +9248,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round103" in sys.argv:
+        call_tree_cases()
         return
     if "--round102" in sys.argv:
         trace_resolution_cases()
