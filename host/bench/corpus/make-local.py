@@ -493,6 +493,11 @@ and bundler's (evaluation half, held out).
 call trees (`--show-all`, pyinstrument in VENV_BIN) of `pip list` (tuning
 half, a probe) and `pydoc -k xml` (evaluation half, held out).
 
+`--round104` writes only `cargo_log_cases()`: cargo's own debug log
+(`CARGO_LOG=debug`) of a rebuild: after a source file changed (tuning
+half, a probe) and after the manifest changed a dependency's features
+(evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8096,6 +8101,44 @@ def call_tree_cases():
             case(cid, "log", f"pyinstrument --show-all {args}", t, call_tree_facts(t), CALL_TREE_RULE)
 
 
+CARGO_LOG_RULE = "every line cargo logged at INFO (its fingerprint's verdicts: what is dirty and why) and its Finished line"
+
+
+def cargo_log_facts(t):
+    """`CARGO_LOG=debug`'s must-keep facts (round 104): the lines logged
+    at INFO amid the DEBUG ones and the build's outcome."""
+    return [l.rstrip() for l in t.splitlines()
+            if re.match(r"^\s*\d+\.\d+s\s+INFO ", l) or l.strip().startswith("Finished ")]
+
+
+def cargo_log_cases():
+    """Round 104: cargo's debug log of a rebuild of a small binary crate
+    using memchr and fnv from cargo's registry (offline).
+    cargo-debug-log-rebuild (tuning half) rebuilds after its main.rs was
+    touched, the probe that found the two INFO lines saying why folded
+    among the DEBUG ones; cargo-log-manifest-edit (evaluation half) is
+    held out, a rebuild after its manifest turned memchr's default
+    features off, its rule the same, written before ghost ran on it."""
+    manifest = '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n{memchr}\nfnv = "1"\n'
+    main = ('fn main() { let mut m = fnv::FnvHashMap::default(); m.insert(1, 2); '
+            'println!("{:?} {:?}", m, memchr::memchr(b\'a\', b"xa")); }\n')
+    with tempfile.TemporaryDirectory() as work:
+        for cid, change in [("cargo-debug-log-rebuild", "touch"), ("cargo-log-manifest-edit", "features")]:
+            d = new_dir(work, "app")
+            write(os.path.join(d, "Cargo.toml"), manifest.format(memchr='memchr = "2"'))
+            write(os.path.join(d, "src", "main.rs"), main)
+            run("cargo build --offline -q", cwd=d)
+            time.sleep(1)
+            if change == "touch":
+                os.utime(os.path.join(d, "src", "main.rs"))
+            else:
+                write(os.path.join(d, "Cargo.toml"), manifest.format(
+                    memchr='memchr = { version = "2", default-features = false, features = ["alloc"] }'))
+            t = run("CARGO_LOG=debug cargo build --offline", cwd=d)
+            case(cid, "log", "CARGO_LOG=debug cargo build", t, cargo_log_facts(t), CARGO_LOG_RULE)
+            shutil.rmtree(d)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9248,6 +9291,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round104" in sys.argv:
+        cargo_log_cases()
         return
     if "--round103" in sys.argv:
         call_tree_cases()
