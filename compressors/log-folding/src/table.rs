@@ -286,7 +286,7 @@ fn cell(column: (usize, usize), row: &str) -> Option<&str> {
 }
 
 /// The number a cell holds, a share (`16.05%`) read as its number.
-fn number(cell: &str) -> Option<f64> {
+pub(crate) fn number(cell: &str) -> Option<f64> {
     cell.strip_suffix('%').unwrap_or(cell).parse().ok()
 }
 

@@ -4,6 +4,13 @@
 //! alike in what matters; the template fold would take them for one shape
 //! printed many times. Each node stays, but a node the tool itself marks as
 //! shown already (npm's `deduped`, cargo's and Gradle's `(*)`) folds.
+//!
+//! A profiler's call tree is ranked: each node leads with the time its
+//! frame took and siblings come largest first (pyinstrument's `├─ 0.303
+//! main  pip/_internal/cli/main.py:46`). Its thousands of small frames are
+//! not what it is read for: it keeps its [`RANKED_NODES_KEPT`] largest
+//! nodes with the nodes above them (a frame's time is never more than its
+//! caller's, so they are the top of the tree), the rest fold.
 
 use crate::search::Search;
 use rustc_hash::FxHashSet;
@@ -12,6 +19,15 @@ use rustc_hash::FxHashSet;
 const MIN_NODES: usize = 5;
 /// …making up at least this share of its non-blank lines.
 const MIN_NODE_SHARE: f64 = 0.5;
+
+/// A ranked tree keeps this many of its largest nodes (and the nodes
+/// above them).
+const RANKED_NODES_KEPT: usize = 30;
+/// A tree is ranked when at least this share of its nodes lead with a
+/// number…
+const NUMBERED_SHARE: f64 = 0.9;
+/// …and at least this share of the nodes after a sibling are no larger.
+const FALLING_SHARE: f64 = 0.95;
 
 /// The node lines to keep, or none when `contents` is not a tree listing.
 pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
@@ -24,6 +40,7 @@ pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
     if nodes.len() < MIN_NODES || (nodes.len() as f64) < non_blank as f64 * MIN_NODE_SHARE {
         return FxHashSet::default();
     }
+    let nodes = largest_of_ranked(contents, &nodes).unwrap_or(nodes);
     // A line heading nodes but no node itself is a tree's root (`cargo tree
     // -d`'s duplicated package, `npm ls`'s project) or a label over a
     // branch (`[dev-dependencies]`): it says what the nodes under it are,
@@ -45,6 +62,81 @@ pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
         .map(|(i, _)| i)
         .chain(roots)
         .collect()
+}
+
+/// The [`RANKED_NODES_KEPT`] largest of `nodes` with the nodes above
+/// them, in order, when the tree is ranked (see the module's doc); else
+/// none.
+fn largest_of_ranked<'a>(
+    contents: &[&str],
+    nodes: &[(usize, &'a str)],
+) -> Option<Vec<(usize, &'a str)>> {
+    if nodes.len() <= RANKED_NODES_KEPT {
+        return None;
+    }
+    // Each node's depth (where its name starts), number and parent.
+    let depth = |k: usize| nodes[k].1.as_ptr() as usize - contents[nodes[k].0].as_ptr() as usize;
+    let values: Vec<Option<f64>> = nodes
+        .iter()
+        .map(|(_, name)| {
+            name.split_whitespace()
+                .next()
+                .and_then(crate::table::number)
+        })
+        .collect();
+    let numbered = values.iter().filter(|v| v.is_some()).count();
+    if (numbered as f64) < nodes.len() as f64 * NUMBERED_SHARE {
+        return None;
+    }
+    let mut parent: Vec<Option<usize>> = vec![None; nodes.len()];
+    // The open branches: (depth, node), the deepest last.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let (mut after_sibling, mut falling) = (0usize, 0usize);
+    for k in 0..nodes.len() {
+        let d = depth(k);
+        while open.last().is_some_and(|&(od, _)| od > d) {
+            open.pop();
+        }
+        if let Some(&(od, sibling)) = open.last()
+            && od == d
+        {
+            open.pop();
+            after_sibling += 1;
+            if let (Some(now), Some(before)) = (values[k], values[sibling])
+                && now <= before
+            {
+                falling += 1;
+            }
+        }
+        parent[k] = open.last().map(|&(_, p)| p);
+        open.push((d, k));
+    }
+    if after_sibling == 0 || (falling as f64) < after_sibling as f64 * FALLING_SHARE {
+        return None;
+    }
+    let mut by_size: Vec<usize> = (0..nodes.len()).filter(|&k| values[k].is_some()).collect();
+    by_size.sort_by(|&a, &b| {
+        values[b]
+            .partial_cmp(&values[a])
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    });
+    let mut chosen = vec![false; nodes.len()];
+    for &k in by_size.iter().take(RANKED_NODES_KEPT) {
+        let mut at = Some(k);
+        while let Some(node) = at
+            && !chosen[node]
+        {
+            chosen[node] = true;
+            at = parent[node];
+        }
+    }
+    Some(
+        (0..nodes.len())
+            .filter(|&k| chosen[k])
+            .map(|k| nodes[k])
+            .collect(),
+    )
 }
 
 /// The text after a tree node's branch (`├── `, `└─┬ `, `+--- `, `\- `,
@@ -142,6 +234,72 @@ mod tests {
             assert!(kept.contains(&i), "{line}");
         }
         assert_eq!(node_name(lines[2]), Some("error_handling.md"));
+    }
+
+    /// A call tree of `n` functions under a root, each calling three
+    /// others, times falling among siblings as pyinstrument prints them.
+    fn call_tree(n: usize) -> Vec<String> {
+        let mut lines = vec!["1.000 <module>  app.py:1".to_string()];
+        fn grow(lines: &mut Vec<String>, prefix: &str, time: f64, depth: usize, n: usize) {
+            for k in 0..3 {
+                if lines.len() > n || depth > 5 {
+                    return;
+                }
+                let last = k == 2;
+                let t = time * [0.6, 0.3, 0.1][k];
+                let branch = if last { "└─ " } else { "├─ " };
+                lines.push(format!(
+                    "{prefix}{branch}{t:.4} f{}  app.py:{}",
+                    lines.len(),
+                    lines.len()
+                ));
+                let deeper = format!("{prefix}{}", if last { "   " } else { "│  " });
+                grow(lines, &deeper, t, depth + 1, n);
+            }
+        }
+        grow(&mut lines, "", 1.0, 0, n);
+        lines
+    }
+
+    #[test]
+    fn a_ranked_call_tree_keeps_its_largest_nodes_and_those_above_them() {
+        let lines = call_tree(300);
+        let contents: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let kept = kept(&contents);
+        let time = |i: usize| -> f64 {
+            node_name(contents[i])
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let mut times: Vec<f64> = (1..contents.len()).map(time).collect();
+        times.sort_by(|a, b| b.partial_cmp(a).unwrap());
+        let thirtieth = times[RANKED_NODES_KEPT - 1];
+        for i in 1..contents.len() {
+            if time(i) > thirtieth {
+                assert!(kept.contains(&i), "{}", contents[i]);
+            }
+        }
+        assert!(kept.len() < 40, "{} of {} kept", kept.len(), contents.len());
+        // Kept nodes hang from kept nodes: the top of the tree.
+        assert!(kept.contains(&0));
+        // Unranked (siblings in name order, not by size), every node stays.
+        let unranked: Vec<String> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if i % 2 == 1 {
+                    l.replacen("─ 0.", "─ 9.", 1)
+                } else {
+                    l.clone()
+                }
+            })
+            .collect();
+        let contents: Vec<&str> = unranked.iter().map(String::as_str).collect();
+        assert_eq!(super::kept(&contents).len(), contents.len());
     }
 
     #[test]
