@@ -278,9 +278,9 @@ mod tests {
         let mut times: Vec<f64> = (1..contents.len()).map(time).collect();
         times.sort_by(|a, b| b.partial_cmp(a).unwrap());
         let thirtieth = times[RANKED_NODES_KEPT - 1];
-        for i in 1..contents.len() {
+        for (i, line) in contents.iter().enumerate().skip(1) {
             if time(i) > thirtieth {
-                assert!(kept.contains(&i), "{}", contents[i]);
+                assert!(kept.contains(&i), "{line}");
             }
         }
         assert!(kept.len() < 40, "{} of {} kept", kept.len(), contents.len());
