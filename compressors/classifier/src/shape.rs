@@ -71,7 +71,9 @@ pub(crate) fn judge(body: &str) -> (ContentClass, f32) {
         of.iter().filter(|l| f(l)).count() as f32 / of.len().max(1) as f32
     };
     let all = &lines.text;
-    let timestamped = share(all, &|l| starts_with_timestamp(l) || starts_with_level(l));
+    let timestamped = share(all, &|l| {
+        starts_with_timestamp(l) || starts_with_level(l) || starts_with_uptime_and_level(l)
+    });
     if timestamped > TIMESTAMPED_SHARE {
         return (ContentClass::Log, 0.6 + timestamped.min(0.3));
     }
@@ -353,6 +355,26 @@ pub(crate) fn starts_with_timestamp(l: &str) -> bool {
         || b.len() > 8 && b[0] == b'[' && b[1].is_ascii_digit()
 }
 
+/// A record led by the time since the program started and its level, as
+/// Rust's `tracing` prints them (`   0.012289147s  INFO main: …`: cargo's
+/// `CARGO_LOG=debug`).
+pub(crate) fn starts_with_uptime_and_level(l: &str) -> bool {
+    let t = l.trim_start();
+    let Some((uptime, rest)) = t.split_once(' ') else {
+        return false;
+    };
+    uptime
+        .strip_suffix('s')
+        .and_then(|n| n.split_once('.'))
+        .is_some_and(|(whole, part)| {
+            !whole.is_empty()
+                && !part.is_empty()
+                && whole.bytes().all(|b| b.is_ascii_digit())
+                && part.bytes().all(|b| b.is_ascii_digit())
+        })
+        && starts_with_level(rest.trim_start())
+}
+
 /// A line only a program's output has: one led by an error or warning
 /// level (`Error: Symbol ‘mean’ …`, `warning: unused`), a failure exit (`make: *** [b.o]
 /// Error 1`), a compiler's or linter's diagnostic, a runner's summary, or a
@@ -521,6 +543,29 @@ fn is_assignment(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tracing_log_with_rust_structs_in_its_spans_is_a_log() {
+        // cargo's `CARGO_LOG=debug`: braces and `::` paths in every span.
+        let span = "main:exec:compile_ws:compile:compile{unit=Unit { pkg: Package { id: PackageId { name: \"app\" }, ..: \"..\" }, kind: Host }}";
+        let mut log: String = (0..30)
+            .map(|i| format!("   0.0{i:08}s DEBUG {span}: cargo::core::compiler::fingerprint: step {i} {{ x: {i} }}\n"))
+            .collect();
+        // And the resolver's features, pretty-printed as Rust's Debug does.
+        log.push_str("   0.011256065s DEBUG main:exec:compile_ws:create_bcx:resolve: cargo::core::resolver::features: features={\n");
+        for name in ["fnv", "memchr", "app", "libc", "cfg-if", "log"] {
+            log.push_str(&format!(
+                "    (\n        PackageId {{\n            name: \"{name}\",\n            version: \"1.0.7\",\n        }},\n        NormalOrDev,\n    ): {{\n        \"default\",\n    }},\n"
+            ));
+        }
+        log.push_str("}\n");
+        assert_eq!(judge(&log).0, ContentClass::Log);
+        assert!(starts_with_uptime_and_level(
+            "   0.012289147s  INFO main: x"
+        ));
+        assert!(!starts_with_uptime_and_level("3.5s elapsed INFO"));
+        assert!(!starts_with_uptime_and_level("s INFO x"));
+    }
 
     #[test]
     fn code_is_judged_below_its_comments() {

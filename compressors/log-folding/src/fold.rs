@@ -385,6 +385,7 @@ impl Analysis {
             .chain(crate::column_block::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))
+            .chain(crate::levels::kept(contents))
             .chain(crate::completions::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))

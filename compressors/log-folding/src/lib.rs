@@ -43,6 +43,8 @@
 //!   said again with its measurements and the time it took, as the JVM's
 //!   GC log ends each collection: `GC(3) Pause Young (Normal) …
 //!   23M->13M(64M) 8.312ms`), however often its shape recurs;
+//! - a line logged above the log's usual level ([`levels`]: cargo's few
+//!   INFO lines saying what is dirty amid its `CARGO_LOG=debug` lines);
 //! - section titles framed by rules (`=== FAILURES ===`); of a log with
 //!   more than 100 of them (`tsc --traceResolution`), the first of each
 //!   shape;
@@ -133,6 +135,7 @@ pub mod fold;
 pub mod grep;
 pub mod help_text;
 pub mod instantiation;
+pub mod levels;
 pub mod line;
 pub mod listing;
 pub mod long_repeats;

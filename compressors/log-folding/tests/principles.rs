@@ -1793,3 +1793,29 @@ fn tastys_passing_tests_fold_and_its_failures_stay() {
         "the passing tests fold:\n{out}"
     );
 }
+
+#[test]
+fn the_few_lines_logged_above_the_usual_level_are_kept() {
+    // `CARGO_LOG=debug cargo build`: DEBUG lines of bookkeeping and two
+    // INFO lines saying why the crate is rebuilt, all under one long span.
+    let span = "main:exec:compile_ws:compile:compile{unit=Unit { pkg: Package { id: PackageId { name: \"app\", version: \"0.1.0\", source: \"/src/app\" }, ..: \"..\" }, target: TargetInner { name: \"app\", doc: true }, profile: Profile { name: \"dev\", opt_level: \"0\" }, kind: Host }}";
+    let mut log = String::new();
+    for i in 0..80 {
+        log.push_str(&format!(
+            "   0.{:09}s DEBUG {span}: cargo::core::compiler::{}: {} {i}\n",
+            12_000_000 + i * 7919,
+            ["fingerprint", "job_queue", "build_context"][i % 3],
+            ["load", "write fingerprint", "start"][i % 3]
+        ));
+        if i == 40 {
+            log.push_str(&format!("   0.012289147s  INFO {span}: cargo::core::compiler::fingerprint: fingerprint dirty for app v0.1.0 (/src/app)\n"));
+            log.push_str(&format!("   0.012302296s  INFO {span}: cargo::core::compiler::fingerprint:     dirty: FsStatusOutdated(StaleItem(ChangedFile {{ stale: \"/src/app/src/main.rs\" }}))\n"));
+        }
+    }
+    log.push_str("    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.12s\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.contains(" INFO ") || l.contains("Finished")
+    });
+    assert!(out.len() < log.len() / 2, "the DEBUG lines fold:\n{out}");
+}

@@ -1,0 +1,171 @@
+//! Log levels. A program logging at DEBUG says its milestones a level up:
+//! cargo's `CARGO_LOG=debug` prints sixty DEBUG lines of resolution and
+//! bookkeeping and five INFO lines saying which unit is dirty and why. The
+//! INFO lines share the DEBUG lines' long span prefix
+//! (`main:exec:compile_ws:compile:compile{unit=Unit { … }}`), so they read
+//! as the same long line said again and folded with them. The program
+//! ranked them itself: in a log whose levelled lines mostly carry one level,
+//! a line at a higher level is kept, as long as such lines are few (else
+//! they are the log's own routine). Warnings and errors are the line
+//! severity's to keep (a warning said again but for its numbers counted
+//! under the first), whatever the level of the rest.
+
+/// How much a program said a line matters, least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// `TRACE`.
+    Trace,
+    /// `DEBUG`.
+    Debug,
+    /// `INFO`.
+    Info,
+    /// `WARN`, `WARNING`.
+    Warn,
+    /// `ERROR`, `FATAL`, `CRITICAL`.
+    Error,
+}
+
+/// A log is read by its levels when at least this many lines carry one…
+const MIN_LEVELLED_LINES: usize = 20;
+/// …and at least this share of them carry the same one.
+const USUAL_LEVEL_SHARE: f64 = 0.5;
+/// Lines above the usual level are kept while they are at most this share
+/// of the levelled lines.
+const RAISED_SHARE_AT_MOST: f64 = 0.1;
+/// A level is looked for among a line's first words.
+const LEVEL_WORDS: usize = 4;
+
+/// The lines logged above the log's usual level, when the log reads by its
+/// levels and they are few; else none.
+pub fn kept(contents: &[&str]) -> Vec<usize> {
+    let levels: Vec<Option<Level>> = contents.iter().map(|c| level_of(c)).collect();
+    let mut counts = [0usize; 5];
+    for level in levels.iter().flatten() {
+        counts[*level as usize] += 1;
+    }
+    let levelled: usize = counts.iter().sum();
+    let Some((usual, &most)) = counts.iter().enumerate().max_by_key(|&(_, n)| *n) else {
+        return Vec::new();
+    };
+    let raised: usize = counts
+        .get(usual + 1..Level::Warn as usize)
+        .map_or(0, |above| above.iter().sum());
+    if levelled < MIN_LEVELLED_LINES
+        || (most as f64) < levelled as f64 * USUAL_LEVEL_SHARE
+        || raised == 0
+        || raised as f64 > levelled as f64 * RAISED_SHARE_AT_MOST
+    {
+        return Vec::new();
+    }
+    // Warnings and errors are the line severity's (repeats of one counted
+    // under the first), not this rule's.
+    (0..contents.len())
+        .filter(|&i| levels[i].is_some_and(|l| l as usize > usual && l < Level::Warn))
+        .collect()
+}
+
+/// The level `content` was logged at: a level word among its first
+/// [`LEVEL_WORDS`] words (`INFO`, `[DEBUG]`, `WARNING:root:…`,
+/// `level=info`).
+pub fn level_of(content: &str) -> Option<Level> {
+    content
+        .split_ascii_whitespace()
+        .take(LEVEL_WORDS)
+        .find_map(|word| match word.strip_prefix("level=") {
+            // logfmt writes its levels in lower case.
+            Some(value) => level_named(&value.trim_matches('"').to_ascii_uppercase()),
+            None => {
+                let word = word
+                    .trim_matches(|c: char| matches!(c, '[' | ']' | '(' | ')' | '<' | '>' | '|'));
+                level_named(word.split(':').next().unwrap_or(word))
+            }
+        })
+}
+
+/// The level an upper-case `name` names.
+fn level_named(name: &str) -> Option<Level> {
+    match name {
+        "TRACE" => Some(Level::Trace),
+        "DEBUG" => Some(Level::Debug),
+        "INFO" => Some(Level::Info),
+        "WARN" | "WARNING" => Some(Level::Warn),
+        "ERROR" | "FATAL" | "CRITICAL" => Some(Level::Error),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_read_in_the_shapes_loggers_print_them() {
+        for (line, level) in [
+            (
+                "   0.012289147s  INFO main:exec: cargo::core::compiler::fingerprint: dirty",
+                Level::Info,
+            ),
+            (
+                "[2024-01-01T00:00:00Z DEBUG app::db] pool ready",
+                Level::Debug,
+            ),
+            ("WARNING:root:disk almost full", Level::Warn),
+            (
+                "time=2024-01-01T00:00:00Z level=debug msg=\"tick\"",
+                Level::Debug,
+            ),
+            ("2024-01-01 12:00:00,123 ERROR [main] boom", Level::Error),
+        ] {
+            assert_eq!(level_of(line), Some(level), "{line}");
+        }
+        assert_eq!(level_of("the info desk opens at nine"), None);
+    }
+
+    #[test]
+    fn a_few_lines_above_the_usual_level_are_kept() {
+        let mut log: Vec<String> = (0..60)
+            .map(|i| format!("0.{i:03}s DEBUG resolve: step {i}"))
+            .collect();
+        log.insert(
+            30,
+            "0.030s  INFO fingerprint: dirty: main.rs changed".to_string(),
+        );
+        log.insert(
+            31,
+            "0.031s  INFO fingerprint: dirty: dep-info stale".to_string(),
+        );
+        let contents: Vec<&str> = log.iter().map(String::as_str).collect();
+        assert_eq!(kept(&contents), vec![30, 31]);
+        // Half the lines at INFO are the log's routine, not its milestones.
+        let routine: Vec<String> = (0..60)
+            .map(|i| {
+                format!(
+                    "0.{i:03}s {} step {i}",
+                    if i % 2 == 0 { "DEBUG" } else { "INFO" }
+                )
+            })
+            .collect();
+        let contents: Vec<&str> = routine.iter().map(String::as_str).collect();
+        assert!(kept(&contents).is_empty());
+        // Warnings above INFO are the severity's: a log of warnings asks nothing here.
+        let warned: Vec<String> = (0..60)
+            .map(|i| {
+                format!(
+                    "{} step {i}",
+                    if i % 20 == 0 {
+                        "WARN"
+                    } else if i < 50 {
+                        "INFO"
+                    } else {
+                        "ERROR"
+                    }
+                )
+            })
+            .collect();
+        let contents: Vec<&str> = warned.iter().map(String::as_str).collect();
+        assert!(kept(&contents).is_empty());
+        let errors: Vec<String> = (0..60).map(|i| format!("ERROR step {i}")).collect();
+        let contents: Vec<&str> = errors.iter().map(String::as_str).collect();
+        assert!(kept(&contents).is_empty());
+    }
+}
