@@ -18,7 +18,7 @@
 //! step. Both lines are read after the printer's bracketed fields
 //! (`[0.117s][info][gc,start ]`), which differ between the two.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A completion adds at most this many measurements.
 const MAX_MEASUREMENTS: usize = 4;
@@ -30,8 +30,23 @@ const MIN_STEP_WORDS: usize = 2;
 /// order; a line `claimed` says is another rule's (a passing test's) is
 /// neither a step nor its completion.
 pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
-    // What each line said, by its text: a step begun and not completed
-    // yet (`true`), or one said again or completed already (`false`).
+    // The texts a step could have begun with, by what the lines that may
+    // complete one say (most logs have none: nothing else is looked at),
+    // and their lengths, a cheap test before a line is hashed.
+    let steps: FxHashSet<&str> = contents
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !claimed(i))
+        .filter_map(|(_, line)| begun_step(message(line)))
+        .flatten()
+        .collect();
+    if steps.is_empty() {
+        return Vec::new();
+    }
+    let lengths: FxHashSet<usize> = steps.iter().map(|s| s.len()).collect();
+    // What each line that could begin a step said: a step begun and not
+    // completed yet (`true`), or one said again or completed already
+    // (`false`).
     let mut said_before: FxHashMap<&str, bool> = FxHashMap::default();
     let mut out = Vec::new();
     for (i, line) in contents.iter().enumerate() {
@@ -47,11 +62,7 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
             said_before.insert(step, false);
             out.push(i);
         }
-        if said
-            .split_ascii_whitespace()
-            .nth(MIN_STEP_WORDS - 1)
-            .is_some()
-        {
+        if lengths.contains(&said.len()) && steps.contains(said) {
             said_before
                 .entry(said)
                 .and_modify(|open| *open = false)

@@ -32,8 +32,10 @@ const USUAL_LEVEL_SHARE: f64 = 0.5;
 /// Lines above the usual level are kept while they are at most this share
 /// of the levelled lines.
 const RAISED_SHARE_AT_MOST: f64 = 0.1;
-/// A level is looked for among a line's first words.
+/// A level is looked for among a line's first words…
 const LEVEL_WORDS: usize = 4;
+/// …starting within its first bytes.
+const LEVEL_WITHIN_BYTES: usize = 64;
 
 /// The lines logged above the log's usual level, when the log reads by its
 /// levels and they are few; else none.
@@ -68,18 +70,46 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
 /// [`LEVEL_WORDS`] words (`INFO`, `[DEBUG]`, `WARNING:root:…`,
 /// `level=info`).
 pub fn level_of(content: &str) -> Option<Level> {
-    content
-        .split_ascii_whitespace()
-        .take(LEVEL_WORDS)
-        .find_map(|word| match word.strip_prefix("level=") {
-            // logfmt writes its levels in lower case.
-            Some(value) => level_named(&value.trim_matches('"').to_ascii_uppercase()),
-            None => {
-                let word = word
-                    .trim_matches(|c: char| matches!(c, '[' | ']' | '(' | ')' | '<' | '>' | '|'));
-                level_named(word.split(':').next().unwrap_or(word))
-            }
-        })
+    let b = content.as_bytes();
+    let mut at = 0;
+    for _ in 0..LEVEL_WORDS {
+        while at < b.len() && b[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if at >= b.len() || at > LEVEL_WITHIN_BYTES {
+            return None;
+        }
+        let start = at;
+        while at < b.len() && !b[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        // Most words cannot be a level: their first letter says so.
+        let first = b[start..at]
+            .iter()
+            .find(|c| !matches!(c, b'[' | b'(' | b'<' | b'|'));
+        if matches!(
+            first,
+            Some(b'T' | b'D' | b'I' | b'W' | b'E' | b'F' | b'C' | b'l')
+        ) && let Some(level) = level_in(&content[start..at])
+        {
+            return Some(level);
+        }
+    }
+    None
+}
+
+/// The level one `word` says (`INFO`, `[DEBUG]`, `WARNING:root:…`,
+/// `level=info`), if any.
+fn level_in(word: &str) -> Option<Level> {
+    match word.strip_prefix("level=") {
+        // logfmt writes its levels in lower case.
+        Some(value) => level_named(&value.trim_matches('"').to_ascii_uppercase()),
+        None => {
+            let word =
+                word.trim_matches(|c: char| matches!(c, '[' | ']' | '(' | ')' | '<' | '>' | '|'));
+            level_named(word.split(':').next().unwrap_or(word))
+        }
+    }
 }
 
 /// The level an upper-case `name` names.
