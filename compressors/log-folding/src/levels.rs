@@ -46,9 +46,8 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
         counts[*level as usize] += 1;
     }
     let levelled: usize = counts.iter().sum();
-    let Some((usual, &most)) = counts.iter().enumerate().max_by_key(|&(_, n)| *n) else {
-        return Vec::new();
-    };
+    let most = counts.iter().copied().max().unwrap_or(0);
+    let usual = counts.iter().position(|&n| n == most).unwrap_or(0);
     let raised: usize = counts
         .get(usual + 1..Level::Warn as usize)
         .map_or(0, |above| above.iter().sum());
@@ -112,16 +111,32 @@ fn level_in(word: &str) -> Option<Level> {
     }
 }
 
+/// The names loggers print their levels by, with the level each names.
+const NAMES: &[(&str, Level)] = &[
+    ("TRACE", Level::Trace),
+    ("DEBUG", Level::Debug),
+    ("INFO", Level::Info),
+    ("WARN", Level::Warn),
+    ("WARNING", Level::Warn),
+    ("ERROR", Level::Error),
+    ("FATAL", Level::Error),
+    ("CRITICAL", Level::Error),
+];
+
 /// The level an upper-case `name` names.
 fn level_named(name: &str) -> Option<Level> {
-    match name {
-        "TRACE" => Some(Level::Trace),
-        "DEBUG" => Some(Level::Debug),
-        "INFO" => Some(Level::Info),
-        "WARN" | "WARNING" => Some(Level::Warn),
-        "ERROR" | "FATAL" | "CRITICAL" => Some(Level::Error),
-        _ => None,
-    }
+    NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, level)| level)
+}
+
+/// The level `name` names in any case (`info`, `Warning`, `ERROR`).
+pub fn level_named_in_any_case(name: &str) -> Option<Level> {
+    NAMES
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, level)| level)
 }
 
 #[cfg(test)]

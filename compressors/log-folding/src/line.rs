@@ -457,14 +457,8 @@ fn is_hashlike(token: &str) -> bool {
 /// What follows a leading level tag (`[info] `, `[ERROR] `), if the line
 /// has one.
 fn after_level_tag(content: &str) -> Option<&str> {
-    const LEVELS: &[&str] = &[
-        "info", "error", "warn", "warning", "debug", "trace", "fatal",
-    ];
     let (tag, rest) = content.strip_prefix('[')?.split_around("] ")?;
-    LEVELS
-        .iter()
-        .any(|level| tag.eq_ignore_ascii_case(level))
-        .then_some(rest)
+    crate::levels::level_named_in_any_case(tag).map(|_| rest)
 }
 
 /// The bytes of whitespace `content` opens with: its indent.
