@@ -498,6 +498,10 @@ half, a probe) and `pydoc -k xml` (evaluation half, held out).
 half, a probe) and after the manifest changed a dependency's features
 (evaluation half, held out).
 
+`--round105` writes only `go_bench_cases()`: `go test -bench . -benchmem`
+of two standard-library packages: strconv's (tuning half, a probe) and
+sort's (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8139,6 +8143,31 @@ def cargo_log_cases():
             shutil.rmtree(d)
 
 
+GO_BENCH_RULE = "every benchmark's result line (its name, iterations and measurements) and the run's PASS/ok verdict"
+
+
+def go_bench_facts(t):
+    """`go test -bench`'s must-keep facts (round 105): each result line,
+    one per benchmark, and the package's verdict."""
+    return [l.rstrip() for l in t.splitlines()
+            if re.match(r"^Benchmark\S+\s+\d+\s+[\d.]+ ns/op", l)
+            or l.strip() == "PASS" or re.match(r"^(ok|FAIL)\s", l)]
+
+
+def go_bench_cases():
+    """Round 105: the standard library's own benchmarks run by `go test
+    -run '^$' -bench . -benchmem`, a short bench time each.
+    go-test-benchmem-strconv (tuning half) is the probe;
+    go-test-benchmem-sort (evaluation half) is held out, its rule the
+    same, written before ghost ran on it."""
+    env_go = "GOFLAGS=-mod=mod GOPROXY=off GOCACHE=/tmp/ghost-gocache GOPATH=/tmp/ghost-gopath"
+    for cid, pkg, bench_time in [("go-test-benchmem-strconv", "strconv", "20ms"),
+                                 ("go-test-benchmem-sort", "sort", "5x")]:
+        command = f"go test -run '^$' -bench . -benchmem -benchtime {bench_time} {pkg}"
+        t = run(f"{env_go} {command}", cwd="/tmp")
+        case(cid, "log", command, t, go_bench_facts(t), GO_BENCH_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9291,6 +9320,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round105" in sys.argv:
+        go_bench_cases()
         return
     if "--round104" in sys.argv:
         cargo_log_cases()
