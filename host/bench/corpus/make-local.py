@@ -502,6 +502,10 @@ half, a probe) and after the manifest changed a dependency's features
 of two standard-library packages: strconv's (tuning half, a probe) and
 sort's (evaluation half, held out).
 
+`--round106` writes only `held_out_go_bench_cases()`: `go test -bench .`
+(no `-benchmem`) of bytes and unicode/utf8 (both evaluation half, held
+out), written after round 105's rule was built.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8168,6 +8172,19 @@ def go_bench_cases():
         case(cid, "log", command, t, go_bench_facts(t), GO_BENCH_RULE)
 
 
+def held_out_go_bench_cases():
+    """Round 106: two more held-out benchmark runs for round 105's rule
+    (sort's run was short enough to pass whole): the standard library's
+    bytes and unicode/utf8 benchmarks, `go test -bench .` without
+    `-benchmem` (throughput columns, `MB/s`, where a benchmark sets its
+    bytes), their rule round 105's, written before ghost ran on them."""
+    env_go = "GOFLAGS=-mod=mod GOPROXY=off GOCACHE=/tmp/ghost-gocache GOPATH=/tmp/ghost-gopath"
+    for cid, pkg in [("go-test-bench-bytes", "bytes"), ("go-test-bench-unicode-utf8", "unicode/utf8")]:
+        command = f"go test -run '^$' -bench . -benchtime 10ms {pkg}"
+        t = run(f"{env_go} {command}", cwd="/tmp")
+        case(cid, "log", command, t, go_bench_facts(t), GO_BENCH_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9320,6 +9337,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round106" in sys.argv:
+        held_out_go_bench_cases()
         return
     if "--round105" in sys.argv:
         go_bench_cases()
