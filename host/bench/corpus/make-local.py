@@ -506,6 +506,11 @@ sort's (evaluation half, held out).
 (no `-benchmem`) of bytes and unicode/utf8 (both evaluation half, held
 out), written after round 105's rule was built.
 
+`--round107 VENV_BIN --js DIR` writes only `debug_log_diagnostic_cases()`:
+a checker's diagnostics amid its own debug log: `mypy -v` (mypy in
+VENV_BIN; tuning half, a probe) and `eslint --debug` (eslint 9 and
+@eslint/js 9 in DIR; evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8185,6 +8190,57 @@ def held_out_go_bench_cases():
         case(cid, "log", command, t, go_bench_facts(t), GO_BENCH_RULE)
 
 
+DEBUG_LOG_DIAGNOSTIC_RULE = ("every diagnostic the checker reported (mypy's `path:line: error|note:` lines; "
+                             "eslint's problem lines and the file each is under) and its closing summary")
+
+
+def debug_log_diagnostic_facts(t):
+    """Round 107's must-keep facts: the diagnostics and the summary a
+    checker prints amid its debug log."""
+    return [l.rstrip() for l in t.splitlines()
+            if re.match(r"^\S+\.py:\d+: (error|note):", l)
+            or re.match(r"^(Found \d+ errors? in|Success: no issues)", l)
+            or re.match(r"^\s+\d+:\d+\s+(error|warning)\s", l)
+            or re.match(r"^/\S+\.js$", l)
+            or re.match(r"^✖ \d+ problems?", l)]
+
+
+def debug_log_diagnostic_cases(venv, js):
+    """Round 107: a checker run with its debug log on, the diagnostics
+    printed among the log lines. mypy-verbose-log (tuning half) is the
+    probe: `mypy -v` on a small package with four type errors;
+    eslint-debug-problems (evaluation half) is held out: `eslint --debug`
+    on two files with problems (recommended rules), its rule the same,
+    written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "shop")
+        write(os.path.join(d, "shop", "__init__.py"), "")
+        write(os.path.join(d, "shop", "cart.py"),
+              "from dataclasses import dataclass\n\n\n@dataclass\nclass Item:\n    name: str\n    price: int\n\n\n"
+              "def total(items: list[Item]) -> int:\n    return sum(i.price for i in items) + \"0\"\n\n\n"
+              "def cheapest(items: list[Item]) -> Item:\n    return min(items, key=lambda i: i.price).name\n")
+        write(os.path.join(d, "shop", "orders.py"),
+              "import json\nfrom shop.cart import Item, total\n\n\n"
+              "def load(path: str) -> list[Item]:\n    with open(path) as f:\n        rows = json.load(f)\n"
+              "    return [Item(r[\"name\"], r[\"price\"], r[\"sku\"]) for r in rows]\n\n\n"
+              "def report(path: str) -> str:\n    return total(load(path)).upper()\n")
+        t = run(f"{venv}/mypy -v --no-incremental shop", cwd=d)
+        case("mypy-verbose-log", "log", "mypy -v shop", t, debug_log_diagnostic_facts(t), DEBUG_LOG_DIAGNOSTIC_RULE)
+        e = new_dir(work, "web")
+        write(os.path.join(e, "eslint.config.js"),
+              "const js = require(\"@eslint/js\");\nmodule.exports = [js.configs.recommended, "
+              "{ languageOptions: { sourceType: \"commonjs\", globals: { require: \"readonly\", module: \"writable\" } } }];\n")
+        write(os.path.join(e, "src", "routes.js"),
+              "const unused = 1;\nfunction handler(req, res) {\n  if (req.method == \"GET\") { return res.send(body); }\n"
+              "  debugger;\n}\nmodule.exports = { handler };\n")
+        write(os.path.join(e, "src", "store.js"),
+              "function get(map, key) {\n  switch (key) {\n    case 1: return map[1];\n    case 1: return map[2];\n  }\n"
+              "  return map[key]\n}\nconst get = 2;\nmodule.exports = { get };\n")
+        os.symlink(os.path.join(os.path.abspath(js), "node_modules"), os.path.join(e, "node_modules"))
+        t = run(f"{js}/node_modules/.bin/eslint --debug src", cwd=e)
+        case("eslint-debug-problems", "log", "eslint --debug src", t, debug_log_diagnostic_facts(t), DEBUG_LOG_DIAGNOSTIC_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9337,6 +9393,10 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round107" in sys.argv:
+        debug_log_diagnostic_cases(sys.argv[sys.argv.index("--round107") + 1],
+                                   sys.argv[sys.argv.index("--js") + 1])
         return
     if "--round106" in sys.argv:
         held_out_go_bench_cases()
