@@ -386,6 +386,9 @@ impl Analysis {
                 passing[i] || roles[i] != Role::Other
             }))
             .chain(crate::levels::kept(contents))
+            .chain(crate::measured_records::kept(contents, |i| {
+                passing[i] || roles[i] != Role::Other
+            }))
             .chain(crate::completions::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))

@@ -43,6 +43,10 @@
 //!   said again with its measurements and the time it took, as the JVM's
 //!   GC log ends each collection: `GC(3) Pause Young (Normal) …
 //!   23M->13M(64M) 8.312ms`), however often its shape recurs;
+//! - a line naming a thing and giving only its measurements
+//!   ([`measured_records`]: `go test -bench`'s `BenchmarkAtoi-2  5380591
+//!   4.341 ns/op  0 B/op`), when a log has a few such lines, nearly each
+//!   naming another thing;
 //! - a line logged above the log's usual level ([`levels`]: cargo's few
 //!   INFO lines saying what is dirty amid its `CARGO_LOG=debug` lines);
 //! - section titles framed by rules (`=== FAILURES ===`); of a log with
@@ -140,6 +144,7 @@ pub mod line;
 pub mod listing;
 pub mod long_repeats;
 pub mod markers;
+pub mod measured_records;
 mod minitest;
 pub mod native_trace;
 mod node_runners;

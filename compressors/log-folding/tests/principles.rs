@@ -1819,3 +1819,36 @@ fn the_few_lines_logged_above_the_usual_level_are_kept() {
     });
     assert!(out.len() < log.len() / 2, "the DEBUG lines fold:\n{out}");
 }
+
+#[test]
+fn every_benchmark_result_is_kept_while_progress_folds() {
+    // `go test -bench . -benchmem` after a download: one line per
+    // benchmark, a name then measurements, names differing in their digits
+    // too (`/7bit`, `/26bit`).
+    let mut log = String::new();
+    for k in 0..200 {
+        log.push_str(&format!(
+            "go: downloading example.com/dep v1.{k}.0 ({} kB/s)\n",
+            100 + k
+        ));
+    }
+    log.push_str("goos: linux\ngoarch: amd64\npkg: strconv\n");
+    for (k, op) in ["ParseInt", "Atoi", "FormatInt", "AppendInt"]
+        .iter()
+        .enumerate()
+    {
+        for sign in ["Pos", "Neg"] {
+            for bits in [7, 26, 31, 56, 63] {
+                log.push_str(&format!(
+                    "Benchmark{op}/{sign}/{bits}bit-2  \t {:>8}\t {:>10.2} ns/op\t       0 B/op\t       0 allocs/op\n",
+                    1_000_000 + bits * 7919 + k,
+                    12.5 + bits as f64 / 3.0
+                ));
+            }
+        }
+    }
+    log.push_str("PASS\nok  \tstrconv\t4.107s\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| l.starts_with("Benchmark"));
+    assert!(out.len() < log.len() / 2, "the downloads fold:\n{out}");
+}
