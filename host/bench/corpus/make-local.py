@@ -511,6 +511,10 @@ a checker's diagnostics amid its own debug log: `mypy -v` (mypy in
 VENV_BIN; tuning half, a probe) and `eslint --debug` (eslint 9 and
 @eslint/js 9 in DIR; evaluation half, held out).
 
+`--round108` writes only `include_tree_cases()`: the include tree `-H`
+prints while compiling: gcc's of a C file (tuning half, a probe) and g++'s
+of a C++ file (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8241,6 +8245,41 @@ def debug_log_diagnostic_cases(venv, js):
         case("eslint-debug-problems", "log", "eslint --debug src", t, debug_log_diagnostic_facts(t), DEBUG_LOG_DIAGNOSTIC_RULE)
 
 
+INCLUDE_TREE_RULE = ("every header the source file includes itself (the tree's depth-one `. ` lines) "
+                     "and every error or warning the compiler printed")
+
+
+def include_tree_facts(t):
+    """`-H`'s must-keep facts (round 108): the headers at depth one and
+    the compiler's diagnostics."""
+    return [l.rstrip() for l in t.splitlines()
+            if l.startswith(". ") or re.search(r": (fatal error|error|warning): ", l)]
+
+
+def include_tree_cases():
+    """Round 108: `-H -fsyntax-only -Wall`, the tree of every header read,
+    indented by dots. gcc-include-tree (tuning half) is the probe: a C file
+    including four standard headers, one of its own and a missing one;
+    gxx-h-includes (evaluation half) is held out: a C++ file including
+    five standard headers and one of its own, calling a function never
+    declared, its rule the same, written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "tool")
+        write(os.path.join(d, "util.h"), "#include <stdint.h>\n#include <stddef.h>\nuint32_t checksum(const char *p, size_t n);\n")
+        write(os.path.join(d, "main.c"),
+              "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <errno.h>\n#include \"util.h\"\n"
+              "#include \"config.h\"\n\nint main(void) { return (int)checksum(\"x\", 1); }\n")
+        t = run("gcc -H -fsyntax-only -Wall main.c", cwd=d)
+        case("gcc-include-tree", "log", "gcc -H -fsyntax-only -Wall main.c", t, include_tree_facts(t), INCLUDE_TREE_RULE)
+        write(os.path.join(d, "shape.hpp"), "#pragma once\n#include <cmath>\nstruct Shape { double w, h; };\n")
+        write(os.path.join(d, "main.cpp"),
+              "#include <vector>\n#include <map>\n#include <string>\n#include <iostream>\n#include <algorithm>\n"
+              "#include \"shape.hpp\"\n\nint main() {\n  std::vector<Shape> v{{1, 2}};\n  int unused = 0;\n"
+              "  std::cout << area(v[0]) << std::endl;\n}\n")
+        t = run("g++ -H -fsyntax-only -Wall main.cpp", cwd=d)
+        case("gxx-h-includes", "log", "g++ -H -fsyntax-only -Wall main.cpp", t, include_tree_facts(t), INCLUDE_TREE_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9393,6 +9432,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round108" in sys.argv:
+        include_tree_cases()
         return
     if "--round107" in sys.argv:
         debug_log_diagnostic_cases(sys.argv[sys.argv.index("--round107") + 1],
