@@ -515,6 +515,11 @@ VENV_BIN; tuning half, a probe) and `eslint --debug` (eslint 9 and
 prints while compiling: gcc's of a C file (tuning half, a probe) and g++'s
 of a C++ file (evaluation half, held out).
 
+`--round109` writes only `go_x_cases()`: the go tool printing every
+command it runs (`-x`): `go build -x` of a package that does not compile
+(tuning half, a probe) and `go test -x` of one whose test fails
+(evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8280,6 +8285,61 @@ def include_tree_cases():
         case("gxx-h-includes", "log", "g++ -H -fsyntax-only -Wall main.cpp", t, include_tree_facts(t), INCLUDE_TREE_RULE)
 
 
+GO_X_RULE = ("every compiler error (`./file.go:line:col: …`), every failing test's `--- FAIL:` line "
+             "and the message under it, and the go tool's FAIL/ok verdicts")
+
+
+def go_x_facts(t):
+    """`go … -x`'s must-keep facts (round 109): diagnostics, failing tests
+    with their messages, verdicts, among the commands echoed."""
+    lines = t.splitlines()
+    keep = []
+    for i, l in enumerate(lines):
+        if re.match(r"^\./\S+\.go:\d+:\d+: ", l) or re.match(r"^(FAIL|ok)\s", l) or l.strip() == "FAIL":
+            keep.append(l.rstrip())
+        if l.startswith("--- FAIL:"):
+            keep.append(l.rstrip())
+            if i + 1 < len(lines) and lines[i + 1].startswith("    "):
+                keep.append(lines[i + 1].rstrip())
+    return keep
+
+
+def go_x_cases():
+    """Round 109: a module of the standard library only, built or tested
+    with `-x`, the commands the go tool runs (work directories, importcfg
+    heredocs, compile and link lines) printed around what went wrong.
+    go-build-x-undefined (tuning half) is the probe: two names undefined;
+    go-test-x (evaluation half) is held out: a table test with two failing
+    cases, its rule the same, written before ghost ran on it."""
+    env_go = "GOFLAGS=-mod=mod GOPROXY=off GOCACHE=/tmp/ghost-gocache-x GOPATH=/tmp/ghost-gopath"
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "calc")
+        write(os.path.join(d, "go.mod"), "module example.com/calc\n\ngo 1.19\n")
+        write(os.path.join(d, "calc.go"),
+              "package calc\n\nimport (\n\t\"strconv\"\n\t\"strings\"\n)\n\n"
+              "// Sum adds the numbers in a comma-separated list.\nfunc Sum(list string) int {\n\ttotal := 0\n"
+              "\tfor _, f := range strings.Split(list, \",\") {\n\t\tn, _ := strconv.Atoi(strings.TrimSpace(f))\n"
+              "\t\ttotal += n\n\t}\n\treturn totl\n}\n\nfunc Mean(list string) float64 {\n"
+              "\treturn float64(Sum(list)) / float64(count(list))\n}\n")
+        shutil.rmtree("/tmp/ghost-gocache-x", ignore_errors=True)
+        t = run(f"{env_go} go build -x ./...", cwd=d)
+        case("go-build-x-undefined", "log", "go build -x ./...", t, go_x_facts(t), GO_X_RULE)
+        write(os.path.join(d, "calc.go"),
+              "package calc\n\nimport (\n\t\"strconv\"\n\t\"strings\"\n)\n\n"
+              "// Sum adds the numbers in a comma-separated list.\nfunc Sum(list string) int {\n\ttotal := 0\n"
+              "\tfor _, f := range strings.Split(list, \",\") {\n\t\tn, _ := strconv.Atoi(f)\n"
+              "\t\ttotal += n\n\t}\n\treturn total\n}\n")
+        write(os.path.join(d, "calc_test.go"),
+              "package calc\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n"
+              "\tfor _, c := range []struct {\n\t\tin   string\n\t\twant int\n\t}{{\"1,2\", 3}, {\"1, 2\", 3}, {\" 4,5 \", 9}, {\"7\", 7}} {\n"
+              "\t\tif got := Sum(c.in); got != c.want {\n\t\t\tt.Errorf(\"Sum(%q) = %d, want %d\", c.in, got, c.want)\n\t\t}\n\t}\n}\n\n"
+              "func TestSumEmpty(t *testing.T) {\n\tif got := Sum(\"\"); got != 0 {\n\t\tt.Fatalf(\"Sum of nothing = %d\", got)\n\t}\n}\n")
+        shutil.rmtree("/tmp/ghost-gocache-x", ignore_errors=True)
+        t = run(f"{env_go} go test -x ./...", cwd=d)
+        case("go-test-x", "log", "go test -x ./...", t, go_x_facts(t), GO_X_RULE)
+        shutil.rmtree("/tmp/ghost-gocache-x", ignore_errors=True)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9432,6 +9492,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round109" in sys.argv:
+        go_x_cases()
         return
     if "--round108" in sys.argv:
         include_tree_cases()
