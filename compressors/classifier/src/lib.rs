@@ -419,12 +419,18 @@ fn prose_share(lines: &[&str]) -> f32 {
 
 /// Lines that read as Markdown headings (`# `, `## `). When most of them
 /// open with the same word they are a tool's markers, not a document's
-/// headings (TAP's `# Subtest: …`, a script's `# step`): none count.
+/// headings (TAP's `# Subtest: …`, a script's `# step`): none count. Nor
+/// does one right above a compiler diagnostic (see
+/// [`shape::names_the_diagnostics_below`]).
 fn markdown_headings(lines: &[&str]) -> usize {
     let headings: Vec<&str> = lines
         .iter()
-        .copied()
-        .filter(|l| l.starts_with("## ") || l.starts_with("# "))
+        .enumerate()
+        .filter(|(i, l)| {
+            (l.starts_with("## ") || l.starts_with("# "))
+                && !shape::names_the_diagnostics_below(lines.get(i + 1).copied())
+        })
+        .map(|(_, l)| *l)
         .collect();
     fn first_word(h: &str) -> &str {
         h.trim_start_matches('#')
@@ -1049,6 +1055,19 @@ mod tests {
         assert_eq!(through_bash(tsc), ContentClass::Log);
         let go_vet = "# example.com/calc\n./calc.go:7:34: fmt.Sprintf format %s has arg n of wrong type int\n";
         assert_eq!(through_bash(go_vet), ContentClass::Log);
+        // `go build -x`: the commands it ran, a heredoc's `#` comments, then
+        // the package's `#` line over its errors.
+        let go_build_x = "WORK=/tmp/go-build1\nmkdir -p $WORK/b001/\ncat >$WORK/b001/importcfg << 'EOF' # internal\n\
+                          # import config\npackagefile strconv=/usr/lib/go/pkg/linux_amd64/strconv.a\n\
+                          packagefile strings=/usr/lib/go/pkg/linux_amd64/strings.a\nEOF\ncd /src/calc\n\
+                          /usr/lib/go/pkg/tool/linux_amd64/compile -o $WORK/b001/_pkg_.a -p example.com/calc -pack ./calc.go\n\
+                          # example.com/calc\n./calc.go:15:9: undefined: totl\n./calc.go:19:38: undefined: count\n";
+        assert_eq!(through_bash(go_build_x), ContentClass::Log);
+        let saved = Hints {
+            source_path: Some("build.txt"),
+            ..Hints::default()
+        };
+        assert_eq!(classify(go_build_x, saved).0, ContentClass::Log);
         // Notices around a JSON report (biome's reporter is experimental,
         // errors were emitted) leave it data; a text that merely ends with
         // JSON is not.

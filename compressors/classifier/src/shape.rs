@@ -88,7 +88,13 @@ pub(crate) fn judge(body: &str) -> (ContentClass, f32) {
         return (ContentClass::Log, 0.75);
     }
     let markdown = lines.markdown as f32 / all.len() as f32;
-    if markdown > MARKDOWN_SHARE && (lines.headings > 0 || markdown > 3.0 * MARKDOWN_SHARE) {
+    // A document's headings title text; among lines only a program prints
+    // (diagnostics, a failure exit), a `#` line is the program's own (a
+    // heredoc's comment in `go build -x`).
+    if markdown > MARKDOWN_SHARE
+        && (lines.headings > 0 || markdown > 3.0 * MARKDOWN_SHARE)
+        && !output
+    {
         return (ContentClass::Prose, (0.6 + markdown).min(0.9));
     }
     // Lines of words are running text only at the margin and when no one
@@ -120,6 +126,14 @@ pub(crate) fn judge(body: &str) -> (ContentClass, f32) {
         ContentClass::Log,
         if prose_in_it && !output { 0.5 } else { 0.7 },
     )
+}
+
+/// Whether a `#` line over `next` names what the diagnostics below it are
+/// about (the go tool's `# example.com/calc` over `./calc.go:15:9:
+/// undefined: totl`) rather than titling text: `next` is a compiler
+/// diagnostic.
+pub(crate) fn names_the_diagnostics_below(next: Option<&str>) -> bool {
+    next.is_some_and(ghost_log_folding::markers::is_diagnostic)
 }
 
 /// A text's nonblank lines outside Markdown's code fences, up to
@@ -196,7 +210,8 @@ impl<'a> Lines<'a> {
                 && !(i > 0 && hash(i - 1))
                 && !raw
                     .get(i + 1)
-                    .is_some_and(|next| reads_as_code(next.trim_start()));
+                    .is_some_and(|next| reads_as_code(next.trim_start()))
+                && !names_the_diagnostics_below(raw.get(i + 1).copied());
             // A title over its underline, standing alone. (Not between an
             // overline and an underline: a program's banners look so,
             // Robot Framework's suite, PHP_CodeSniffer's counts.)
