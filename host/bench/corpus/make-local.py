@@ -520,6 +520,12 @@ command it runs (`-x`): `go build -x` of a package that does not compile
 (tuning half, a probe) and `go test -x` of one whose test fails
 (evaluation half, held out).
 
+`--round110 VENV_BIN` writes only `django_check_cases()`: Django's
+system checks (Django in VENV_BIN): `manage.py check` of a project whose
+models break its rules (tuning half, a probe) and `manage.py check
+--deploy` of one with insecure settings and a broken admin (evaluation
+half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8340,6 +8346,108 @@ def go_x_cases():
         shutil.rmtree("/tmp/ghost-gocache-x", ignore_errors=True)
 
 
+DJANGO_CHECK_RULE = ("every check message (`object: (app.E123) message` and `?: (security.W004) …` lines) "
+                     "with its `HINT:` line, and the closing `System check identified N issues` line")
+
+
+def django_check_facts(t):
+    """Django's system-check facts (round 110): each message with the hint
+    under it, and the count of issues."""
+    lines = t.splitlines()
+    keep = []
+    for i, l in enumerate(lines):
+        if re.match(r"^.+?: \([a-z_]+\.[EWCI]\d+\) ", l):
+            keep.append(l.rstrip())
+            if i + 1 < len(lines) and lines[i + 1].lstrip().startswith("HINT:"):
+                keep.append(lines[i + 1].rstrip())
+        if re.match(r"^System check identified \d+ issues?", l):
+            keep.append(l.rstrip())
+    return keep
+
+
+def django_project(d, app, models, admin="", settings_extra=""):
+    """A one-app Django project under `d` (settings, urls, manage.py)."""
+    write(os.path.join(d, "manage.py"),
+          "import os, sys\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site_conf.settings')\n"
+          "from django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n")
+    write(os.path.join(d, "site_conf", "__init__.py"), "")
+    write(os.path.join(d, "site_conf", "urls.py"),
+          "from django.contrib import admin\nfrom django.urls import path\nurlpatterns = [path('admin/', admin.site.urls)]\n")
+    write(os.path.join(d, "site_conf", "settings.py"),
+          "SECRET_KEY = 'django-insecure-k3y'\nDEBUG = True\nALLOWED_HOSTS = []\nROOT_URLCONF = 'site_conf.urls'\n"
+          f"INSTALLED_APPS = ['django.contrib.admin', 'django.contrib.auth', 'django.contrib.contenttypes', "
+          f"'django.contrib.sessions', 'django.contrib.messages', '{app}']\n"
+          "MIDDLEWARE = ['django.contrib.sessions.middleware.SessionMiddleware', "
+          "'django.contrib.auth.middleware.AuthenticationMiddleware', "
+          "'django.contrib.messages.middleware.MessageMiddleware']\n"
+          "TEMPLATES = [{'BACKEND': 'django.template.backends.django.DjangoTemplates', 'APP_DIRS': True, "
+          "'OPTIONS': {'context_processors': ['django.template.context_processors.request', "
+          "'django.contrib.auth.context_processors.auth', 'django.contrib.messages.context_processors.messages']}}]\n"
+          "DATABASES = {'default': {'ENGINE': 'django.db.backends.sqlite3', 'NAME': 'db.sqlite3'}}\n" + settings_extra)
+    write(os.path.join(d, app, "__init__.py"), "")
+    write(os.path.join(d, app, "models.py"), "from django.db import models\n\n" + models)
+    write(os.path.join(d, app, "admin.py"), "from django.contrib import admin\n" + admin)
+
+
+def django_check_cases(venv):
+    """Round 110: Django's system checks, each message naming the object
+    it is about (`shop.Order.buyer: (fields.E304) …`) with a `HINT:` line
+    under most, many of one kind when a project has many models.
+    django-check-models (tuning half) is the probe: `manage.py check` of a
+    shop whose 24 models set no primary key type (a W042 warning each) and
+    break field and Meta rules; django-check-deploy (evaluation half) is
+    held out: `manage.py check --deploy` of a blog with insecure settings,
+    a broken admin and a few models, its rule the same, written before
+    ghost ran on it."""
+    python = os.path.join(venv, "python")
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "shop")
+        models = "".join(f"class {n}(models.Model):\n    name = models.CharField(max_length=80)\n"
+                         f"    created = models.DateTimeField(auto_now_add=True)\n\n\n"
+                         for n in ["Customer", "Supplier", "Warehouse", "Shelf", "Category", "Brand", "Product",
+                                   "Variant", "PriceList", "Coupon", "Cart", "CartLine", "Shipment", "Carrier",
+                                   "Invoice", "Refund", "Review", "Wishlist", "Tag", "Banner"])
+        models += ("class Order(models.Model):\n    buyer = models.ForeignKey(Customer, on_delete=models.CASCADE)\n"
+                   "    seller = models.ForeignKey(Customer, on_delete=models.CASCADE)\n"
+                   "    note = models.CharField()\n    total = models.DecimalField(decimal_places=2)\n\n"
+                   "    class Meta:\n        ordering = ['-placed_at']\n        unique_together = [('buyer', 'number')]\n\n\n"
+                   "class OrderLine(models.Model):\n    order = models.ForeignKey('Order', on_delete=models.CASCADE)\n"
+                   "    product = models.ForeignKey('Prodcut', on_delete=models.PROTECT)\n"
+                   "    quantity = models.PositiveIntegerField(default='one')\n    pk = models.IntegerField()\n\n\n"
+                   "class Payment(models.Model):\n    order = models.OneToOneField(Order, on_delete=models.SET_NULL)\n"
+                   "    amount = models.FloatField(max_length=10)\n\n\n"
+                   "class Stock(models.Model):\n    product = models.ForeignKey(Product, on_delete=models.CASCADE)\n"
+                   "    shelf = models.ForeignKey(Shelf, on_delete=models.CASCADE)\n    count = models.IntegerField()\n\n"
+                   "    class Meta:\n        indexes = [models.Index(fields=['count'], name='9_stock_count')]\n"
+                   "        constraints = [models.UniqueConstraint(fields=['product', 'bin'], name='one_stock_per_bin')]\n")
+        django_project(d, "shop", models)
+        t = run(f"{python} manage.py check", cwd=d)
+        case("django-check-models", "log", "python manage.py check", t, django_check_facts(t), DJANGO_CHECK_RULE)
+
+        b = new_dir(work, "blog")
+        models = ("class Author(models.Model):\n    name = models.CharField(max_length=80)\n\n\n"
+                  "class Post(models.Model):\n    author = models.ForeignKey(Author, on_delete=models.CASCADE)\n"
+                  "    title = models.CharField(max_length=200)\n    slug = models.SlugField(unique=True)\n"
+                  "    body = models.TextField()\n    tags = models.ManyToManyField('Tag', through='Tagging')\n\n\n"
+                  "class Tag(models.Model):\n    label = models.CharField(max_length=40)\n\n\n"
+                  "class Tagging(models.Model):\n    post = models.ForeignKey(Post, on_delete=models.CASCADE)\n\n\n"
+                  "class Comment(models.Model):\n    post = models.ForeignKey(Post, on_delete=models.CASCADE)\n"
+                  "    email = models.EmailField()\n    text = models.TextField()\n")
+        admin = ("from blog.models import Author, Post, Comment\n\n\n"
+                 "@admin.register(Post)\nclass PostAdmin(admin.ModelAdmin):\n"
+                 "    list_display = ['title', 'author', 'published']\n    list_filter = ['status']\n"
+                 "    search_fields = 'title'\n    prepopulated_fields = {'slug': ('headline',)}\n"
+                 "    raw_id_fields = ['tags']\n\n\n"
+                 "@admin.register(Comment)\nclass CommentAdmin(admin.ModelAdmin):\n"
+                 "    list_display = ['email', 'post']\n    list_editable = ['email']\n    ordering = 'email'\n\n\n"
+                 "admin.site.register(Author, list_per_page='ten')\n")
+        settings = "DEFAULT_AUTO_FIELD = 'django.db.models.BigAutoField'\nSESSION_COOKIE_SECURE = False\n"
+        django_project(b, "blog", models, admin, settings)
+        t = run(f"{python} manage.py check --deploy", cwd=b)
+        case("django-check-deploy", "log", "python manage.py check --deploy", t, django_check_facts(t),
+             DJANGO_CHECK_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9492,6 +9600,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round110" in sys.argv:
+        django_check_cases(sys.argv[sys.argv.index("--round110") + 1])
         return
     if "--round109" in sys.argv:
         go_x_cases()
