@@ -526,6 +526,12 @@ models break its rules (tuning half, a probe) and `manage.py check
 --deploy` of one with insecure settings and a broken admin (evaluation
 half, held out).
 
+`--round111 VENV_BIN` writes only `scrapy_crawl_cases()`: Scrapy's log
+of a crawl of a site served on 127.0.0.1 (Scrapy in VENV_BIN): a
+catalogue whose spider fails on some pages and follows dead links
+(tuning half, a probe) and a crawl whose pipeline drops items and whose
+links lead to a refused port (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8448,6 +8454,118 @@ def django_check_cases(venv):
              DJANGO_CHECK_RULE)
 
 
+SCRAPY_RULE = ("every ERROR and WARNING line, the exception closing each traceback, every `Ignoring response` "
+               "line, the `Spider closed` line and the stats' finish_reason, item counts and log_count/ERROR")
+
+
+def scrapy_facts(t):
+    """Scrapy's must-keep facts (round 111): the crawl's errors and
+    warnings with each traceback's exception, the pages it ignored, how
+    it ended."""
+    lines = t.splitlines()
+    keep = []
+    for i, l in enumerate(lines):
+        if (re.search(r"\] (ERROR|WARNING): ", l) or "Ignoring response <" in l or "Spider closed (" in l
+                or re.match(r"^\s*['{ ]*'(finish_reason|item_scraped_count|item_dropped_count|log_count/ERROR)'", l)):
+            keep.append(l.rstrip())
+        if l.startswith("Traceback (most recent call last):"):
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith(" ") or not lines[j].strip()):
+                j += 1
+            if j < len(lines):
+                keep.append(lines[j].rstrip())
+    return keep
+
+
+def serve_folder(folder):
+    """`python3 -m http.server` on a free port of 127.0.0.1 serving
+    `folder`: (process, port)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    p = subprocess.Popen(["python3", "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=folder,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(50):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return p, port
+
+
+def scrapy_crawl_cases(venv):
+    """Round 111: Scrapy's default log (DEBUG: every request crawled and
+    every item scraped, as a dict over several lines), errors and their
+    tracebacks among them, then the stats dumped as a dict.
+    scrapy-crawl-log (tuning half) is the probe: a catalogue of 60
+    product pages, 7 without a price (the spider's KeyError) and 5 links
+    to pages that do not exist; scrapy-items-dropped (evaluation half) is
+    held out: 40 articles, a pipeline dropping those without an author,
+    and links to a port nothing listens on, its rule the same, written
+    before ghost ran on it."""
+    scrapy = os.path.join(venv, "scrapy")
+    with tempfile.TemporaryDirectory() as work:
+        site = new_dir(work, "site")
+        links = []
+        for i in range(60):
+            price = "" if i % 9 == 4 else f"<span class='price'>{(i * 37) % 200 + 0.99:.2f}</span>"
+            write(os.path.join(site, "p", f"{i}.html"),
+                  f"<html><body><h1>Product {i}</h1><p class='sku'>SKU-{1000 + i}</p>{price}</body></html>")
+            links.append(f"<a href='p/{i}.html'>{i}</a>")
+        links += [f"<a href='p/{i}.html'>gone {i}</a>" for i in (71, 88, 93, 104, 117)]
+        write(os.path.join(site, "index.html"), "<html><body>" + " ".join(links) + "</body></html>")
+        spider = os.path.join(work, "catalogue.py")
+        write(spider,
+              "import scrapy\n\n\nclass Catalogue(scrapy.Spider):\n    name = 'catalogue'\n"
+              "    custom_settings = {'ROBOTSTXT_OBEY': False, 'TELNETCONSOLE_ENABLED': False}\n\n"
+              "    def __init__(self, root=None, **kw):\n        super().__init__(**kw)\n        self.start_urls = [root]\n\n"
+              "    def parse(self, response):\n        for href in response.css('a::attr(href)').getall():\n"
+              "            yield response.follow(href, self.parse_product)\n\n"
+              "    def parse_product(self, response):\n        fields = {'title': response.css('h1::text').get(),\n"
+              "                  'sku': response.css('.sku::text').get()}\n"
+              "        prices = {k: v for k, v in [('price', response.css('.price::text').get())] if v}\n"
+              "        yield {**fields, 'price': float(prices['price'])}\n")
+        server, port = serve_folder(site)
+        try:
+            command = f"scrapy runspider catalogue.py -a root=http://127.0.0.1:{port}/ -o items.json"
+            t = run(f"{scrapy} runspider catalogue.py -a root=http://127.0.0.1:{port}/ -o items.json", cwd=work)
+        finally:
+            server.kill()
+        case("scrapy-crawl-log", "log", command, t, scrapy_facts(t), SCRAPY_RULE)
+
+        blog = new_dir(work, "blog")
+        links = []
+        for i in range(40):
+            author = "" if i % 8 == 3 else f"<p class='by'>author {i % 5}</p>"
+            write(os.path.join(blog, "a", f"{i}.html"),
+                  f"<html><body><h2>Article {i}</h2>{author}<div class='words'>{120 + i * 11}</div></body></html>")
+            links.append(f"<a href='a/{i}.html'>{i}</a>")
+        links += [f"<a href='http://127.0.0.1:1/mirror/{i}.html'>mirror {i}</a>" for i in (2, 5)]
+        write(os.path.join(blog, "index.html"), "<html><body>" + " ".join(links) + "</body></html>")
+        write(os.path.join(work, "articles.py"),
+              "import scrapy\nfrom scrapy.exceptions import DropItem\n\n\nclass NeedsAuthor:\n"
+              "    def process_item(self, item, spider):\n        if not item.get('author'):\n"
+              "            raise DropItem(f\"no author on {item['url']}\")\n        return item\n\n\n"
+              "class Articles(scrapy.Spider):\n    name = 'articles'\n"
+              "    custom_settings = {'ROBOTSTXT_OBEY': False, 'TELNETCONSOLE_ENABLED': False, 'RETRY_TIMES': 1,\n"
+              "                       'ITEM_PIPELINES': {'articles.NeedsAuthor': 100}}\n\n"
+              "    def __init__(self, root=None, **kw):\n        super().__init__(**kw)\n        self.start_urls = [root]\n\n"
+              "    def parse(self, response):\n        for href in response.css('a::attr(href)').getall():\n"
+              "            yield response.follow(href, self.parse_article)\n\n"
+              "    def parse_article(self, response):\n        yield {'url': response.url, 'title': response.css('h2::text').get(),\n"
+              "               'author': response.css('.by::text').get(), 'words': int(response.css('.words::text').get())}\n")
+        server, port = serve_folder(blog)
+        try:
+            command = f"scrapy runspider articles.py -a root=http://127.0.0.1:{port}/ -o articles.jsonl"
+            t = run(f"PYTHONPATH={work} {scrapy} runspider articles.py -a root=http://127.0.0.1:{port}/ -o articles.jsonl",
+                    cwd=work)
+        finally:
+            server.kill()
+        case("scrapy-items-dropped", "log", command, t, scrapy_facts(t), SCRAPY_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9600,6 +9718,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round111" in sys.argv:
+        scrapy_crawl_cases(sys.argv[sys.argv.index("--round111") + 1])
         return
     if "--round110" in sys.argv:
         django_check_cases(sys.argv[sys.argv.index("--round110") + 1])
