@@ -532,6 +532,12 @@ catalogue whose spider fails on some pages and follows dead links
 (tuning half, a probe) and a crawl whose pipeline drops items and whose
 links lead to a refused port (evaluation half, held out).
 
+`--round112 VENV_BIN` writes only `pytest_log_cases()`: pytest runs
+whose code under test logs (pytest in VENV_BIN): `pytest -v
+--log-cli-level=DEBUG`, the records printed live between the tests (tuning
+half, a probe), and `pytest -rA --log-level=DEBUG`, the records captured
+under each test's report (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8566,6 +8572,106 @@ def scrapy_crawl_cases(venv):
         case("scrapy-items-dropped", "log", command, t, scrapy_facts(t), SCRAPY_RULE)
 
 
+PYTEST_LOG_RULE = ("every failing or erroring test's name (its `FAILED`/`ERROR` line), every `E   ` line, "
+                   "every log record at WARNING or above, and the closing summary line")
+
+
+def pytest_log_facts(t):
+    """Round 112's must-keep facts: the failures, their assertion lines,
+    the records at WARNING or above among the logs, the summary."""
+    return [l.rstrip() for l in t.splitlines()
+            if re.search(r"(FAILED|ERROR)( |$)", l) and ("::" in l or l.startswith(("FAILED", "ERROR")))
+            and not re.match(r"^(FAILED|ERROR) +\[ *\d+%\]$", l)
+            or l.startswith("E   ")
+            or re.search(r"\b(WARNING|ERROR|CRITICAL)\b", l) and not l.startswith("=") and "::" not in l
+            or re.match(r"^=+ .*\d+ (passed|failed)", l)]
+
+
+INVENTORY_SERVICE = """import logging
+
+log = logging.getLogger("inventory")
+
+
+class OutOfStock(Exception):
+    pass
+
+
+class Inventory:
+    def __init__(self, stock):
+        self.stock = dict(stock)
+        log.debug("loaded %d skus", len(self.stock))
+
+    def reserve(self, sku, qty):
+        log.debug("reserve %s x%d (have %s)", sku, qty, self.stock.get(sku))
+        have = self.stock.get(sku, 0)
+        if qty > have:
+            log.warning("cannot reserve %s x%d: only %d left", sku, qty, have)
+            raise OutOfStock(sku)
+        self.stock[sku] = have - qty
+        log.info("reserved %s x%d, %d left", sku, qty, self.stock[sku])
+        return self.stock[sku]
+
+    def restock(self, sku, qty):
+        log.debug("restock %s x%d", sku, qty)
+        if qty <= 0:
+            log.error("refusing restock of %s by %d", sku, qty)
+            return self.stock.get(sku, 0)
+        self.stock[sku] = self.stock.get(sku, 0) + qty
+        log.info("restocked %s to %d", sku, self.stock[sku])
+        return self.stock[sku]
+
+    def value(self, prices):
+        total = 0
+        for sku, n in self.stock.items():
+            log.debug("valuing %s: %d at %s", sku, n, prices.get(sku))
+            total += n * prices[sku]
+        return round(total, 2)
+"""
+
+
+def pytest_log_cases(venv):
+    """Round 112: the code under test logs, and pytest shows the records:
+    live between the tests' lines, or captured under each report.
+    pytest-live-log (tuning half) is the probe: 40 tests of an inventory
+    whose every call logs at DEBUG and INFO, three failing, one warning and
+    one error logged among passing tests, `pytest -v --log-cli-level=DEBUG`;
+    pytest-logs-failing (evaluation half) is held out: the same code's
+    other suite under `pytest -rA --log-level=DEBUG`, its rule the same,
+    written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "inv")
+        write(os.path.join(d, "inventory.py"), INVENTORY_SERVICE)
+        tests = "import pytest\nfrom inventory import Inventory, OutOfStock\n\n\n"
+        tests += "@pytest.fixture\ndef inv():\n    return Inventory({f'SKU-{i}': i * 3 for i in range(1, 25)})\n\n\n"
+        for i in range(1, 35):
+            tests += f"def test_reserve_{i}(inv):\n    assert inv.reserve('SKU-{i % 24 + 1}', 1) == {(i % 24 + 1) * 3 - 1}\n\n\n"
+        tests += ("def test_reserve_too_many(inv):\n    with pytest.raises(OutOfStock):\n        inv.reserve('SKU-2', 50)\n\n\n"
+                  "def test_restock_zero(inv):\n    assert inv.restock('SKU-3', 0) == 9\n\n\n"
+                  "def test_restock_adds(inv):\n    assert inv.restock('SKU-4', 5) == 18\n\n\n"
+                  "def test_value(inv):\n    assert inv.value({f'SKU-{i}': 1.5 for i in range(1, 25)}) == 1350.0\n\n\n"
+                  "def test_value_missing_price(inv):\n    assert inv.value({'SKU-1': 2.0}) == 6.0\n\n\n"
+                  "def test_reserve_unknown(inv):\n    assert inv.reserve('SKU-99', 1) == 0\n")
+        write(os.path.join(d, "test_inventory.py"), tests)
+        py = os.path.join(venv, "python")
+        t = run(f"{py} -m pytest -v -p no:cacheprovider --log-cli-level=DEBUG test_inventory.py", cwd=d)
+        case("pytest-live-log", "log", "pytest -v --log-cli-level=DEBUG test_inventory.py", t, pytest_log_facts(t),
+             PYTEST_LOG_RULE)
+
+        tests = "import pytest\nfrom inventory import Inventory, OutOfStock\n\n\n"
+        tests += "@pytest.fixture\ndef inv():\n    return Inventory({'A': 5, 'B': 0, 'C': 12})\n\n\n"
+        for i in range(1, 21):
+            tests += f"def test_restock_{i}(inv):\n    assert inv.restock('C', {i}) == {12 + i}\n\n\n"
+        tests += ("def test_reserve_empty(inv):\n    assert inv.reserve('B', 1) == 0\n\n\n"
+                  "def test_restock_negative(inv):\n    assert inv.restock('A', -2) == 3\n\n\n"
+                  "def test_value_half(inv):\n    assert inv.value({'A': 0.5, 'B': 1, 'C': 0.25}) == 5.0\n\n\n"
+                  "@pytest.fixture\ndef priced(inv):\n    return inv.value({'A': 1})\n\n\n"
+                  "def test_value_with_fixture(priced):\n    assert priced > 0\n")
+        write(os.path.join(d, "test_restock.py"), tests)
+        t = run(f"{py} -m pytest -rA -p no:cacheprovider --log-level=DEBUG test_restock.py", cwd=d)
+        case("pytest-logs-failing", "log", "pytest -rA --log-level=DEBUG test_restock.py", t, pytest_log_facts(t),
+             PYTEST_LOG_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9718,6 +9824,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round112" in sys.argv:
+        pytest_log_cases(sys.argv[sys.argv.index("--round112") + 1])
         return
     if "--round111" in sys.argv:
         scrapy_crawl_cases(sys.argv[sys.argv.index("--round111") + 1])
