@@ -538,6 +538,11 @@ whose code under test logs (pytest in VENV_BIN): `pytest -v
 half, a probe), and `pytest -rA --log-level=DEBUG`, the records captured
 under each test's report (evaluation half, held out).
 
+`--round113 --js DIR` writes only `rollup_cases()`: rollup 4 (in
+DIR/node_modules) bundling: an app whose imports go unresolved and loop
+(tuning half, a probe) and a library whose build warns, then fails on an
+import its module does not export (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8672,6 +8677,94 @@ def pytest_log_cases(venv):
              PYTEST_LOG_RULE)
 
 
+ROLLUP_RULE = ("every `(!)` warning title and every line listed under it (the modules, imports and "
+               "cycles it names, up to a code frame), every `[!]` error line, and each `created …` line")
+
+
+def rollup_facts(t):
+    """rollup's must-keep facts (round 113): its warnings with what each
+    lists, its errors, the bundles it wrote."""
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", l).rstrip() for l in t.splitlines()]
+    keep = []
+    under = False
+    for l in lines:
+        if l.startswith(("(!) ", "[!] ")) or re.match(r"^created \S+ in ", l):
+            keep.append(l)
+            under = l.startswith("(!) ")
+        elif under and re.match(r"^\d+: |^\s+\^", l):
+            under = False  # a code frame, not a thing the warning names
+        elif under and l.strip() and not l.startswith("http"):
+            keep.append(l)
+        elif not l.strip():
+            under = False
+    return keep
+
+
+def rollup_cases(js):
+    """Round 113: rollup's own report of a build, warnings titled `(!)`
+    with the modules each concerns listed under them, and `[!]` for what
+    stops it. rollup-build-warnings (tuning half) is the probe: an app of
+    28 modules importing 16 packages that are not installed (built before
+    `npm install`), with two import cycles, a module-level `this` and an `eval`; rollup-warnings
+    (evaluation half) is held out: a library of two entry points whose
+    build warns of cycles and an unused external import, then fails on a
+    name its module does not export, its rule the same, written before
+    ghost ran on it."""
+    rollup = os.path.join(os.path.abspath(js), "node_modules", ".bin", "rollup")
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "app")
+        names = ["router", "store", "view", "format", "api", "cache", "auth", "theme", "i18n", "log", "clock", "id"]
+        for i, n in enumerate(names):
+            nxt = names[(i + 1) % len(names)]
+            imp = f"import {{ {nxt} }} from './{nxt}.js';\n" if n in ("router", "store", "view", "auth", "theme") else ""
+            if n == "view":
+                imp += "import { router } from './router.js';\n"
+            if n == "theme":
+                imp += "import { auth } from './auth.js';\n"
+            extra = ""
+            if n == "api":
+                extra = "import axios from 'axios';\nexport const get = (u) => axios.get(u);\n"
+            if n == "format":
+                extra = "import { format as fmt } from 'date-fns';\nexport const day = (d) => fmt(d, 'yyyy-MM-dd');\n"
+            if n == "log":
+                extra = "const self = this;\nexport const where = () => self;\n"
+            if n == "cache":
+                extra = "export const compute = (src) => eval(src);\n"
+            write(os.path.join(d, "src", f"{n}.js"), imp + extra + f"export function {n}() {{ return '{n}'; }}\n")
+        write(os.path.join(d, "src", "main.js"),
+              "".join(f"import {{ {n} }} from './{n}.js';\n" for n in names)
+              + "import { get } from './api.js';\nimport { day } from './format.js';\n"
+              + f"console.log([{', '.join(n + '()' for n in names)}], get, day);\n")
+        pkgs = ["react", "react-dom", "zustand", "immer", "dayjs", "nanoid", "clsx", "zod", "ky", "mitt", "qs",
+                "lodash-es", "marked", "dompurify"]
+        for i, pk in enumerate(pkgs):
+            write(os.path.join(d, "src", "vendor", f"use{i}.js"),
+                  f"import * as m{i} from '{pk}';\nexport const use{i} = () => m{i};\n")
+        write(os.path.join(d, "src", "main.js"), open(os.path.join(d, "src", "main.js")).read()
+              + "".join(f"import {{ use{i} }} from './vendor/use{i}.js';\nconsole.log(use{i}());\n" for i in range(len(pkgs))))
+        t = run(f"NO_COLOR=1 {rollup} src/main.js --file dist/bundle.js --format es", cwd=d)
+        case("rollup-build-warnings", "log", "rollup src/main.js --file dist/bundle.js --format es", t,
+             rollup_facts(t), ROLLUP_RULE)
+
+        lib = new_dir(work, "lib")
+        write(os.path.join(lib, "src", "parse.js"),
+              "import { tokens } from './lex.js';\nimport chalk from 'chalk';\nexport function parse(s) { return tokens(s); }\n")
+        write(os.path.join(lib, "src", "lex.js"),
+              "import { parse } from './parse.js';\nexport function tokens(s) { return s.split(/\\s+/); }\n"
+              "export const again = (s) => parse(s);\n")
+        write(os.path.join(lib, "src", "print.js"),
+              "import { tokens } from './lex.js';\nimport { indentBy } from './util.js';\n"
+              "export function print(s) { return tokens(s).map((t) => indentBy(t, 2)).join('\\n'); }\n")
+        write(os.path.join(lib, "src", "util.js"), "export function indent(s, n) { return ' '.repeat(n) + s; }\n")
+        write(os.path.join(lib, "src", "index.js"), "export { parse } from './parse.js';\nexport { print } from './print.js';\n")
+        write(os.path.join(lib, "src", "cli.js"), "import { parse } from './parse.js';\nconsole.log(parse(process.argv[2]));\n")
+        write(os.path.join(lib, "rollup.config.mjs"),
+              "export default [\n  { input: 'src/cli.js', output: { file: 'dist/cli.js', format: 'cjs' } },\n"
+              "  { input: 'src/index.js', output: { file: 'dist/index.js', format: 'es' } },\n];\n")
+        t = run(f"NO_COLOR=1 {rollup} -c", cwd=lib)
+        case("rollup-warnings", "log", "rollup -c", t, rollup_facts(t), ROLLUP_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9824,6 +9917,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round113" in sys.argv:
+        rollup_cases(js_dir())
         return
     if "--round112" in sys.argv:
         pytest_log_cases(sys.argv[sys.argv.index("--round112") + 1])
