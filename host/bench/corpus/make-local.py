@@ -543,6 +543,12 @@ DIR/node_modules) bundling: an app whose imports go unresolved and loop
 (tuning half, a probe) and a library whose build warns, then fails on an
 import its module does not export (evaluation half, held out).
 
+`--round114 --js DIR` writes only `tsc_build_cases()`: `tsc --build
+--verbose` (TypeScript 5 in DIR/node_modules) of monorepos of composite
+projects: one whose shared package has type errors (tuning half, a
+probe) and one rebuilt after a change, two packages failing (evaluation
+half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8765,6 +8771,90 @@ def rollup_cases(js):
         case("rollup-warnings", "log", "rollup -c", t, rollup_facts(t), ROLLUP_RULE)
 
 
+TSC_BUILD_RULE = ("every `error TS` line, every project's verdict (`Project '…' is out of date because …`, "
+                  "`… is up to date …`, `Building project …`, `Skipping build of project …`) and `Found N errors`")
+
+
+def tsc_build_facts(t):
+    """`tsc --build --verbose`'s must-keep facts (round 114): the errors,
+    what it decided for each project, the count."""
+    return [l.rstrip() for l in t.splitlines()
+            if re.search(r"error TS\d+:", l)
+            or re.search(r"(\]| -) (Project '.*' is (out of date|up to date)|Building project |Skipping build of project "
+                         r"|Updating (unchanged )?output timestamps)", l)
+            or re.match(r"^Found \d+ errors?", l)]
+
+
+def ts_package(root, name, refs, files):
+    """A composite TypeScript project `packages/<name>` referencing the
+    projects `refs`, with source `files` ({path: text})."""
+    d = os.path.join(root, "packages", name)
+    write(os.path.join(d, "tsconfig.json"), json.dumps({
+        "compilerOptions": {"composite": True, "strict": True, "target": "ES2020", "module": "commonjs",
+                            "rootDir": "src", "outDir": "dist", "declaration": True},
+        "include": ["src"], "references": [{"path": f"../{r}"} for r in refs]}, indent=2))
+    for path, text in files.items():
+        write(os.path.join(d, "src", path), text)
+
+
+def tsc_build_cases(js):
+    """Round 114: `tsc --build --verbose` walks a monorepo's project
+    references and says, per project, why it builds or skips it, its
+    diagnostics among those lines. tsc-build-monorepo (tuning half) is the
+    probe: seven packages, the shared `core` with three type errors, so
+    the four depending on it are skipped; tsc-build-verbose (evaluation
+    half) is held out: a six-package repo built clean, then rebuilt after
+    edits that break two leaf packages, its rule the same, written before
+    ghost ran on it."""
+    tsc = os.path.join(os.path.abspath(js), "node_modules", ".bin", "tsc")
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "mono")
+        ts_package(d, "types", [], {"index.ts": "export interface User { id: number; name: string; email?: string }\n"
+                                                "export type Role = 'admin' | 'member';\n"})
+        ts_package(d, "util", [], {"index.ts": "export const clamp = (n: number, lo: number, hi: number) => "
+                                               "Math.min(hi, Math.max(lo, n));\n",
+                                   "strings.ts": "export function title(s: string): string { return s[0].toUpperCase() + s.slice(1); }\n"})
+        ts_package(d, "core", ["types", "util"], {
+            "index.ts": "import { User, Role } from '../../types/src';\nimport { clamp } from '../../util/src';\n\n"
+                        "export function rank(u: User): number { return clamp(u.name.length, 0, '10'); }\n"
+                        "export function can(role: Role, act: string): boolean { return role === 'owner' || act === 'read'; }\n"
+                        "export function mail(u: User): string { return u.email.toLowerCase(); }\n"})
+        for name in ["api", "web", "cli", "jobs"]:
+            ts_package(d, name, ["core"], {"index.ts": f"import {{ rank }} from '../../core/src';\n"
+                                                       f"export const {name} = (n: string) => rank({{ id: 1, name: n }});\n"})
+        write(os.path.join(d, "tsconfig.json"), json.dumps(
+            {"files": [], "references": [{"path": f"packages/{n}"} for n in ["api", "web", "cli", "jobs"]]}, indent=2))
+        t = run(f"{tsc} --build --verbose", cwd=d)
+        case("tsc-build-monorepo", "log", "tsc --build --verbose", t, tsc_build_facts(t), TSC_BUILD_RULE)
+
+        r = new_dir(work, "repo")
+        ts_package(r, "model", [], {"index.ts": "export interface Order { id: string; lines: Line[] }\n"
+                                                "export interface Line { sku: string; qty: number; cents: number }\n"})
+        ts_package(r, "money", [], {"index.ts": "export const fmt = (cents: number) => `$${(cents / 100).toFixed(2)}`;\n"})
+        ts_package(r, "pricing", ["model", "money"], {"index.ts": "import { Order } from '../../model/src';\n"
+                   "export const total = (o: Order) => o.lines.reduce((s, l) => s + l.qty * l.cents, 0);\n"})
+        ts_package(r, "invoice", ["pricing", "money"], {"index.ts": "import { total } from '../../pricing/src';\n"
+                   "import { fmt } from '../../money/src';\nimport { Order } from '../../model/src';\n"
+                   "export const invoice = (o: Order) => `Order ${o.id}: ${fmt(total(o))}`;\n"})
+        ts_package(r, "export", ["pricing"], {"index.ts": "import { total } from '../../pricing/src';\n"
+                   "import { Order } from '../../model/src';\nexport const csv = (os: Order[]) => os.map((o) => `${o.id},${total(o)}`).join('\\n');\n"})
+        ts_package(r, "report", ["pricing"], {"index.ts": "import { total } from '../../pricing/src';\n"
+                   "import { Order } from '../../model/src';\nexport const best = (os: Order[]) => os.sort((a, b) => total(b) - total(a))[0];\n"})
+        write(os.path.join(r, "tsconfig.json"), json.dumps(
+            {"files": [], "references": [{"path": f"packages/{n}"} for n in ["invoice", "export", "report"]]}, indent=2))
+        run(f"{tsc} --build", cwd=r)
+        write(os.path.join(r, "packages", "invoice", "src", "index.ts"),
+              "import { total } from '../../pricing/src';\nimport { fmt } from '../../money/src';\n"
+              "import { Order } from '../../model/src';\n"
+              "export const invoice = (o: Order) => `Order ${o.id}: ${fmt(total(o), 'USD')}`;\n"
+              "export const due = (o: Order): Date => o.placed;\n")
+        write(os.path.join(r, "packages", "report", "src", "index.ts"),
+              "import { total } from '../../pricing/src';\nimport { Order } from '../../model/src';\n"
+              "export const best = (os: Order[]): Order => os.sort((a, b) => total(b) - total(a))[0].id;\n")
+        t = run(f"{tsc} --build --verbose", cwd=r)
+        case("tsc-build-verbose", "log", "tsc --build --verbose", t, tsc_build_facts(t), TSC_BUILD_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -9917,6 +10007,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round114" in sys.argv:
+        tsc_build_cases(js_dir())
         return
     if "--round113" in sys.argv:
         rollup_cases(js_dir())
