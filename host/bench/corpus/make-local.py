@@ -549,6 +549,12 @@ projects: one whose shared package has type errors (tuning half, a
 probe) and one rebuilt after a change, two packages failing (evaluation
 half, held out).
 
+`--round115 VENV_BIN` writes only `sql_echo_cases()`: SQLAlchemy's
+engine log (SQLAlchemy and Alembic in VENV_BIN): an app's statements
+echoed until a constraint fails (tuning half, a probe) and `alembic
+upgrade head` with the engine's log on, a migration failing (evaluation
+half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8855,6 +8861,109 @@ def tsc_build_cases(js):
         case("tsc-build-verbose", "log", "tsc --build --verbose", t, tsc_build_facts(t), TSC_BUILD_RULE)
 
 
+SQL_ECHO_RULE = ("the exception (`sqlalchemy.exc.…` line) with the `[SQL: …]` and `[parameters: …]` lines "
+                 "under it, every ROLLBACK, and each `Running upgrade` line a migration tool printed")
+
+
+def sql_echo_facts(t):
+    """Round 115's must-keep facts: the database error with the statement
+    and parameters it names, the rollbacks, the migrations run."""
+    lines = t.splitlines()
+    keep = []
+    for i, l in enumerate(lines):
+        if re.match(r"^sqlalchemy\.exc\.\w+: ", l):
+            keep.append(l.rstrip())
+            for j, m in enumerate(lines[i + 1:i + 6], i + 1):
+                if m.rstrip() == "[SQL:":  # the statement on the lines below: its first
+                    keep.append(next(n.rstrip() for n in lines[j + 1:] if n.strip()))
+                elif m.startswith(("[SQL: ", "[parameters: ")):
+                    keep.append(m.rstrip())
+        if re.search(r"\bROLLBACK\b", l) or "Running upgrade " in l:
+            keep.append(l.rstrip())
+    return keep
+
+
+SQL_ECHO_APP = """import logging
+from sqlalchemy import create_engine, ForeignKey, String, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Customer(Base):
+    __tablename__ = "customers"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(120), unique=True)
+    orders: Mapped[list["Order"]] = relationship(back_populates="customer")
+
+
+class Order(Base):
+    __tablename__ = "orders"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    customer_id: Mapped[int] = mapped_column(ForeignKey("customers.id"))
+    cents: Mapped[int]
+    customer: Mapped[Customer] = relationship(back_populates="orders")
+
+
+engine = create_engine("sqlite:///shop.db", echo=True)
+Base.metadata.create_all(engine)
+with Session(engine) as s:
+    for i in range(12):
+        c = Customer(email=f"user{i}@example.com")
+        c.orders = [Order(cents=100 * (i + j)) for j in range(3)]
+        s.add(c)
+        s.commit()
+    for c in s.scalars(select(Customer).where(Customer.id < 6)):
+        print(c.email, sum(o.cents for o in c.orders))
+    s.add(Customer(email="user7@example.com"))
+    s.commit()
+"""
+
+
+def sql_echo_cases(venv):
+    """Round 115: SQLAlchemy's engine log, every statement echoed with its
+    parameters and timing, the database's error at the end as an
+    exception naming the statement. sqlalchemy-echo (tuning half) is the
+    probe: an app adding twelve customers with orders, querying, then
+    adding a customer whose e-mail is taken; alembic-upgrade (evaluation
+    half) is held out: `alembic upgrade head` of four migrations with the
+    engine's log on, the fourth creating a table the second made, its
+    rule the same, written before ghost ran on it."""
+    py = os.path.join(venv, "python")
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "shop")
+        write(os.path.join(d, "app.py"), SQL_ECHO_APP)
+        t = run(f"{py} app.py", cwd=d)
+        case("sqlalchemy-echo", "log", "python app.py", t, sql_echo_facts(t), SQL_ECHO_RULE)
+
+        m = new_dir(work, "migrations")
+        run(f"{os.path.join(venv, 'alembic')} init alembic", cwd=m)
+        ini = open(os.path.join(m, "alembic.ini")).read()
+        ini = ini.replace("sqlalchemy.url = driver://user:pass@localhost/dbname", "sqlalchemy.url = sqlite:///app.db")
+        ini = re.sub(r"(\[logger_sqlalchemy\]\nlevel = )WARN(ING)?", r"\1INFO", ini)
+        write(os.path.join(m, "alembic.ini"), ini)
+        steps = [("a1f0c2d3e4b5", None, "create users",
+                  "op.create_table('users', sa.Column('id', sa.Integer, primary_key=True), sa.Column('email', sa.String(120)))"),
+                 ("b2e1d3c4f5a6", "a1f0c2d3e4b5", "create orders",
+                  "op.create_table('orders', sa.Column('id', sa.Integer, primary_key=True), "
+                  "sa.Column('user_id', sa.Integer, sa.ForeignKey('users.id')), sa.Column('cents', sa.Integer))"),
+                 ("c3d2e4f5a6b7", "b2e1d3c4f5a6", "index order users",
+                  "op.create_index('ix_orders_user', 'orders', ['user_id'])"),
+                 ("d4c3f5a6b7c8", "c3d2e4f5a6b7", "add order lines",
+                  "op.create_table('orders', sa.Column('id', sa.Integer, primary_key=True), sa.Column('sku', sa.String(20)))")]
+        for rev, down, msg, body in steps:
+            write(os.path.join(m, "alembic", "versions", f"{rev}_{msg.replace(' ', '_')}.py"),
+                  f'"""{msg}"""\nfrom alembic import op\nimport sqlalchemy as sa\n\nrevision = "{rev}"\n'
+                  f'down_revision = {down!r}\nbranch_labels = None\ndepends_on = None\n\n\n'
+                  f'def upgrade():\n    {body}\n\n\ndef downgrade():\n    pass\n')
+        t = run(f"{os.path.join(venv, 'alembic')} upgrade head", cwd=m)
+        case("alembic-upgrade", "log", "alembic upgrade head", t, sql_echo_facts(t), SQL_ECHO_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10007,6 +10116,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round115" in sys.argv:
+        sql_echo_cases(sys.argv[sys.argv.index("--round115") + 1])
         return
     if "--round114" in sys.argv:
         tsc_build_cases(js_dir())
