@@ -555,6 +555,12 @@ echoed until a constraint fails (tuning half, a probe) and `alembic
 upgrade head` with the engine's log on, a migration failing (evaluation
 half, held out).
 
+`--round116` writes only `npm_debug_log_cases()`: the debug log npm
+writes under `~/.npm/_logs` when a command fails, read with `cat` as an
+agent reads it after npm names it: `npm install` of packages one of which
+does not exist (tuning half, a probe) and `npm install` of express and a
+local package whose install script fails (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -8964,6 +8970,53 @@ def sql_echo_cases(venv):
         case("alembic-upgrade", "log", "alembic upgrade head", t, sql_echo_facts(t), SQL_ECHO_RULE)
 
 
+NPM_DEBUG_LOG_RULE = ("every `error` record (`N error …`), the error a `verbose stack` record names (its "
+                      "first line; the frames under it are npm's), and the `verbose exit` record")
+
+
+def npm_debug_log_facts(t):
+    """npm's debug-log facts (round 116): its error records, the error its
+    stack names (the frames below are npm's own), how it exited."""
+    keep = []
+    for l in t.splitlines():
+        if re.match(r"^\d+ (error|verbose exit) ", l) or re.match(r"^\d+ verbose stack (?!\s+at )", l):
+            keep.append(l.rstrip())
+    return keep
+
+
+def npm_debug_log_cases():
+    """Round 116: npm's debug log, a numbered record per line (`12 silly
+    placeDep …`, `timing`, `http fetch`), the failure's records at its end.
+    npm-debug-install (tuning half) is the probe: `npm install` of three
+    packages in a project whose cache is empty, one of them not on the
+    registry; npm-debug-log (evaluation half) is held out: `npm run build`
+    whose script exits 2, its rule the same, written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        logs = new_dir(work, "logs")
+        d = new_dir(work, "app")
+        write(os.path.join(d, "package.json"), json.dumps(
+            {"name": "app", "version": "1.0.0", "private": True,
+             "scripts": {"build": "node build.js && echo built"}}, indent=2))
+        env = f"npm_config_logs_dir={logs} npm_config_cache={os.path.join(work, 'cache')} npm_config_loglevel=silly"
+        run(f"{env} npm install is-number@7 ms@2.1.3 ghost-no-such-package-zz9@1.0.0", cwd=d)
+        log = sorted(glob.glob(os.path.join(logs, "*-debug-0.log")))[-1]
+        t = open(log).read()
+        case("npm-debug-install", "log", f"cat ~/.npm/_logs/{os.path.basename(log)}", t, npm_debug_log_facts(t),
+             NPM_DEBUG_LOG_RULE)
+        for f in glob.glob(os.path.join(logs, "*")):
+            os.remove(f)
+        write(os.path.join(d, "native", "package.json"), json.dumps(
+            {"name": "native", "version": "0.1.0", "scripts": {"postinstall": "node -e \"process.exit(require('fs').existsSync('binding.gyp') ? 0 : 3)\""}}))
+        write(os.path.join(d, "package.json"), json.dumps(
+            {"name": "app", "version": "1.0.0", "private": True,
+             "dependencies": {"express": "4.21.2", "native": "file:native"}}, indent=2))
+        run(f"{env} npm install", cwd=d)
+        log = sorted(glob.glob(os.path.join(logs, "*-debug-0.log")))[-1]
+        t = open(log).read()
+        case("npm-debug-log", "log", f"cat ~/.npm/_logs/{os.path.basename(log)}", t, npm_debug_log_facts(t),
+             NPM_DEBUG_LOG_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10116,6 +10169,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round116" in sys.argv:
+        npm_debug_log_cases()
         return
     if "--round115" in sys.argv:
         sql_echo_cases(sys.argv[sys.argv.index("--round115") + 1])
