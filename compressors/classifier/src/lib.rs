@@ -468,7 +468,26 @@ fn opens_with_exception(sample: &str) -> bool {
         || first.starts_with("panic: ")
         || first.starts_with("** (")
         || first.starts_with("Uncaught ")
-        || is_exception_line(first)
+        || is_exception_line(first) && !introduces_a_report(first, sample)
+}
+
+/// Nonblank lines under an exception line searched for a trace (see
+/// [`introduces_a_report`]).
+const REPORT_TRACE_LINES: usize = 40;
+
+/// Whether an exception line opening the output introduces the tool's own
+/// report rather than a crash: its message ends with a colon and no trace
+/// follows (Django's `SystemCheckError: System check identified some
+/// issues:` over its check messages, each naming the model it is about).
+/// The report is the point: its lines are a log's records.
+fn introduces_a_report(first: &str, sample: &str) -> bool {
+    first.ends_with(':')
+        && !sample
+            .lines()
+            .skip(1)
+            .filter(|l| !l.trim().is_empty())
+            .take(REPORT_TRACE_LINES)
+            .any(|l| is_trace_line(l.trim_start()))
 }
 
 /// The first line of a sanitizer's report on the process it stopped:
@@ -1068,6 +1087,40 @@ mod tests {
             ..Hints::default()
         };
         assert_eq!(classify(go_build_x, saved).0, ContentClass::Log);
+        // Django's system checks: the exception line introduces the
+        // checks' report (no trace under it), each message about a model.
+        let django = "SystemCheckError: System check identified some issues:\n\nERRORS:\n\
+                      shop.Order.buyer: (fields.E304) Reverse accessor 'Customer.order_set' for 'shop.Order.buyer' clashes with reverse accessor for 'shop.Order.seller'.\n\
+                      \tHINT: Add or change a related_name argument to the definition for 'shop.Order.buyer' or 'shop.Order.seller'.\n\
+                      shop.Order.total: (fields.E132) DecimalFields must define a 'max_digits' attribute.\n\n\
+                      WARNINGS:\nshop.Banner: (models.W042) Auto-created primary key used when not defining a primary key type, by default 'django.db.models.AutoField'.\n\
+                      \tHINT: Configure the DEFAULT_AUTO_FIELD setting or the AppConfig.default_auto_field attribute to point to a subclass of AutoField.\n\n\
+                      System check identified 3 issues (0 silenced).\n";
+        assert_eq!(through_bash(django), ContentClass::Log);
+        assert_eq!(classify(django, saved).0, ContentClass::Log);
+        // A crawler's log whose tracebacks quote the spider's source: the
+        // interpreter's frames say it is output, not Python.
+        let mut crawl = String::from(
+            "2026-12-03 09:33:16 [scrapy.utils.log] INFO: Scrapy 2.19.0 started (bot: scrapybot)\n\
+             2026-12-03 09:33:16 [scrapy.utils.log] INFO: Versions:\n\
+             {'lxml': '6.1.3',\n 'libxml2': '2.14.6',\n 'cssselect': '1.6.0',\n 'parsel': '1.12.1',\n\
+             \x20'w3lib': '2.5.0',\n 'Twisted': '26.10.0',\n 'Python': '3.11.7',\n 'pyOpenSSL': '26.4.0',\n\
+             \x20'cryptography': '50.0.2'}\n\
+             2026-12-03 09:33:16 [scrapy.crawler] DEBUG: Using AsyncCrawlerProcess\n",
+        );
+        for page in 0..4 {
+            crawl.push_str(&format!(
+                "2026-12-03 09:33:17 [scrapy.core.scraper] ERROR: Spider error processing <GET http://127.0.0.1/p/{page}.html>\n\
+                 Traceback (most recent call last):\n  File \"/srv/spider.py\", line 20, in parse_product\n\
+                 \x20   price = float(prices['price'])\n  File \"/srv/spider.py\", line 12, in prices\n\
+                 \x20   return {{k: v for k, v in pairs if v}}\n\
+                 \x20   for k, v in pairs:\n\
+                 \x20   if value is None:\n\
+                 \x20   return None\nKeyError: 'price'\n"
+            ));
+        }
+        crawl.push_str("2026-12-03 09:33:18 [scrapy.core.engine] INFO: Spider closed (finished)\n");
+        assert_eq!(classify(&crawl, saved).0, ContentClass::Log);
         // Notices around a JSON report (biome's reporter is experimental,
         // errors were emitted) leave it data; a text that merely ends with
         // JSON is not.
