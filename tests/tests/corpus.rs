@@ -225,7 +225,23 @@ fn the_whole_corpus_scores_within_target() {
 /// - `node-prof-regex` (held out, round 100): `node --prof-process` of a
 ///   script; 8/15 before its tables were read, 14/15 after, the miss
 ///   unread (the case stays held out).
-const KNOWN_MISSES: &[&str] = &["massif-ms-print", "ms-print-heap", "node-prof-regex"];
+/// - `scrapy-crawl-log` (tuning, round 111): Scrapy's crawl of 66 pages;
+///   its rule asks for each `Ignoring response <404 …/p/117.html>` line,
+///   five lines of one template differing only in the page's number, an
+///   id the template fold masks, so they fold to one and a count (13/17;
+///   the closing stats, lost before, now stay). Tried: keeping every line
+///   of a template of up to 8 lines that differ in their names (not only
+///   in numbers); it cost LogChunks 2.5% more tokens and kept none of
+///   these, which differ in a number only.
+/// - `scrapy-items-dropped` (held out, round 111): its twin, 12/17, the
+///   miss unread.
+const KNOWN_MISSES: &[&str] = &[
+    "massif-ms-print",
+    "ms-print-heap",
+    "node-prof-regex",
+    "scrapy-crawl-log",
+    "scrapy-items-dropped",
+];
 
 /// Every case of `report` that lost must-keeps but the known misses (its
 /// id, the class the classifier gave it and the lines), and the known

@@ -392,6 +392,7 @@ impl Analysis {
             .chain(crate::completions::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))
+            .chain(crate::closing_map::kept(contents))
             .chain(listing.iter().copied())
             .collect();
         let failure_exit: Vec<bool> = contents

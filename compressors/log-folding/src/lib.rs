@@ -47,6 +47,9 @@
 //!   ([`measured_records`]: `go test -bench`'s `BenchmarkAtoi-2  5380591
 //!   4.341 ns/op  0 B/op`), when a log has a few such lines, nearly each
 //!   naming another thing;
+//! - the map of named values a log ends with ([`closing_map`]: Scrapy's
+//!   stats, `'item_scraped_count': 53,` one key a line), the tool's own
+//!   account of the run;
 //! - a line logged above the log's usual level ([`levels`]: cargo's few
 //!   INFO lines saying what is dirty amid its `CARGO_LOG=debug` lines);
 //! - section titles framed by rules (`=== FAILURES ===`); of a log with
@@ -127,6 +130,7 @@
 pub mod alike;
 pub mod captured_output;
 pub mod ci_sections;
+pub mod closing_map;
 pub mod code_frame;
 pub mod column_block;
 pub mod completions;

@@ -493,6 +493,9 @@ pub fn is_diagnostic(content: &str) -> bool {
     if !content.starts_with(' ') && level_at_a_named_line(t) {
         return true;
     }
+    if !content.starts_with(' ') && subject_then_namespaced_code(t) {
+        return true;
+    }
     // ruff's full format: `F401 [*] `os` imported but unused`, then the frame.
     if !content.starts_with(' ')
         && t.split_once(' ')
@@ -522,6 +525,30 @@ pub fn is_diagnostic(content: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A check's message about a named thing rather than a place in a file:
+/// the subject, then the check's rule code in parentheses, namespaced,
+/// leading the message (Django's system checks: `shop.Order.buyer:
+/// (fields.E304) Reverse accessor … clashes …`, `?: (security.W004) You
+/// have not set …`, `<class 'blog.admin.PostAdmin'>: (admin.E108) …`).
+fn subject_then_namespaced_code(t: &str) -> bool {
+    let Some((subject, rest)) = t.split_once(": (") else {
+        return false;
+    };
+    let Some((code, message)) = rest.split_once(") ") else {
+        return false;
+    };
+    let Some((namespace, rule)) = code.split_once('.') else {
+        return false;
+    };
+    !subject.trim().is_empty()
+        && !namespace.is_empty()
+        && namespace
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'_')
+        && is_rule_code(rule)
+        && !message.trim().is_empty()
 }
 
 /// A diagnostic that says its place in words: a level word leading, then,
@@ -745,6 +772,8 @@ mod tests {
             "./cmd/main.go:14:2: fmt.Printf format %d has arg x of wrong type string",
             "F401 [*] `sys` imported but unused",
             "Warning 2 in notes.tex line 4: Non-breaking space (`~') should have been used.",
+            "shop.Order.buyer: (fields.E304) Reverse accessor 'Customer.order_set' clashes.",
+            "?: (security.W009) Your SECRET_KEY has less than 50 characters.",
         ] {
             assert!(is_diagnostic(line), "{line}");
         }
@@ -755,6 +784,9 @@ mod tests {
             "Warning in line 4: the old syntax is deprecated",
             "Error 3 in notes.tex: no place named",
             "Downloading https://example.com/a.tar.gz",
+            // Parentheses after a colon, but no namespaced rule code.
+            "note: (see below) the value is moved here",
+            "step 3: (main.Run) took 2s",
         ] {
             assert!(!is_diagnostic(line), "{line}");
         }

@@ -1852,3 +1852,45 @@ fn every_benchmark_result_is_kept_while_progress_folds() {
     assert_all_kept(&log, &out, |l| l.starts_with("Benchmark"));
     assert!(out.len() < log.len() / 2, "the downloads fold:\n{out}");
 }
+
+#[test]
+fn the_counters_a_crawl_closes_with_are_kept_while_its_requests_fold() {
+    // Scrapy's log: a request crawled and an item scraped per page, then
+    // the stats it kept, one key a line, all of one shape.
+    let mut log = String::new();
+    for k in 0..120 {
+        log.push_str(&format!(
+            "2026-12-03 09:33:17 [scrapy.core.engine] DEBUG: Crawled (200) <GET http://127.0.0.1:8000/p/{k}.html> (referer: http://127.0.0.1:8000/)\n\
+             2026-12-03 09:33:17 [scrapy.core.scraper] DEBUG: Scraped from <200 http://127.0.0.1:8000/p/{k}.html>\n\
+             {{'title': 'Product {k}', 'sku': 'SKU-{}', 'price': {}.99}}\n",
+            1000 + k,
+            k * 3 % 200
+        ));
+    }
+    log.push_str("2026-12-03 09:33:18 [scrapy.statscollectors] INFO: Dumping Scrapy stats:\n");
+    let stats = [
+        ("downloader/request_bytes", "41307"),
+        ("downloader/request_count", "121"),
+        ("downloader/response_status_count/200", "121"),
+        ("elapsed_time_seconds", "1.49"),
+        ("finish_reason", "'finished'"),
+        ("item_scraped_count", "120"),
+        ("log_count/DEBUG", "241"),
+        ("log_count/ERROR", "0"),
+        ("memusage/max", "81510400"),
+        ("response_received_count", "121"),
+        ("scheduler/dequeued", "121"),
+        ("scheduler/enqueued", "121"),
+    ];
+    for (k, (key, value)) in stats.iter().enumerate() {
+        let open = if k == 0 { "{" } else { " " };
+        let close = if k + 1 == stats.len() { "}" } else { "," };
+        log.push_str(&format!("{open}'{key}': {value}{close}\n"));
+    }
+    log.push_str("2026-12-03 09:33:18 [scrapy.core.engine] INFO: Spider closed (finished)\n");
+    let out = compress(&log).text;
+    assert_all_kept(&log, &out, |l| {
+        l.trim_start_matches(['{', ' ']).starts_with('\'') && !l.contains("'title'")
+    });
+    assert!(out.len() < log.len() / 4, "the requests fold:\n{out}");
+}
