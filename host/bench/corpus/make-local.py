@@ -561,6 +561,12 @@ agent reads it after npm names it: `npm install` of packages one of which
 does not exist (tuning half, a probe) and `npm install` of express and a
 local package whose install script fails (evaluation half, held out).
 
+`--round117` writes only `java_logging_cases()`: a Java batch job
+logging with java.util.logging (the JDK's javac and java): the default
+two-line records, a logged exception's trace among them (tuning half, a
+probe), and records on one line by `SimpleFormatter.format` (evaluation
+half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9017,6 +9023,88 @@ def npm_debug_log_cases():
              NPM_DEBUG_LOG_RULE)
 
 
+JAVA_LOGGING_RULE = ("every WARNING and SEVERE record's message line, every logged exception's line "
+                     "(`java.…Exception: …` and each `Caused by:`), and the last record's message")
+
+
+def java_logging_facts(t):
+    """Round 117's must-keep facts: the job's warnings and failures, the
+    exceptions it logged, its closing record."""
+    lines = t.splitlines()
+    keep = []
+    for l in lines:
+        if re.search(r"(^|\s)(WARNING|SEVERE):? ", l) or re.match(r"^(Caused by: )?[a-z]+(\.[a-z]+)+\.\w*(Exception|Error): ", l):
+            keep.append(l.rstrip())
+    last = [l for l in lines if re.search(r"(^|\s)INFO:? ", l)]
+    if last:
+        keep.append(last[-1].rstrip())
+    return keep
+
+
+JAVA_BATCH = """package com.shop;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+public class Batch {
+    private static final Logger LOG = Logger.getLogger(Batch.class.getName());
+
+    static int price(int order) {
+        if (order %% %(every)d == %(rem)d) {
+            try {
+                return Integer.parseInt("x" + order);
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException("no price for order " + order, e);
+            }
+        }
+        return order * 7 %% 100;
+    }
+
+    public static void main(String[] args) {
+        int done = 0, failed = 0;
+        LOG.info("batch started: %(n)d orders");
+        for (int order = 1; order <= %(n)d; order++) {
+            LOG.info("processing order " + order);
+            if (order %% %(warn)d == 0) {
+                LOG.warning("order " + order + " has no shipping address; using the billing one");
+            }
+            try {
+                int cents = price(order);
+                LOG.info("order " + order + " priced at " + cents + " cents");
+                done++;
+            } catch (IllegalStateException e) {
+                LOG.log(Level.SEVERE, "order " + order + " failed", e);
+                failed++;
+            }
+        }
+        LOG.info("batch done: " + done + " processed, " + failed + " failed");
+    }
+}
+"""
+
+
+def java_logging_cases():
+    """Round 117: java.util.logging's records around a batch job, a
+    logged exception's trace (with its cause) in the middle of the run,
+    the job going on. java-util-logging (tuning half) is the probe: 60
+    orders, JUL's default format (a line naming the time, class and
+    method, then `LEVEL: message`); java-logging-one-line (evaluation
+    half) is held out: 45 orders with other failures, each record on one
+    line by `java.util.logging.SimpleFormatter.format`, its rule the same,
+    written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        for cid, params, props in [
+                ("java-util-logging", {"n": 60, "every": 19, "rem": 4, "warn": 11}, ""),
+                ("java-logging-one-line", {"n": 45, "every": 13, "rem": 6, "warn": 8},
+                 "'-Djava.util.logging.SimpleFormatter.format=%1$tF %1$tT %4$s %3$s - %5$s%6$s%n'")]:
+            d = new_dir(work, cid)
+            write(os.path.join(d, "src", "com", "shop", "Batch.java"), JAVA_BATCH % params)
+            run("javac -d out src/com/shop/Batch.java", cwd=d)
+            command = f"java {props} -cp out com.shop.Batch".replace("  ", " ")
+            t = run(command, cwd=d)
+            case(cid, "log", command, t, java_logging_facts(t), JAVA_LOGGING_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10169,6 +10257,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round117" in sys.argv:
+        java_logging_cases()
         return
     if "--round116" in sys.argv:
         npm_debug_log_cases()
