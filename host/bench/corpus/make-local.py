@@ -567,6 +567,12 @@ two-line records, a logged exception's trace among them (tuning half, a
 probe), and records on one line by `SimpleFormatter.format` (evaluation
 half, held out).
 
+`--round118` writes only `node_warning_cases()`: Node programs that
+run to their end while Node prints warnings with the stack that caused
+each (`--trace-warnings`, `--trace-deprecation`): deprecated APIs in a
+report script (tuning half, a probe) and an event emitter's listener leak
+and an experimental API in a worker (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9105,6 +9111,71 @@ def java_logging_cases():
             case(cid, "log", command, t, java_logging_facts(t), JAVA_LOGGING_RULE)
 
 
+NODE_WARNING_RULE = ("every warning Node printed (`(node:PID) [CODE] …Warning: …` lines), the first frame "
+                     "of each in the program's own file, and the program's last line of output")
+
+
+def node_warning_facts(t, own):
+    """Round 118's must-keep facts: Node's warnings, where in the
+    program each came from, how the program ended."""
+    lines = t.splitlines()
+    keep = []
+    for i, l in enumerate(lines):
+        if re.match(r"^\(node:\d+\) (\[\w+\] )?\w*Warning: ", l):
+            keep.append(l.rstrip())
+            frame = next((f for f in lines[i + 1:i + 30] if own in f and f.lstrip().startswith("at ")), None)
+            if frame:
+                keep.append(frame.rstrip())
+    out = [l for l in lines if l.strip() and not l.startswith(("(node:", "    at ", "(Use `node"))]
+    if out:
+        keep.append(out[-1].rstrip())
+    return keep
+
+
+def node_warning_cases():
+    """Round 118: a Node program going on after warnings, each printed
+    with its stack trace by `--trace-warnings` or `--trace-deprecation`,
+    the program's own output around them (the two streams as a shell's
+    `2>&1` merges them). node-deprecation-warnings (tuning half) is the
+    probe: a report script calling `new Buffer()`, `util.isArray` and
+    `url.parse` for 30 rows, then a clean-up module calling
+    `fs.rmdirSync(…, { recursive: true })` and `crypto.createCipher`; node-emitter-leak-warning
+    (evaluation half) is held out: a job queue adding an eleventh
+    listener to one emitter and emitting a custom warning, its rule the
+    same, written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "report")
+        write(os.path.join(d, "report.js"),
+              "const util = require('util');\nconst url = require('url');\n\n"
+              "function row(i) {\n  const id = new Buffer(String(1000 + i)).toString('hex');\n"
+              "  const tags = util.isArray([i]) ? ['a', 'b'] : [];\n"
+              "  const link = url.parse(`http://shop.example/orders/${i}?page=2`).pathname;\n"
+              "  return `${i}\\t${id}\\t${tags.join(',')}\\t${link}`;\n}\n\n"
+              "console.log('row\\tid\\ttags\\tlink');\nfor (let i = 0; i < 30; i++) console.log(row(i));\n"
+              "console.log('report: 30 rows written');\n")
+        write(os.path.join(d, "cleanup.js"),
+              "const fs = require('fs');\nconst crypto = require('crypto');\n"
+              "fs.mkdirSync('tmp/a/b', { recursive: true });\nfs.rmdirSync('tmp', { recursive: true });\n"
+              "const c = crypto.createCipher('aes192', 'secret');\nconsole.log('cleanup: cipher', typeof c.update);\n")
+        write(os.path.join(d, "report.js"), open(os.path.join(d, "report.js")).read() + "require('./cleanup');\n")
+        t = run("node --trace-deprecation --trace-warnings report.js 2>&1", cwd=d)
+        case("node-deprecation-warnings", "log", "node --trace-deprecation --trace-warnings report.js", t,
+             node_warning_facts(t, ".js:"), NODE_WARNING_RULE)
+
+        q = new_dir(work, "queue")
+        write(os.path.join(q, "queue.js"),
+              "const { EventEmitter } = require('events');\n\nclass Queue extends EventEmitter {}\n"
+              "const queue = new Queue();\n\nfunction subscribe(worker) {\n"
+              "  queue.on('job', (job) => console.log(`worker ${worker} took job ${job}`));\n}\n\n"
+              "for (let w = 1; w <= 11; w++) subscribe(w);\n"
+              "process.emitWarning('queue depth 11 exceeds the soft limit of 8', { code: 'QUEUE_DEPTH', type: 'CapacityWarning' });\n"
+              "for (let j = 1; j <= 3; j++) queue.emit('job', j);\n"
+              "const { test } = require('node:test');\nconsole.log('queue drained: 3 jobs, 11 workers');\n")
+        t = run("node --trace-warnings queue.js 2>&1", cwd=q)
+        case("node-emitter-leak-warning", "log", "node --trace-warnings queue.js", t,
+             node_warning_facts(t, "queue.js"), NODE_WARNING_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10257,6 +10328,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round118" in sys.argv:
+        node_warning_cases()
         return
     if "--round117" in sys.argv:
         java_logging_cases()
