@@ -2,7 +2,8 @@
 //! their numbers: a server logging `Connection broken for id 188978561024,
 //! my id = 1` four hundred times, each with a new timestamp, port or pid.
 //! The first is printed (with how many there are in all); the others are
-//! counted in the gaps. A line whose words differ is a new fact and stays,
+//! counted in the gaps. A few alike alerts (at most [`FEW_ALIKE_AT_MOST`])
+//! each stay: their numbers tell them apart. A line whose words differ is a new fact and stays,
 //! and so is any line that names a place in a file, heads a block (a stack
 //! trace follows) or names a failing test.
 
@@ -109,22 +110,36 @@ pub fn find(
     // Each alert's key, interned; the first alert of each key.
     let mut key_of: Vec<usize> = vec![usize::MAX; n];
     let mut first_of: Vec<usize> = Vec::new();
+    // Alerts kept though alike an earlier one: their key has only a few.
+    let mut few_again = vec![false; n];
     let mut new = vec![false; n];
     let mut seen_context: FxHashSet<u64> = FxHashSet::default();
     // How often each alert's key was seen at each place.
     let mut places: FxHashMap<(usize, u64), usize> = FxHashMap::default();
     let mut looped = vec![false; n];
     let mut telling: Vec<usize> = Vec::new();
+    // How many alerts of each key the log has: a few are facts of their
+    // own (which order had no address), more are a loop's.
+    let mut total: FxHashMap<u64, usize> = FxHashMap::default();
+    for (i, content) in contents.iter().enumerate() {
+        if alert(i) {
+            *total.entry(key_hash(content)).or_insert(0) += 1;
+        }
+    }
     for (i, content) in contents.iter().enumerate() {
         if !alert(i) {
             continue;
         }
         let next = ids.len();
-        let id = *ids.entry(key_hash(content)).or_insert(next);
+        let key = key_hash(content);
+        let id = *ids.entry(key).or_insert(next);
         key_of[i] = id;
         if id == first_of.len() {
             first_of.push(i);
             new[i] = true;
+        } else if total[&key] <= FEW_ALIKE_AT_MOST {
+            new[i] = true;
+            few_again[i] = true;
         }
         // A place is a fact of its own, but a place said again in the same
         // words this often is a loop's (gawk's lint warning once per
@@ -151,7 +166,7 @@ pub fn find(
             .filter(|c| !c.trim().is_empty() && !crate::line::is_continuation(c) && !alert(i + 1));
         if let Some(c) = context
             && seen_context.insert(key_hash(c))
-            && !new[i]
+            && (!new[i] || few_again[i])
         {
             new[i] = true;
             telling.push(i + 1);
@@ -200,6 +215,11 @@ pub fn find(
     alike.looped = looped;
     alike
 }
+
+/// A key with at most this many alerts in the log keeps each of them: a
+/// few alike alerts tell things apart by their numbers (which order, which
+/// page); a key said more often is a loop's, counted under its first.
+pub const FEW_ALIKE_AT_MOST: usize = 5;
 
 /// An alert repeating its words at one place (see [`names_a_place`]) is
 /// kept this many times; later ones are counted under the first.
@@ -305,34 +325,51 @@ mod tests {
 
     #[test]
     fn repeats_fold_under_the_first_with_a_count() {
-        let log = [
-            "WARN id 17 broken",
-            "INFO fine",
-            "WARN id 18 broken",
-            "INFO fine",
-            "WARN user alice broken",
-            "WARN id 19 broken",
-        ];
+        let mut lines: Vec<String> = Vec::new();
+        for id in 17..25 {
+            lines.push(format!("WARN id {id} broken"));
+            lines.push("INFO fine".to_string());
+        }
+        lines.push("WARN user alice broken".to_string());
+        let log: Vec<&str> = lines.iter().map(String::as_str).collect();
         let alike = find(&log, |i| log[i].starts_with("WARN"), |_| false);
-        assert_eq!(alike.repeats, vec![false, false, true, false, false, false]);
-        assert_eq!(alike.counts.get(&0), Some(&2));
+        let folded: Vec<usize> = (0..log.len()).filter(|&i| alike.repeats[i]).collect();
+        assert_eq!(folded, vec![2, 4, 6, 8, 10, 12, 14]);
+        assert_eq!(alike.counts.get(&0), Some(&8));
         let protected = find(&log, |i| log[i].starts_with("WARN"), |i| i == 2);
-        assert_eq!(protected.repeats, vec![false; 6]);
+        assert!(!protected.repeats[2]);
+    }
+
+    #[test]
+    fn a_few_alike_alerts_each_stay() {
+        // java.util.logging's warnings about three orders: the numbers
+        // are which orders.
+        let log = [
+            "WARNING: order 11 has no shipping address; using the billing one",
+            "INFO: order 11 priced at 77 cents",
+            "WARNING: order 22 has no shipping address; using the billing one",
+            "INFO: order 22 priced at 54 cents",
+            "WARNING: order 33 has no shipping address; using the billing one",
+        ];
+        let alike = find(&log, |i| log[i].starts_with("WARNING"), |_| false);
+        assert_eq!(alike.repeats, vec![false; 5]);
+        assert!(alike.counts.is_empty());
     }
 
     #[test]
     fn the_line_after_a_repeat_can_make_it_new() {
-        let log = [
-            "code 404, message File not found",
-            "\"GET /api/orders/1001 HTTP/1.1\" 404 -",
-            "code 404, message File not found",
-            "\"GET /api/orders/1002 HTTP/1.1\" 404 -",
-            "code 404, message File not found",
-            "\"GET /static/app.3.js HTTP/1.1\" 404 -",
-        ];
+        let mut lines: Vec<String> = Vec::new();
+        for id in 1001..1007 {
+            lines.push("code 404, message File not found".to_string());
+            lines.push(format!("\"GET /api/orders/{id} HTTP/1.1\" 404 -"));
+        }
+        lines.push("code 404, message File not found".to_string());
+        lines.push("\"GET /static/app.3.js HTTP/1.1\" 404 -".to_string());
+        let log: Vec<&str> = lines.iter().map(String::as_str).collect();
         let alike = find(&log, |i| log[i].starts_with("code"), |_| false);
-        assert_eq!(alike.repeats, vec![false, false, true, false, false, false]);
-        assert_eq!(alike.telling, vec![5]);
+        let folded: Vec<usize> = (0..log.len()).filter(|&i| alike.repeats[i]).collect();
+        assert_eq!(folded, vec![2, 4, 6, 8, 10]);
+        assert_eq!(alike.telling, vec![13]);
     }
 
     #[test]
@@ -350,17 +387,21 @@ mod tests {
         ];
         let alike = find(&log, |i| log[i].starts_with("[ERROR]"), |_| false);
         assert_eq!(alike.repeats, vec![false; 9]);
-        let cycle = [
-            "WARN Address change detected. Old: 10.1.1.1:9000",
-            "WARN Failed to renew lease for 30 seconds",
-            "WARN Address change detected. Old: 10.1.1.1:9000",
-            "WARN Failed to renew lease for 31 seconds",
-            "WARN Address change detected. Old: 10.1.1.1:9000",
-            "WARN Failed to renew lease for 32 seconds",
-        ];
+        let cycle: Vec<String> = (30..36)
+            .flat_map(|s| {
+                [
+                    "WARN Address change detected. Old: 10.1.1.1:9000".to_string(),
+                    format!("WARN Failed to renew lease for {s} seconds"),
+                ]
+            })
+            .collect();
+        let cycle: Vec<&str> = cycle.iter().map(String::as_str).collect();
         let alike = find(&cycle, |_| true, |_| false);
-        assert_eq!(alike.repeats, vec![false, false, true, true, true, true]);
-        assert_eq!(alike.counts.get(&1), Some(&3));
+        let mut repeats = vec![true; 12];
+        repeats[0] = false;
+        repeats[1] = false;
+        assert_eq!(alike.repeats, repeats);
+        assert_eq!(alike.counts.get(&1), Some(&6));
         assert!(names_a_place("at Foo.java:33"));
         assert!(names_a_place("error in src/lib.rs"));
         assert!(!names_a_place(
