@@ -573,6 +573,12 @@ each (`--trace-warnings`, `--trace-deprecation`): deprecated APIs in a
 report script (tuning half, a probe) and an event emitter's listener leak
 and an experimental API in a worker (evaluation half, held out).
 
+`--round119` writes only `cargo_registry_cases()`: what cargo says of a
+crate on the registry (crates.io through this machine's index):
+`cargo info reqwest` and `cargo add tokio --features full` (tuning half,
+probes), `cargo info tokio` and `cargo add reqwest --features json`
+(evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9176,6 +9182,43 @@ def node_warning_cases():
              node_warning_facts(t, "queue.js"), NODE_WARNING_RULE)
 
 
+CARGO_REGISTRY_RULE = ("cargo info: its first line, the version line and every feature's line (`name = [...]`); "
+                       "cargo add: the `Adding …` line and every feature line (`+ name`, `- name`); any warning or note")
+
+
+def cargo_registry_facts(t):
+    """Round 119's must-keep facts: the crate, its version and each of its
+    features, as `cargo info` or `cargo add` lists them."""
+    lines = t.splitlines()
+    keep = []
+    if lines and not lines[0].lstrip().startswith(("Updating", "Adding")):
+        keep.append(lines[0].rstrip())
+    for l in lines:
+        if (re.match(r"^version: ", l) or re.match(r"^ [ +]\S+\s+= \[", l) or re.match(r"^\s+[+-] \S+$", l)
+                or re.match(r"^\s+Adding \S+ v", l) or re.match(r"^(warning|note): ", l)):
+            keep.append(l.rstrip())
+    return keep
+
+
+def cargo_registry_cases():
+    """Round 119: cargo's account of a crate on the registry, a feature a
+    line: `cargo info` (`name = [what it enables]`, `+` before the
+    defaults) and `cargo add` (`+ name` for each feature enabled, `- name`
+    for the rest). cargo-info-reqwest and cargo-add-tokio (tuning half)
+    are the probes; cargo-info-tokio and cargo-add-reqwest (evaluation
+    half) are held out, their rule the same, written before ghost ran on
+    them."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "app")
+        run("cargo init -q --name app", cwd=d)
+        for cid, command in [("cargo-info-reqwest", "cargo info reqwest"),
+                             ("cargo-add-tokio", "cargo add tokio --features full"),
+                             ("cargo-info-tokio", "cargo info tokio"),
+                             ("cargo-add-reqwest", "cargo add reqwest --features json")]:
+            t = run(command, cwd=d)
+            case(cid, "log", command, t, cargo_registry_facts(t), CARGO_REGISTRY_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10328,6 +10371,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round119" in sys.argv:
+        cargo_registry_cases()
         return
     if "--round118" in sys.argv:
         node_warning_cases()
