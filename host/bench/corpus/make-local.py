@@ -579,6 +579,11 @@ crate on the registry (crates.io through this machine's index):
 probes), `cargo info tokio` and `cargo add reqwest --features json`
 (evaluation half, held out).
 
+`--round120` writes only `cargo_add_twin_cases()`: a tuning twin of
+round 119's held-out `cargo add reqwest` (which lost most of its
+features, its output unread): `cargo add sqlx --features postgres`, a
+crate with as many features, its rule round 119's.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9219,6 +9224,19 @@ def cargo_registry_cases():
             case(cid, "log", command, t, cargo_registry_facts(t), CARGO_REGISTRY_RULE)
 
 
+def cargo_add_twin_cases():
+    """Round 120: a tuning twin of round 119's held-out cargo-add-reqwest
+    (32 of its 187 features kept; its output unread): `cargo add sqlx
+    --features postgres`, some hundred features listed, its rule round
+    119's, written before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "app")
+        run("cargo init -q --name app", cwd=d)
+        command = "cargo add sqlx --features postgres"
+        t = run(command, cwd=d)
+        case("cargo-add-sqlx", "log", command, t, cargo_registry_facts(t), CARGO_REGISTRY_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10371,6 +10389,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round120" in sys.argv:
+        cargo_add_twin_cases()
         return
     if "--round119" in sys.argv:
         cargo_registry_cases()
