@@ -581,8 +581,8 @@ probes), `cargo info tokio` and `cargo add reqwest --features json`
 
 `--round120` writes only `cargo_add_twin_cases()`: a tuning twin of
 round 119's held-out `cargo add reqwest` (which lost most of its
-features, its output unread): `cargo add sqlx --features postgres`, a
-crate with as many features, its rule round 119's.
+features, its output unread): nine `cargo add` commands of a service's
+dependencies run one after another, its rule round 119's.
 
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
@@ -9226,15 +9226,22 @@ def cargo_registry_cases():
 
 def cargo_add_twin_cases():
     """Round 120: a tuning twin of round 119's held-out cargo-add-reqwest
-    (32 of its 187 features kept; its output unread): `cargo add sqlx
-    --features postgres`, some hundred features listed, its rule round
+    (32 of its 187 features kept; its output unread). One crate's list is
+    short here (cargo counts a long one: sqlx's `43 deactivated
+    features`), so the twin adds a service's dependencies in one command,
+    a block of features for each: cargo-add-service-deps, its rule round
     119's, written before ghost ran on it."""
     with tempfile.TemporaryDirectory() as work:
         d = new_dir(work, "app")
         run("cargo init -q --name app", cwd=d)
-        command = "cargo add sqlx --features postgres"
-        t = run(command, cwd=d)
-        case("cargo-add-sqlx", "log", command, t, cargo_registry_facts(t), CARGO_REGISTRY_RULE)
+        t = "".join(run(c, cwd=d) for c in [
+            "cargo add serde --features derive", "cargo add serde_json", "cargo add tokio --features full",
+            "cargo add anyhow", "cargo add clap --features derive", "cargo add tracing",
+            "cargo add tracing-subscriber --features env-filter", "cargo add axum", "cargo add rustls"])
+        command = ("cargo add serde --features derive && cargo add serde_json && cargo add tokio --features full && "
+                   "cargo add anyhow && cargo add clap --features derive && cargo add tracing && "
+                   "cargo add tracing-subscriber --features env-filter && cargo add axum && cargo add rustls")
+        case("cargo-add-service-deps", "log", command, t, cargo_registry_facts(t), CARGO_REGISTRY_RULE)
 
 
 def debugging_twin_cases():
