@@ -120,18 +120,21 @@ pub fn find(
     let mut telling: Vec<usize> = Vec::new();
     // How many alerts of each key the log has: a few are facts of their
     // own (which order had no address), more are a loop's.
+    // Each alert's key is hashed once, here.
+    let keys: Vec<Option<u64>> = contents
+        .iter()
+        .enumerate()
+        .map(|(i, content)| alert(i).then(|| key_hash(content)))
+        .collect();
     let mut total: FxHashMap<u64, usize> = FxHashMap::default();
-    for (i, content) in contents.iter().enumerate() {
-        if alert(i) {
-            *total.entry(key_hash(content)).or_insert(0) += 1;
-        }
+    for key in keys.iter().flatten() {
+        *total.entry(*key).or_insert(0) += 1;
     }
     for (i, content) in contents.iter().enumerate() {
-        if !alert(i) {
+        let Some(key) = keys[i] else {
             continue;
-        }
+        };
         let next = ids.len();
-        let key = key_hash(content);
         let id = *ids.entry(key).or_insert(next);
         key_of[i] = id;
         if id == first_of.len() {
