@@ -394,12 +394,14 @@ pub(crate) fn starts_with_uptime_and_level(l: &str) -> bool {
 /// level (`Error: Symbol ‘mean’ …`, `warning: unused`), a failure exit (`make: *** [b.o]
 /// Error 1`), a compiler's or linter's diagnostic, a runner's summary, or a
 /// title framed by rules (`==== test session starts ====`; not a `#`
-/// comment framed so), or a stack frame (see [`is_frame`] and
-/// [`is_python_frame`]).
+/// comment framed so), or a stack frame (see [`is_frame`]; a Python
+/// traceback's `File "/app/spider.py", line 20, in parse` too: only the
+/// interpreter prints it, so a log of tracebacks is no Python source,
+/// however many of their source lines it quotes).
 fn is_output_line(t: &str) -> bool {
     leads_with_an_alarm(t)
         || is_frame(t)
-        || is_python_frame(t)
+        || ghost_log_folding::python_traceback::frame_path(t).is_some()
         || markers::is_failure_exit(t)
         || markers::is_diagnostic(t)
         || markers::is_summary(t)
@@ -423,19 +425,6 @@ fn is_frame(t: &str) -> bool {
         .and_then(|r| r.rsplit(':').next())
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
     dotted_call || at_a_line
-}
-
-/// A frame of a Python traceback: `File "/app/spider.py", line 20, in
-/// parse` (or without the function, a syntax error's place). Only the
-/// interpreter prints this; a log of tracebacks is no Python source,
-/// however many of their source lines it quotes.
-fn is_python_frame(t: &str) -> bool {
-    t.strip_prefix("File \"")
-        .and_then(|r| r.split_once("\", line "))
-        .is_some_and(|(path, rest)| {
-            let number = rest.split_once(", in ").map_or(rest, |(n, _)| n);
-            !path.is_empty() && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
-        })
 }
 
 /// `Error: …`, `ERROR: …`, `warning: …`, `fatal: …`: a program's alarm, led

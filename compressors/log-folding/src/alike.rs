@@ -3,9 +3,9 @@
 //! my id = 1` four hundred times, each with a new timestamp, port or pid.
 //! The first is printed (with how many there are in all); the others are
 //! counted in the gaps. A few alike alerts (at most [`FEW_ALIKE_AT_MOST`])
-//! each stay: their numbers tell them apart. A line whose words differ is a new fact and stays,
-//! and so is any line that names a place in a file, heads a block (a stack
-//! trace follows) or names a failing test.
+//! each stay: their numbers tell them apart. A line whose words differ is
+//! a new fact and stays, and so is any line that names a place in a file,
+//! heads a block (a stack trace follows) or names a failing test.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::hash::Hasher;
@@ -118,29 +118,30 @@ pub fn find(
     let mut places: FxHashMap<(usize, u64), usize> = FxHashMap::default();
     let mut looped = vec![false; n];
     let mut telling: Vec<usize> = Vec::new();
-    // How many alerts of each key the log has: a few are facts of their
-    // own (which order had no address), more are a loop's.
-    // Each alert's key is hashed once, here.
-    let keys: Vec<Option<u64>> = contents
-        .iter()
-        .enumerate()
-        .map(|(i, content)| alert(i).then(|| key_hash(content)))
-        .collect();
-    let mut total: FxHashMap<u64, usize> = FxHashMap::default();
-    for key in keys.iter().flatten() {
-        *total.entry(*key).or_insert(0) += 1;
+    // Each alert's key, interned in the order keys first appear, and how
+    // many alerts each key has: a few are facts of their own (which order
+    // had no address), more are a loop's.
+    let mut total: Vec<usize> = Vec::new();
+    for (i, content) in contents.iter().enumerate() {
+        if alert(i) {
+            let next = ids.len();
+            let id = *ids.entry(key_hash(content)).or_insert(next);
+            key_of[i] = id;
+            if id == total.len() {
+                total.push(0);
+            }
+            total[id] += 1;
+        }
     }
     for (i, content) in contents.iter().enumerate() {
-        let Some(key) = keys[i] else {
+        let id = key_of[i];
+        if id == usize::MAX {
             continue;
-        };
-        let next = ids.len();
-        let id = *ids.entry(key).or_insert(next);
-        key_of[i] = id;
+        }
         if id == first_of.len() {
             first_of.push(i);
             new[i] = true;
-        } else if total[&key] <= FEW_ALIKE_AT_MOST {
+        } else if total[id] <= FEW_ALIKE_AT_MOST {
             new[i] = true;
             few_again[i] = true;
         }

@@ -62,8 +62,9 @@ pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
     roles
 }
 
-/// The path of a frame's `File "path", line N, in f` line.
-fn frame_path(line: &str) -> Option<&str> {
+/// The path of a frame's `File "path", line N, in f` line, or `None` when
+/// the line is no frame of a Python traceback.
+pub fn frame_path(line: &str) -> Option<&str> {
     let rest = line.trim_start().strip_prefix("File \"")?;
     let (path, after) = rest.split_once('"')?;
     after.starts_with(", line ").then_some(path)
