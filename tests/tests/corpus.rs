@@ -235,19 +235,7 @@ fn the_whole_corpus_scores_within_target() {
 ///   these, which differ in a number only.
 /// - `scrapy-items-dropped` (held out, round 111): its twin, 12/17 (13/17
 ///   once a few alike alerts each stay), the miss unread.
-/// - `cargo-add-reqwest` (held out, round 119; 32/187, unread) and
-///   `cargo-add-service-deps` (its tuning twin, round 120; 219/247): cargo
-///   right-aligns its status words (`    Updating`, `      Adding`,
-///   `     Locking`), so a run of `cargo add` reads as an outline whose
-///   shallowest lines are the `Updating` ones; the `Adding serde_json
-///   v1.0.154 to dependencies` lines and the lock's `Adding itoa v1.0.19`
-///   fold as one shape, their features kept. Tried: keeping the line a
-///   kept line is indented under; it kept 7 more of these for 1% more
-///   tokens on LogChunks and more on rustc's code frames, so it was not
-///   taken.
 const KNOWN_MISSES: &[&str] = &[
-    "cargo-add-reqwest",
-    "cargo-add-service-deps",
     "massif-ms-print",
     "ms-print-heap",
     "node-prof-regex",

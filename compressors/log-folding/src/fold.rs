@@ -382,6 +382,9 @@ impl Analysis {
             .chain(crate::sorted_records::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))
+            .chain(crate::sorted_records::runs_kept(contents, |i| {
+                passing[i] || roles[i] != Role::Other
+            }))
             .chain(crate::column_block::kept(contents, |i| {
                 passing[i] || roles[i] != Role::Other
             }))

@@ -28,6 +28,10 @@ const MIN_SORTED_SHARE: f64 = 0.95;
 const MAX_NUMBER_SHARE: f64 = 0.1;
 /// Lines led by one word in at least this share are one message repeated.
 const LEADING_WORD_SHARE: f64 = 0.5;
+/// A record inside a log is short: a word opening it, a name and a few
+/// of its fields (`Adding serde v1.0.229 to dependencies`); a longer line
+/// is a sentence (`Submodule 'a' (https://…) registered for path 'a'`).
+const RECORD_WORDS_AT_MOST: usize = 6;
 /// Lines looked at to decide (the decision holds for the rest).
 const LINES_JUDGED: usize = 4000;
 
@@ -57,6 +61,96 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
     let sorted_key =
         (0..KEY_COLUMNS).any(|k| is_sorted_key(&words, k) || is_ranked_by(&words, &judged, k));
     if sorted_key { records } else { Vec::new() }
+}
+
+/// Runs of lines inside a log, led by one word, that list records sorted
+/// by the first word in which they differ: cargo's `Adding name vX.Y`
+/// (each package it locked, in order of name), `Removing`, `Updating`.
+/// The log around them is in the order things happened, so the whole text
+/// is no listing; but a run in the order of a name is one the tool sorted,
+/// each line a record it reports, so each stays (a message repeated has
+/// its counter or clock, not a name, in that place; see [`kept`]). Once a
+/// run of at least [`MIN_RECORDS`] lines shows a lead word to open
+/// records, its shorter runs elsewhere in the log (cargo locking four
+/// packages after another command) are records too, a single line
+/// included. A line `claimed` is another rule's (a passing test's) and
+/// ends a run.
+pub fn runs_kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
+    let lead = |i: usize| -> Option<&str> {
+        if claimed(i) {
+            return None;
+        }
+        let mut words = contents[i].split_whitespace();
+        let first = words.next().map(bare)?;
+        (first.contains(|c: char| c.is_alphabetic())
+            && !is_number_like(first)
+            && words.count() < RECORD_WORDS_AT_MOST)
+            .then_some(first)
+    };
+    // Every run of lines led by one word: its word, start and end.
+    let mut runs: Vec<(&str, usize, usize)> = Vec::new();
+    let mut start = 0;
+    while start < contents.len() {
+        let Some(word) = lead(start) else {
+            start += 1;
+            continue;
+        };
+        let mut end = start + 1;
+        while end < contents.len() && lead(end) == Some(word) {
+            end += 1;
+        }
+        runs.push((word, start, end));
+        start = end;
+    }
+    let sorted = |&(_, start, end): &(&str, usize, usize)| {
+        end - start == 1 || is_sorted_run(&contents[start..end.min(start + LINES_JUDGED)])
+    };
+    let leads: FxHashSet<&str> = runs
+        .iter()
+        .filter(|run| run.2 - run.1 >= MIN_RECORDS && sorted(run))
+        .map(|run| run.0)
+        .collect();
+    if leads.is_empty() {
+        return Vec::new();
+    }
+    runs.iter()
+        .filter(|run| leads.contains(run.0) && sorted(run))
+        .flat_map(|&(_, start, end)| start..end)
+        .collect()
+}
+
+/// Whether lines led by one word list packages sorted by name: the word
+/// after the verb is what it acts on (`Adding aho-corasick v1.1.3`,
+/// `Dependency aeson ==1.4.1.0: using aeson-1.4.1.0`), and nearly each
+/// names its version. A key further on follows a phrase (`Cloning into
+/// '…'`), a message's, not a record's; sorted names with no version are
+/// a build's steps over files in the order of their names (`CC
+/// builtin/add.o`), not what the tool reports.
+fn is_sorted_run(lines: &[&str]) -> bool {
+    let versioned = lines
+        .iter()
+        .filter(|c| c.split_whitespace().skip(2).any(is_version))
+        .count();
+    if (versioned as f64) < lines.len() as f64 * MIN_RECORD_SHARE {
+        return false;
+    }
+    let words: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|c| c.split_whitespace().take(2).map(bare).collect())
+        .collect();
+    is_sorted_key(&words, 1)
+}
+
+/// A version: numbers joined by dots, behind a `v`, `==` or `@`
+/// (`v1.0.229`, `==0.3.4:`), or with two dots at least (`(1.2.3)`); a
+/// number with one dot and no mark is a measure (`in 0.98 seconds`).
+fn is_version(word: &str) -> bool {
+    let word = bare(word);
+    let number = word.trim_start_matches(['v', '=', '@']);
+    let marked = number.len() < word.len();
+    number.starts_with(|c: char| c.is_ascii_digit())
+        && is_number_like(number)
+        && number.matches('.').count() >= if marked { 1 } else { 2 }
 }
 
 /// A word without the punctuation that frames it (`12:`, `[1]`, `a,`).
@@ -285,5 +379,79 @@ mod tests {
             .collect();
         let lines: Vec<&str> = gets.iter().map(String::as_str).collect();
         assert!(kept(&lines, |_| false).is_empty());
+    }
+
+    /// Twelve crate names in order.
+    const CRATES: [&str; 12] = [
+        "aho-corasick",
+        "anyhow",
+        "bytes",
+        "cfg-if",
+        "itoa",
+        "libc",
+        "memchr",
+        "mio",
+        "serde",
+        "socket2",
+        "tokio",
+        "zmij",
+    ];
+
+    #[test]
+    fn a_sorted_run_of_package_records_inside_a_log_keeps_every_record() {
+        // cargo right-aligns its status words; the packages it locks come
+        // in the order of their names, each with its version.
+        let mut log = vec![
+            "    Updating crates.io index".to_string(),
+            "      Adding tokio v1.54.1 to dependencies".to_string(),
+            "     Locking 12 packages to latest compatible versions".to_string(),
+        ];
+        log.extend(
+            CRATES
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("      Adding {c} v1.{i}.3")),
+        );
+        log.push("    Updating crates.io index".to_string());
+        log.push("     Locking 2 packages to latest compatible versions".to_string());
+        log.push("      Adding rustls v0.23.46".to_string());
+        log.push("      Adding zeroize v1.9.2".to_string());
+        let lines: Vec<&str> = log.iter().map(String::as_str).collect();
+        let kept = runs_kept(&lines, |_| false);
+        // The run of twelve, the two after it and the lone `Adding` line:
+        // once a word opens records, its shorter runs are records too.
+        let want: Vec<usize> = std::iter::once(1).chain(3..15).chain([17, 18]).collect();
+        assert_eq!(kept, want);
+        // A line another rule claims (a passing test's) ends a run.
+        assert!(runs_kept(&lines, |i| i % 2 == 0).is_empty());
+    }
+
+    #[test]
+    fn sorted_runs_of_steps_and_messages_are_not_records() {
+        let run = |f: &dyn Fn(&str, usize) -> String| -> Vec<String> {
+            CRATES.iter().enumerate().map(|(i, c)| f(c, i)).collect()
+        };
+        let cases = [
+            // A build's steps over files in the order of their names: no
+            // versions.
+            run(&|c, _| format!("    CC builtin/{c}.o")),
+            // The name follows a phrase: a message's.
+            run(&|c, i| format!("Cloning into 'vendor/{c}' at v1.{i}.0...")),
+            // Times, not versions.
+            run(&|c, i| format!("Executed Test_{c}() in 0.0{i}5 seconds")),
+            // A tree's branches, led by no word.
+            run(&|c, i| format!("├── {c} v0.{i}.1")),
+            // Out of order.
+            run(&|c, i| {
+                format!(
+                    "   Compiling {} v1.{i}.0",
+                    CRATES[(i * 5) % 12].replace(c, c)
+                )
+            }),
+        ];
+        for lines in &cases {
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            assert!(runs_kept(&lines, |_| false).is_empty(), "{lines:?}");
+        }
     }
 }
