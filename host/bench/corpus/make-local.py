@@ -584,6 +584,16 @@ round 119's held-out `cargo add reqwest` (which lost most of its
 features, its output unread): nine `cargo add` commands of a service's
 dependencies run one after another, its rule round 119's.
 
+`--round121` writes only `cargo_update_cases()`: `cargo update` of a
+lock written against exact pins (`=4.0.32`) once the pins are relaxed
+(`4.0.32`, cargo's default caret), each package
+it moves a line in the order of their names (`Updating clap v4.0.32 ->
+v4.5.x`, `Adding`, `Removing`): a command-line tool's dependencies
+(tuning half, a probe) and, with `--verbose` (its `Unchanged` lines
+too), a service's (evaluation half, held out); the rule written before
+ghost ran on either, after the rule for cargo's sorted package lines
+(session 63) was.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9244,6 +9254,50 @@ def cargo_add_twin_cases():
         case("cargo-add-service-deps", "log", command, t, cargo_registry_facts(t), CARGO_REGISTRY_RULE)
 
 
+CARGO_UPDATE_RULE = ("every line naming a package the lock change moves (`Updating name vA -> vB`, `Adding`, "
+                     "`Removing`, `Downgrading`, `Unchanged`), the `Locking N packages` line, any warning or note")
+
+
+def cargo_update_facts(t):
+    """Round 121's must-keep facts: each package line of a lock change
+    and cargo's count of what it locked."""
+    return [l.rstrip() for l in t.splitlines()
+            if re.match(r"^\s+(Updating|Adding|Removing|Downgrading|Unchanged) \S+ v", l)
+            or re.match(r"^\s+Locking \d+ packages?", l) or re.match(r"^(warning|note): ", l)]
+
+
+def cargo_update_cases():
+    """Round 121: `cargo update` after a crate's exact pins (`=4.0.32`)
+    are relaxed (`4.0.32`, a caret): the lock written against the pins moves to the
+    latest compatible versions, cargo printing each package it updates,
+    adds or removes, in the order of their names. cargo-update-cli
+    (tuning half) is the probe, a command-line tool's dependencies;
+    cargo-update-workspace (evaluation half) is held out, a service's,
+    run with `--verbose` so the packages left behind are listed too
+    (`Unchanged … (available: …)`). Both rules were written before ghost
+    ran on either."""
+    projects = [
+        ("cargo-update-cli", "cargo update", {
+            "clap": "4.0.32", "serde": "1.0.150", "regex": "1.7.0", "anyhow": "1.0.66",
+            "toml": "0.5.9", "walkdir": "2.3.2", "indicatif": "0.17.2"}),
+        ("cargo-update-workspace", "cargo update --verbose", {
+            "tokio": "1.23.0", "serde_json": "1.0.89", "rand": "0.8.4", "chrono": "0.4.23",
+            "log": "0.4.17", "uuid": "1.2.2", "reqwest": "0.11.13", "hyper": "0.14.23"}),
+    ]
+    with tempfile.TemporaryDirectory() as work:
+        for cid, command, pins in projects:
+            d = new_dir(work, cid)
+            run("cargo init -q --name app", cwd=d)
+            manifest = open(os.path.join(d, "Cargo.toml")).read()
+            pinned = "".join(f'{name} = "={version}"\n' for name, version in pins.items())
+            write(os.path.join(d, "Cargo.toml"), manifest + pinned)
+            run("cargo generate-lockfile", cwd=d)
+            relaxed = "".join(f'{name} = "{version}"\n' for name, version in pins.items())
+            write(os.path.join(d, "Cargo.toml"), manifest + relaxed)
+            t = run(command, cwd=d)
+            case(cid, "log", command, t, cargo_update_facts(t), CARGO_UPDATE_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10396,6 +10450,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round121" in sys.argv:
+        cargo_update_cases()
         return
     if "--round120" in sys.argv:
         cargo_add_twin_cases()
