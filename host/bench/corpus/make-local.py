@@ -594,6 +594,11 @@ too), a service's (evaluation half, held out); the rule written before
 ghost ran on either, after the rule for cargo's sorted package lines
 (session 63) was.
 
+`--round122` writes only `cargo_update_large_cases()`: a held-out twin
+of round 121 at a size a short log is not read whole at: `cargo update
+--dry-run` of twenty crates' lock written against exact pins of their
+2022 versions (evaluation half), its rule round 121's.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9298,6 +9303,32 @@ def cargo_update_cases():
             case(cid, "log", command, t, cargo_update_facts(t), CARGO_UPDATE_RULE)
 
 
+def cargo_update_large_cases():
+    """Round 122: round 121 at the size of a real project's lock, held
+    out: twenty crates pinned exactly to their 2022 versions, the lock
+    written, the pins relaxed to carets, and `cargo update --dry-run`
+    listing every package it would move (hundreds of lines, updates,
+    additions and removals interleaved in the order of their names).
+    cargo-update-dry-run (evaluation half), its rule round 121's, written
+    before ghost ran on it."""
+    pins = {"syn": "1.0.100", "tokio": "1.20.0", "hyper": "0.14.20", "reqwest": "0.11.11",
+            "serde": "1.0.140", "serde_json": "1.0.82", "clap": "3.2.16", "regex": "1.6.0",
+            "rayon": "1.5.3", "chrono": "0.4.19", "tracing": "0.1.35", "tracing-subscriber": "0.3.15",
+            "anyhow": "1.0.58", "thiserror": "1.0.31", "futures": "0.3.21", "bytes": "1.2.0",
+            "url": "2.2.2", "rand": "0.8.5", "itertools": "0.10.3", "once_cell": "1.13.0"}
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "app")
+        run("cargo init -q --name app", cwd=d)
+        manifest = open(os.path.join(d, "Cargo.toml")).read()
+        write(os.path.join(d, "Cargo.toml"),
+              manifest + "".join(f'{name} = "={version}"\n' for name, version in pins.items()))
+        run("cargo generate-lockfile", cwd=d)
+        write(os.path.join(d, "Cargo.toml"),
+              manifest + "".join(f'{name} = "{version}"\n' for name, version in pins.items()))
+        t = run("cargo update --dry-run", cwd=d)
+        case("cargo-update-dry-run", "log", "cargo update --dry-run", t, cargo_update_facts(t), CARGO_UPDATE_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10450,6 +10481,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round122" in sys.argv:
+        cargo_update_large_cases()
         return
     if "--round121" in sys.argv:
         cargo_update_cases()
