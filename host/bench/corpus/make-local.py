@@ -599,6 +599,11 @@ of round 121 at a size a short log is not read whole at: `cargo update
 --dry-run` of twenty crates' lock written against exact pins of their
 2022 versions (evaluation half), its rule round 121's.
 
+`--round123` writes only `cargo_update_verbose_cases()`: a tuning twin
+of round 122 long enough to be folded: `cargo update --verbose` of
+forty crates' lock written against exact pins of their 2021 and 2022
+versions (tuning half, a probe), its rule round 121's.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9329,6 +9334,36 @@ def cargo_update_large_cases():
         case("cargo-update-dry-run", "log", "cargo update --dry-run", t, cargo_update_facts(t), CARGO_UPDATE_RULE)
 
 
+def cargo_update_verbose_cases():
+    """Round 123: a tuning twin of round 122 (92 lines, read whole as a
+    short log): forty crates pinned exactly to 2021 and 2022 versions,
+    the lock written, the pins relaxed, then `cargo update --verbose`,
+    which also lists the packages a caret holds back (`Unchanged …
+    (available: …)`). cargo-update-verbose (tuning half), its rule round
+    121's, written before ghost ran on it."""
+    pins = {"syn": "1.0.90", "quote": "1.0.15", "proc-macro2": "1.0.36", "tokio": "1.17.0",
+            "hyper": "0.14.18", "reqwest": "0.11.10", "serde": "1.0.136", "serde_json": "1.0.79",
+            "serde_yaml": "0.8.23", "toml": "0.5.8", "clap": "3.1.6", "regex": "1.5.5", "rayon": "1.5.1",
+            "chrono": "0.4.19", "time": "0.3.9", "tracing": "0.1.32", "tracing-subscriber": "0.3.9",
+            "log": "0.4.16", "env_logger": "0.9.0", "anyhow": "1.0.56", "thiserror": "1.0.30",
+            "futures": "0.3.21", "bytes": "1.1.0", "url": "2.2.2", "rand": "0.8.5", "itertools": "0.10.3",
+            "once_cell": "1.10.0", "lazy_static": "1.4.0", "parking_lot": "0.12.0", "crossbeam": "0.8.1",
+            "dashmap": "5.2.0", "indexmap": "1.8.1", "smallvec": "1.8.0", "uuid": "0.8.2",
+            "base64": "0.13.0", "sha2": "0.10.2", "walkdir": "2.3.2", "tempfile": "3.3.0",
+            "glob": "0.3.0", "num_cpus": "1.13.1"}
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "app")
+        run("cargo init -q --name app", cwd=d)
+        manifest = open(os.path.join(d, "Cargo.toml")).read()
+        write(os.path.join(d, "Cargo.toml"),
+              manifest + "".join(f'{name} = "={version}"\n' for name, version in pins.items()))
+        run("cargo generate-lockfile", cwd=d)
+        write(os.path.join(d, "Cargo.toml"),
+              manifest + "".join(f'{name} = "{version}"\n' for name, version in pins.items()))
+        t = run("cargo update --verbose", cwd=d)
+        case("cargo-update-verbose", "log", "cargo update --verbose", t, cargo_update_facts(t), CARGO_UPDATE_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10481,6 +10516,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round123" in sys.argv:
+        cargo_update_verbose_cases()
         return
     if "--round122" in sys.argv:
         cargo_update_large_cases()
