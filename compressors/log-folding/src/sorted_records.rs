@@ -63,9 +63,9 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
     if sorted_key { records } else { Vec::new() }
 }
 
-/// Runs of lines inside a log, led by one word, that list records sorted
-/// by the first word in which they differ: cargo's `Adding name vX.Y`
-/// (each package it locked, in order of name), `Removing`, `Updating`.
+/// Runs of short lines inside a log, led by one word, that list packages
+/// with their versions sorted by the name after that word: cargo's
+/// `Adding name vX.Y` (each package it locked, in order of name).
 /// The log around them is in the order things happened, so the whole text
 /// is no listing; but a run in the order of a name is one the tool sorted,
 /// each line a record it reports, so each stays (a message repeated has
@@ -84,8 +84,8 @@ pub fn runs_kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usiz
         let first = words.next().map(bare)?;
         (first.contains(|c: char| c.is_alphabetic())
             && !is_number_like(first)
-            && words.count() < RECORD_WORDS_AT_MOST)
-            .then_some(first)
+            && words.nth(RECORD_WORDS_AT_MOST - 1).is_none())
+        .then_some(first)
     };
     // Every run of lines led by one word: its word, start and end.
     let mut runs: Vec<(&str, usize, usize)> = Vec::new();
@@ -102,20 +102,30 @@ pub fn runs_kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usiz
         runs.push((word, start, end));
         start = end;
     }
-    let sorted = |&(_, start, end): &(&str, usize, usize)| {
+    let sorted = |start: usize, end: usize| {
         end - start == 1 || is_sorted_run(&contents[start..end.min(start + LINES_JUDGED)])
     };
+    // Whether each long run is sorted: those that are show their word to
+    // open records.
+    let long_sorted: Vec<bool> = runs
+        .iter()
+        .map(|&(_, start, end)| end - start >= MIN_RECORDS && sorted(start, end))
+        .collect();
     let leads: FxHashSet<&str> = runs
         .iter()
-        .filter(|run| run.2 - run.1 >= MIN_RECORDS && sorted(run))
-        .map(|run| run.0)
+        .zip(&long_sorted)
+        .filter(|&(_, &long_sorted)| long_sorted)
+        .map(|(run, _)| run.0)
         .collect();
     if leads.is_empty() {
         return Vec::new();
     }
     runs.iter()
-        .filter(|run| leads.contains(run.0) && sorted(run))
-        .flat_map(|&(_, start, end)| start..end)
+        .zip(&long_sorted)
+        .filter(|&(&(word, start, end), &long_sorted)| {
+            long_sorted || (leads.contains(word) && end - start < MIN_RECORDS && sorted(start, end))
+        })
+        .flat_map(|(&(_, start, end), _)| start..end)
         .collect()
 }
 
