@@ -604,6 +604,13 @@ of round 122 long enough to be folded: `cargo update --verbose` of
 forty crates' lock written against exact pins of their 2021 and 2022
 versions (tuning half, a probe), its rule round 121's.
 
+`--round124` writes only `rust_link_error_cases()`: cargo builds whose
+link step fails, rustc printing the linker's whole command line as one
+note and the linker's own messages under it: symbols an `extern "C"`
+block declares and nothing defines (tuning half, a probe) and a
+`#[link(name = …)]` library that is not installed, in a test build
+(evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9364,6 +9371,64 @@ def cargo_update_verbose_cases():
         case("cargo-update-verbose", "log", "cargo update --verbose", t, cargo_update_facts(t), CARGO_UPDATE_RULE)
 
 
+RUST_LINK_RULE = ("every `error`/`warning` header rustc prints, every line of the linker's own "
+                  "messages (`undefined reference to`, `cannot find -l`, `collect2: error`, `ld returned`), "
+                  "and cargo's closing `error: could not compile` line")
+
+
+def rust_link_facts(t):
+    """Round 124's must-keep facts: rustc's headers and what the linker
+    said, each line once (a note's long command line is not one)."""
+    keep = []
+    for l in t.splitlines():
+        s = l.strip()
+        if re.match(r"^(error|warning)(\[E\d+\])?: ", l) or (
+                len(s) < 400 and re.search(r"undefined reference to|cannot find -l|collect2: error|ld returned", s)):
+            keep.append(l.rstrip())
+    return keep
+
+
+def rust_link_error_cases():
+    """Round 124: a Rust build failing at its link step. rustc prints
+    `error: linking with `cc` failed`, then the whole `cc` command line as
+    one `note:` of several kilobytes, then the linker's messages.
+    cargo-build-link-error (tuning half) is the probe: a crate calling
+    four C functions its `extern "C"` blocks declare in two modules and
+    nothing defines. cargo-link-missing-lib (evaluation half) is held
+    out: a crate linking `#[link(name = "shopdb")]`, a library not on
+    the machine, built by `cargo test`. The rule was written before ghost
+    ran on either."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "pricing")
+        run("cargo init -q --name pricing", cwd=d)
+        write(os.path.join(d, "src", "ffi.rs"),
+              'extern "C" {\n    pub fn shop_total(cents: *const i64, n: usize) -> i64;\n'
+              '    pub fn shop_tax(cents: i64, rate_bp: u32) -> i64;\n}\n')
+        write(os.path.join(d, "src", "report.rs"),
+              'extern "C" {\n    fn report_open(path: *const u8) -> i32;\n    fn report_row(fd: i32, cents: i64) -> i32;\n}\n\n'
+              'pub fn write(total: i64) -> i32 {\n    unsafe {\n        let fd = report_open(b"report.txt\\0".as_ptr());\n'
+              '        report_row(fd, total)\n    }\n}\n')
+        write(os.path.join(d, "src", "main.rs"),
+              'mod ffi;\nmod report;\n\nfn main() {\n    let cents = [1999i64, 500, 12050];\n'
+              '    let total = unsafe { ffi::shop_total(cents.as_ptr(), cents.len()) };\n'
+              '    let taxed = unsafe { ffi::shop_tax(total, 825) };\n'
+              '    println!("total {} taxed {} rc {}", total, taxed, report::write(taxed));\n}\n')
+        t = run("cargo build", cwd=d)
+        case("cargo-build-link-error", "log", "cargo build", t, rust_link_facts(t), RUST_LINK_RULE)
+
+        d = new_dir(work, "inventory")
+        run("cargo init -q --lib --name inventory", cwd=d)
+        write(os.path.join(d, "src", "lib.rs"),
+              '#[link(name = "shopdb")]\nextern "C" {\n    fn shopdb_open(path: *const u8) -> i32;\n'
+              '    fn shopdb_count(db: i32, table: *const u8) -> i64;\n}\n\n'
+              'pub fn stock(table: &str) -> i64 {\n    let name = format!("{table}\\0");\n'
+              '    unsafe { shopdb_count(shopdb_open(b"shop.db\\0".as_ptr()), name.as_ptr()) }\n}\n\n'
+              '#[cfg(test)]\nmod tests {\n    #[test]\n    fn counts_items() {\n'
+              '        assert!(super::stock("items") >= 0);\n    }\n}\n')
+        t = run("cargo test", cwd=d)
+        case("cargo-link-missing-lib", "log", "cargo test", t, rust_link_facts(t), RUST_LINK_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10516,6 +10581,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round124" in sys.argv:
+        rust_link_error_cases()
         return
     if "--round123" in sys.argv:
         cargo_update_verbose_cases()
