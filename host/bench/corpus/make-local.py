@@ -9402,10 +9402,10 @@ def rust_link_error_cases():
         d = new_dir(work, "pricing")
         run("cargo init -q --name pricing", cwd=d)
         write(os.path.join(d, "src", "ffi.rs"),
-              'extern "C" {\n    pub fn shop_total(cents: *const i64, n: usize) -> i64;\n'
+              'unsafe extern "C" {\n    pub fn shop_total(cents: *const i64, n: usize) -> i64;\n'
               '    pub fn shop_tax(cents: i64, rate_bp: u32) -> i64;\n}\n')
         write(os.path.join(d, "src", "report.rs"),
-              'extern "C" {\n    fn report_open(path: *const u8) -> i32;\n    fn report_row(fd: i32, cents: i64) -> i32;\n}\n\n'
+              'unsafe extern "C" {\n    fn report_open(path: *const u8) -> i32;\n    fn report_row(fd: i32, cents: i64) -> i32;\n}\n\n'
               'pub fn write(total: i64) -> i32 {\n    unsafe {\n        let fd = report_open(b"report.txt\\0".as_ptr());\n'
               '        report_row(fd, total)\n    }\n}\n')
         write(os.path.join(d, "src", "main.rs"),
@@ -9419,7 +9419,7 @@ def rust_link_error_cases():
         d = new_dir(work, "inventory")
         run("cargo init -q --lib --name inventory", cwd=d)
         write(os.path.join(d, "src", "lib.rs"),
-              '#[link(name = "shopdb")]\nextern "C" {\n    fn shopdb_open(path: *const u8) -> i32;\n'
+              '#[link(name = "shopdb")]\nunsafe extern "C" {\n    fn shopdb_open(path: *const u8) -> i32;\n'
               '    fn shopdb_count(db: i32, table: *const u8) -> i64;\n}\n\n'
               'pub fn stock(table: &str) -> i64 {\n    let name = format!("{table}\\0");\n'
               '    unsafe { shopdb_count(shopdb_open(b"shop.db\\0".as_ptr()), name.as_ptr()) }\n}\n\n'
