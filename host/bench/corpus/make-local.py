@@ -611,6 +611,13 @@ block declares and nothing defines (tuning half, a probe) and a
 `#[link(name = …)]` library that is not installed, in a test build
 (evaluation half, held out).
 
+`--round125 VENV_BIN` writes only `pytest_setup_show_cases(VENV_BIN)`:
+pytest tracing its fixtures (`--setup-show`: a `SETUP`/`TEARDOWN` line
+for each fixture around each test): a suite of sixty tests with
+function fixtures, three failing and one fixture raising (tuning half, a
+probe), and a suite with class, module and parametrized fixtures under
+`-v` (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9429,6 +9436,74 @@ def rust_link_error_cases():
         case("cargo-link-missing-lib", "log", "cargo test", t, rust_link_facts(t), RUST_LINK_RULE)
 
 
+PYTEST_SETUP_RULE = ("every failing or erroring test's name (its `FAILED`/`ERROR` line), every `E   ` line "
+                     "and the closing summary line")
+
+
+def pytest_setup_facts(t):
+    """Round 125's must-keep facts: the failures, their assertion lines,
+    the summary; the fixtures' SETUP and TEARDOWN lines are not facts."""
+    return [l.rstrip() for l in t.splitlines()
+            if re.search(r"(FAILED|ERROR)( |$)", l) and ("::" in l or l.startswith(("FAILED", "ERROR")))
+            and not re.match(r"^(FAILED|ERROR) +\[ *\d+%\]$", l)
+            or l.startswith("E   ")
+            or re.match(r"^=+ .*\d+ (passed|failed|error)", l)]
+
+
+def pytest_setup_show_cases(venv):
+    """Round 125: `pytest --setup-show` prints a line for every fixture
+    set up and torn down around every test, the test's own line between,
+    its outcome letter or word at its end. pytest-setup-show (tuning
+    half) is the probe: sixty tests of a price list using `tmp_path` and
+    two fixtures of their own, three failing and one whose fixture
+    raises; pytest-setup-show-classes (evaluation half) is held out:
+    tests in classes with class- and module-scoped fixtures and a
+    parametrized one, under `-v`, its rule the same, written before ghost
+    ran on either."""
+    py = os.path.join(venv, "python")
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "prices")
+        write(os.path.join(d, "prices.py"),
+              "def parse(text):\n    out = {}\n    for line in text.splitlines():\n"
+              "        name, cents = line.split(',')\n        out[name.strip()] = int(cents)\n    return out\n\n\n"
+              "def total(prices, names):\n    return sum(prices[n] for n in names)\n")
+        tests = ("import pytest\nfrom prices import parse, total\n\n\n"
+                 "@pytest.fixture\ndef price_file(tmp_path):\n    p = tmp_path / 'prices.csv'\n"
+                 "    p.write_text('\\n'.join(f'item{i}, {i * 100}' for i in range(1, 31)))\n    return p\n\n\n"
+                 "@pytest.fixture\ndef prices(price_file):\n    return parse(price_file.read_text())\n\n\n"
+                 "@pytest.fixture\ndef broken_file(tmp_path):\n    p = tmp_path / 'broken.csv'\n"
+                 "    p.write_text('item1 100')\n    return parse(p.read_text())\n\n\n")
+        for i in range(1, 58):
+            tests += f"def test_price_{i}(prices):\n    assert prices['item{i % 30 + 1}'] == {(i % 30 + 1) * 100}\n\n\n"
+        tests += ("def test_total_three(prices):\n    assert total(prices, ['item1', 'item2', 'item3']) == 700\n\n\n"
+                  "def test_total_missing(prices):\n    assert total(prices, ['item1', 'item99']) == 100\n\n\n"
+                  "def test_price_of_first(prices):\n    assert prices['item1'] == 1000\n\n\n"
+                  "def test_broken_line(broken_file):\n    assert broken_file == {}\n")
+        write(os.path.join(d, "test_prices.py"), tests)
+        t = run(f"{py} -m pytest --setup-show -p no:cacheprovider test_prices.py", cwd=d)
+        case("pytest-setup-show", "log", "pytest --setup-show test_prices.py", t, pytest_setup_facts(t),
+             PYTEST_SETUP_RULE)
+
+        tests = ("import pytest\nfrom prices import parse, total\n\n\n"
+                 "@pytest.fixture(scope='module')\ndef catalogue():\n"
+                 "    return parse('\\n'.join(f'sku{i}, {i * 25}' for i in range(1, 13)))\n\n\n"
+                 "@pytest.fixture(params=['sku1', 'sku4', 'sku9'])\ndef sku(request):\n    return request.param\n\n\n"
+                 "class TestCatalogue:\n    @pytest.fixture(scope='class')\n    def basket(self, catalogue):\n"
+                 "        return ['sku2', 'sku3']\n\n")
+        for i in range(1, 13):
+            tests += f"    def test_sku_{i}(self, catalogue):\n        assert catalogue['sku{i}'] == {i * 25}\n\n"
+        tests += ("    def test_basket_total(self, catalogue, basket):\n        assert total(catalogue, basket) == 130\n\n"
+                  "    def test_param_price(self, catalogue, sku):\n        assert catalogue[sku] % 50 == 0\n\n\n"
+                  "class TestParse:\n")
+        for i in range(1, 9):
+            tests += f"    def test_line_{i}(self):\n        assert parse('a{i}, {i}') == {{'a{i}': {i}}}\n\n"
+        tests += "    def test_no_comma(self):\n        assert parse('a 1') == {}\n"
+        write(os.path.join(d, "test_catalogue.py"), tests)
+        t = run(f"{py} -m pytest --setup-show -v -p no:cacheprovider test_catalogue.py", cwd=d)
+        case("pytest-setup-show-classes", "log", "pytest --setup-show -v test_catalogue.py", t,
+             pytest_setup_facts(t), PYTEST_SETUP_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10581,6 +10656,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round125" in sys.argv:
+        pytest_setup_show_cases(sys.argv[sys.argv.index("--round125") + 1])
         return
     if "--round124" in sys.argv:
         rust_link_error_cases()
