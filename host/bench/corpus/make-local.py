@@ -618,6 +618,13 @@ function fixtures, three failing and one fixture raising (tuning half, a
 probe), and a suite with class, module and parametrized fixtures under
 `-v` (evaluation half, held out).
 
+`--round126` writes only `cargo_update_workspace_cases()`: `cargo
+update --dry-run` of this repository's own workspace lock (wasmtime,
+the parsers, the MCP and HTTP stacks: some 500 packages) against the
+index of the day: long enough to be folded, updates, removals and
+additions interleaved in the order of the names (tuning half, a probe),
+its rule round 121's.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9504,6 +9511,17 @@ def pytest_setup_show_cases(venv):
              pytest_setup_facts(t), PYTEST_SETUP_RULE)
 
 
+def cargo_update_workspace_cases():
+    """Round 126: a real lock's update at its real size: `cargo update
+    --dry-run` of this repository's workspace (nothing is written),
+    printing every package the index of the day would move, `Updating`,
+    `Removing` and `Adding` lines interleaved in one order of names.
+    cargo-update-real-workspace (tuning half) is the probe, its rule
+    round 121's, written before ghost ran on it."""
+    t = run("cargo update --dry-run")
+    case("cargo-update-real-workspace", "log", "cargo update --dry-run", t, cargo_update_facts(t), CARGO_UPDATE_RULE)
+
+
 def debugging_twin_cases():
     """Round 95: a tuning twin of round 94's `git bisect run` (called an
     error; its output unread): another history and another check, its
@@ -10656,6 +10674,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round126" in sys.argv:
+        cargo_update_workspace_cases()
         return
     if "--round125" in sys.argv:
         pytest_setup_show_cases(sys.argv[sys.argv.index("--round125") + 1])
