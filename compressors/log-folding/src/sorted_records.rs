@@ -29,8 +29,9 @@ const MAX_NUMBER_SHARE: f64 = 0.1;
 /// Lines led by one word in at least this share are one message repeated.
 const LEADING_WORD_SHARE: f64 = 0.5;
 /// A record inside a log is short: a word opening it, a name and a few
-/// of its fields (`Adding serde v1.0.229 to dependencies`); a longer line
-/// is a sentence (`Submodule 'a' (https://…) registered for path 'a'`).
+/// of its fields (`Updating serde v1.0.228 -> v1.0.229 (available:
+/// v1.0.230)`), at most this many words after the first; a longer line
+/// is a sentence.
 const RECORD_WORDS_AT_MOST: usize = 6;
 /// Lines looked at to decide (the decision holds for the rest).
 const LINES_JUDGED: usize = 4000;
@@ -63,87 +64,95 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
     if sorted_key { records } else { Vec::new() }
 }
 
-/// Runs of short lines inside a log, led by one word, that list packages
-/// with their versions sorted by the name after that word: cargo's
-/// `Adding name vX.Y` (each package it locked, in order of name).
-/// The log around them is in the order things happened, so the whole text
-/// is no listing; but a run in the order of a name is one the tool sorted,
-/// each line a record it reports, so each stays (a message repeated has
-/// its counter or clock, not a name, in that place; see [`kept`]). Once a
-/// run of at least [`MIN_RECORDS`] lines shows a lead word to open
-/// records, its shorter runs elsewhere in the log (cargo locking four
-/// packages after another command) are records too, a single line
-/// included. A line `claimed` is another rule's (a passing test's) and
-/// ends a run.
+/// Runs of package records inside a log, sorted by name: short lines,
+/// each a word (what the tool did) then a package's name then its
+/// version, in the order of the names (cargo's `Adding aho-corasick
+/// v1.1.3`, `Updating anyhow v1.0.98 -> v1.0.99`, `Removing atomic
+/// v0.6.1`, interleaved as the names fall). The log around them is in the
+/// order things happened, so the whole text is no listing; but a run in
+/// the order of names is one the tool sorted, each line a record it
+/// reports, so each stays (a message repeated has its counter or clock,
+/// not a name, in that place; see [`kept`]). Once a run of at least
+/// [`MIN_RECORDS`] lines shows its words to open records, the shorter
+/// runs of those words elsewhere in the log (cargo locking four packages
+/// after another command) are records too, a single line included. A
+/// line `claimed` is another rule's (a passing test's) and ends a run.
 pub fn runs_kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
-    let lead = |i: usize| -> Option<&str> {
-        if claimed(i) {
-            return None;
-        }
-        let mut words = contents[i].split_whitespace();
-        let first = words.next().map(bare)?;
-        (first.contains(|c: char| c.is_alphabetic())
-            && !is_number_like(first)
-            && words.nth(RECORD_WORDS_AT_MOST - 1).is_none())
-        .then_some(first)
-    };
-    // Every run of lines led by one word: its word, start and end.
-    let mut runs: Vec<(&str, usize, usize)> = Vec::new();
+    let lead: Vec<Option<&str>> = (0..contents.len())
+        .map(|i| {
+            if claimed(i) {
+                None
+            } else {
+                record_lead(contents[i])
+            }
+        })
+        .collect();
+    // Every run of records: its start and end.
+    let mut runs: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
     while start < contents.len() {
-        let Some(word) = lead(start) else {
+        if lead[start].is_none() {
             start += 1;
             continue;
-        };
+        }
         let mut end = start + 1;
-        while end < contents.len() && lead(end) == Some(word) {
+        while end < contents.len() && lead[end].is_some() {
             end += 1;
         }
-        runs.push((word, start, end));
+        runs.push((start, end));
         start = end;
     }
     let sorted = |start: usize, end: usize| {
         end - start == 1 || is_sorted_run(&contents[start..end.min(start + LINES_JUDGED)])
     };
-    // Whether each long run is sorted: those that are show their word to
-    // open records.
+    // Whether each long run is sorted: the words of those that are open
+    // records.
     let long_sorted: Vec<bool> = runs
         .iter()
-        .map(|&(_, start, end)| end - start >= MIN_RECORDS && sorted(start, end))
+        .map(|&(start, end)| end - start >= MIN_RECORDS && sorted(start, end))
         .collect();
     let leads: FxHashSet<&str> = runs
         .iter()
         .zip(&long_sorted)
         .filter(|&(_, &long_sorted)| long_sorted)
-        .map(|(run, _)| run.0)
+        .flat_map(|(&(start, end), _)| lead[start..end].iter().flatten().copied())
         .collect();
     if leads.is_empty() {
         return Vec::new();
     }
+    let opens_records = |start: usize, end: usize| {
+        lead[start..end]
+            .iter()
+            .all(|word| word.is_some_and(|w| leads.contains(w)))
+    };
     runs.iter()
         .zip(&long_sorted)
-        .filter(|&(&(word, start, end), &long_sorted)| {
-            long_sorted || (leads.contains(word) && end - start < MIN_RECORDS && sorted(start, end))
+        .filter(|&(&(start, end), &long_sorted)| {
+            long_sorted
+                || (end - start < MIN_RECORDS && opens_records(start, end) && sorted(start, end))
         })
-        .flat_map(|(&(_, start, end), _)| start..end)
+        .flat_map(|(&(start, end), _)| start..end)
         .collect()
 }
 
-/// Whether lines led by one word list packages sorted by name: the word
-/// after the verb is what it acts on (`Adding aho-corasick v1.1.3`,
-/// `Dependency aeson ==1.4.1.0: using aeson-1.4.1.0`), and nearly each
-/// names its version. A key further on follows a phrase (`Cloning into
-/// '…'`), a message's, not a record's; sorted names with no version are
-/// a build's steps over files in the order of their names (`CC
-/// builtin/add.o`), not what the tool reports.
-fn is_sorted_run(lines: &[&str]) -> bool {
-    let versioned = lines
-        .iter()
-        .filter(|c| c.split_whitespace().skip(2).any(is_version))
-        .count();
-    if (versioned as f64) < lines.len() as f64 * MIN_RECORD_SHARE {
-        return false;
+/// The word leading a package record (`Adding` in `Adding serde v1.0.229
+/// to dependencies`): a line of a few words, led by a word (not a number,
+/// not a tree's branches), naming a version after its second word. A
+/// longer line is a sentence.
+fn record_lead(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    let first = words.next().map(bare)?;
+    if !first.contains(|c: char| c.is_alphabetic()) || is_number_like(first) {
+        return None;
     }
+    let rest: Vec<&str> = words.by_ref().take(RECORD_WORDS_AT_MOST).collect();
+    (words.next().is_none() && rest.iter().skip(1).any(|w| is_version(w))).then_some(first)
+}
+
+/// Whether records are sorted by the name after their leading word: the
+/// word after the verb is what it acts on. A key further on follows a
+/// phrase (`Cloning into '…'`), a message's, not a record's.
+fn is_sorted_run(lines: &[&str]) -> bool {
     let words: Vec<Vec<&str>> = lines
         .iter()
         .map(|c| c.split_whitespace().take(2).map(bare).collect())
@@ -434,6 +443,24 @@ mod tests {
         assert_eq!(kept, want);
         // A line another rule claims (a passing test's) ends a run.
         assert!(runs_kept(&lines, |i| i % 2 == 0).is_empty());
+    }
+
+    #[test]
+    fn a_lock_update_interleaving_its_words_in_the_order_of_names_keeps_every_record() {
+        // `cargo update`: what happened to each package, in one order of
+        // names whatever the word.
+        let mut log = vec![
+            "    Updating crates.io index".to_string(),
+            "     Locking 12 packages to latest compatible versions".to_string(),
+        ];
+        log.extend(CRATES.iter().enumerate().map(|(i, c)| match i % 4 {
+            0 => format!("      Adding {c} v0.{i}.1"),
+            1 => format!("    Removing {c} v1.{i}.0"),
+            _ => format!("    Updating {c} v1.{i}.0 -> v1.{i}.4 (available: v2.0.0)"),
+        }));
+        log.push("note: pass `--verbose` to see 3 unchanged dependencies".to_string());
+        let lines: Vec<&str> = log.iter().map(String::as_str).collect();
+        assert_eq!(runs_kept(&lines, |_| false), (2..14).collect::<Vec<_>>());
     }
 
     #[test]
