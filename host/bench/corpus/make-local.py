@@ -9297,6 +9297,19 @@ def cargo_update_facts(t):
             or re.match(r"^\s+Locking \d+ packages?", l) or re.match(r"^(warning|note): ", l)]
 
 
+def cargo_update_output(work, name, pins, command):
+    """What `command` (a `cargo update`) prints in a new crate under
+    `work` whose dependencies `pins` were locked at exactly their versions
+    (`=4.0.32`), then relaxed to carets (`4.0.32`)."""
+    d = new_dir(work, name)
+    run("cargo init -q --name app", cwd=d)
+    manifest = open(os.path.join(d, "Cargo.toml")).read()
+    write(os.path.join(d, "Cargo.toml"), manifest + "".join(f'{n} = "={v}"\n' for n, v in pins.items()))
+    run("cargo generate-lockfile", cwd=d)
+    write(os.path.join(d, "Cargo.toml"), manifest + "".join(f'{n} = "{v}"\n' for n, v in pins.items()))
+    return run(command, cwd=d)
+
+
 def cargo_update_cases():
     """Round 121: `cargo update` after a crate's exact pins (`=4.0.32`)
     are relaxed (`4.0.32`, a caret): the lock written against the pins moves to the
@@ -9317,15 +9330,7 @@ def cargo_update_cases():
     ]
     with tempfile.TemporaryDirectory() as work:
         for cid, command, pins in projects:
-            d = new_dir(work, cid)
-            run("cargo init -q --name app", cwd=d)
-            manifest = open(os.path.join(d, "Cargo.toml")).read()
-            pinned = "".join(f'{name} = "={version}"\n' for name, version in pins.items())
-            write(os.path.join(d, "Cargo.toml"), manifest + pinned)
-            run("cargo generate-lockfile", cwd=d)
-            relaxed = "".join(f'{name} = "{version}"\n' for name, version in pins.items())
-            write(os.path.join(d, "Cargo.toml"), manifest + relaxed)
-            t = run(command, cwd=d)
+            t = cargo_update_output(work, cid, pins, command)
             case(cid, "log", command, t, cargo_update_facts(t), CARGO_UPDATE_RULE)
 
 
@@ -9343,15 +9348,7 @@ def cargo_update_large_cases():
             "anyhow": "1.0.58", "thiserror": "1.0.31", "futures": "0.3.21", "bytes": "1.2.0",
             "url": "2.2.2", "rand": "0.8.5", "itertools": "0.10.3", "once_cell": "1.13.0"}
     with tempfile.TemporaryDirectory() as work:
-        d = new_dir(work, "app")
-        run("cargo init -q --name app", cwd=d)
-        manifest = open(os.path.join(d, "Cargo.toml")).read()
-        write(os.path.join(d, "Cargo.toml"),
-              manifest + "".join(f'{name} = "={version}"\n' for name, version in pins.items()))
-        run("cargo generate-lockfile", cwd=d)
-        write(os.path.join(d, "Cargo.toml"),
-              manifest + "".join(f'{name} = "{version}"\n' for name, version in pins.items()))
-        t = run("cargo update --dry-run", cwd=d)
+        t = cargo_update_output(work, "app", pins, "cargo update --dry-run")
         case("cargo-update-dry-run", "log", "cargo update --dry-run", t, cargo_update_facts(t), CARGO_UPDATE_RULE)
 
 
@@ -9373,15 +9370,7 @@ def cargo_update_verbose_cases():
             "base64": "0.13.0", "sha2": "0.10.2", "walkdir": "2.3.2", "tempfile": "3.3.0",
             "glob": "0.3.0", "num_cpus": "1.13.1"}
     with tempfile.TemporaryDirectory() as work:
-        d = new_dir(work, "app")
-        run("cargo init -q --name app", cwd=d)
-        manifest = open(os.path.join(d, "Cargo.toml")).read()
-        write(os.path.join(d, "Cargo.toml"),
-              manifest + "".join(f'{name} = "={version}"\n' for name, version in pins.items()))
-        run("cargo generate-lockfile", cwd=d)
-        write(os.path.join(d, "Cargo.toml"),
-              manifest + "".join(f'{name} = "{version}"\n' for name, version in pins.items()))
-        t = run("cargo update --verbose", cwd=d)
+        t = cargo_update_output(work, "app", pins, "cargo update --verbose")
         case("cargo-update-verbose", "log", "cargo update --verbose", t, cargo_update_facts(t), CARGO_UPDATE_RULE)
 
 
