@@ -33,6 +33,10 @@ const LEADING_WORD_SHARE: f64 = 0.5;
 /// v1.0.230)`), at most this many words after the first; a longer line
 /// is a sentence.
 const RECORD_WORDS_AT_MOST: usize = 6;
+/// …and at most this many bytes, cargo's right-aligned indent included
+/// (the longest seen, an update naming the version it could not reach,
+/// is 90).
+const RECORD_BYTES_AT_MOST: usize = 160;
 /// Lines looked at to decide (the decision holds for the rest).
 const LINES_JUDGED: usize = 4000;
 
@@ -140,13 +144,22 @@ pub fn runs_kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usiz
 /// not a tree's branches), naming a version after its second word. A
 /// longer line is a sentence.
 fn record_lead(line: &str) -> Option<&str> {
+    if line.len() > RECORD_BYTES_AT_MOST {
+        return None;
+    }
     let mut words = line.split_whitespace();
     let first = words.next().map(bare)?;
     if !first.contains(|c: char| c.is_alphabetic()) || is_number_like(first) {
         return None;
     }
-    let rest: Vec<&str> = words.by_ref().take(RECORD_WORDS_AT_MOST).collect();
-    (words.next().is_none() && rest.iter().skip(1).any(|w| is_version(w))).then_some(first)
+    let mut versioned = false;
+    for (k, word) in words.enumerate() {
+        if k >= RECORD_WORDS_AT_MOST {
+            return None;
+        }
+        versioned |= k >= 1 && is_version(word);
+    }
+    versioned.then_some(first)
 }
 
 /// Whether records are sorted by the name after their leading word: the
