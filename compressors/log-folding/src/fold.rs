@@ -373,28 +373,21 @@ impl Analysis {
         let diffs = crate::diff::find(contents);
         let failure_outputs = crate::captured_output::find(contents);
         let listing = listing::kept(contents);
+        // A line another rule reads (a passing test's, pytest's report's)
+        // is no record of a listing.
+        let claimed = |i: usize| passing[i] || roles[i] != Role::Other;
         let items: FxHashSet<usize> = findings::kept(contents)
             .into_iter()
             .chain(tree::kept(contents))
             .chain(table::rows(contents))
             .chain(table::share_led_records(contents))
             .chain(crate::ranked_sections::kept(contents))
-            .chain(crate::sorted_records::kept(contents, |i| {
-                passing[i] || roles[i] != Role::Other
-            }))
-            .chain(crate::sorted_records::runs_kept(contents, |i| {
-                passing[i] || roles[i] != Role::Other
-            }))
-            .chain(crate::column_block::kept(contents, |i| {
-                passing[i] || roles[i] != Role::Other
-            }))
+            .chain(crate::sorted_records::kept(contents, claimed))
+            .chain(crate::sorted_records::runs_kept(contents, claimed))
+            .chain(crate::column_block::kept(contents, claimed))
             .chain(crate::levels::kept(contents))
-            .chain(crate::measured_records::kept(contents, |i| {
-                passing[i] || roles[i] != Role::Other
-            }))
-            .chain(crate::completions::kept(contents, |i| {
-                passing[i] || roles[i] != Role::Other
-            }))
+            .chain(crate::measured_records::kept(contents, claimed))
+            .chain(crate::completions::kept(contents, claimed))
             .chain(crate::closing_map::kept(contents))
             .chain(listing.iter().copied())
             .collect();
