@@ -625,6 +625,12 @@ index of the day: long enough to be folded, updates, removals and
 additions interleaved in the order of the names (tuning half, a probe),
 its rule round 121's.
 
+`--round127` writes only `encoded_data_cases()`: certificates printed
+as text with their encoded bytes (hex bytes joined by `:`, the PEM
+block's base64 lines): `openssl x509 -text` of a self-signed
+certificate (tuning half, a probe) and `openssl req -text` of a
+request with a longer key (evaluation half, held out).
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9500,6 +9506,32 @@ def pytest_setup_show_cases(venv):
              pytest_setup_facts(t), PYTEST_SETUP_RULE)
 
 
+def encoded_data_cases():
+    """Round 127: certificates printed as text with their encoded bytes:
+    a key's modulus and a signature in hex bytes joined by `:`, and the
+    PEM block itself (base64 lines) that `-text` prints when `-noout` is
+    not given. What is read is the labelled fields and where the block
+    starts and ends, not the bytes. openssl-x509-self-signed (tuning
+    half) is the probe; openssl-req-csr-text (evaluation half) is held
+    out, a request with a longer key. Both rules were written before
+    ghost ran on them."""
+    with tempfile.TemporaryDirectory() as work:
+        run(f"openssl req -x509 -newkey rsa:2048 -nodes -keyout {work}/c.key -out {work}/c.pem"
+            " -days 30 -subj '/CN=ghost.test/O=Ghost Round 127/C=FR'")
+        t = run(f"openssl x509 -in {work}/c.pem -text", stderr=False)
+        case("openssl-x509-self-signed", "log", "openssl x509 -in cert.pem -text", t,
+             lambda l: re.match(r"^\s+(Issuer|Subject|Not Before|Not After|Serial Number|Signature Algorithm|Public Key Algorithm|Public-Key):", l)
+             or l.startswith("-----BEGIN ") or l.startswith("-----END "),
+             "the issuer, subject, validity, serial number, key and algorithm lines, and the PEM block's BEGIN and END lines")
+        run(f"openssl req -new -newkey rsa:3072 -nodes -keyout {work}/r.key -out {work}/r.csr"
+            " -subj '/CN=api.ghost.test/O=Ghost Held Out/C=DE'")
+        t = run(f"openssl req -in {work}/r.csr -text", stderr=False)
+        case("openssl-req-csr-text", "log", "openssl req -in request.csr -text", t,
+             lambda l: re.match(r"^\s+(Subject|Signature Algorithm|Public Key Algorithm|Public-Key|Version):", l)
+             or l.startswith("-----BEGIN ") or l.startswith("-----END "),
+             "the subject, version, key and algorithm lines, and the PEM block's BEGIN and END lines")
+
+
 def cargo_update_workspace_cases():
     """Round 126: a real lock's update at its real size: `cargo update
     --dry-run` of this repository's workspace (nothing is written),
@@ -10663,6 +10695,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round127" in sys.argv:
+        encoded_data_cases()
         return
     if "--round126" in sys.argv:
         cargo_update_workspace_cases()
