@@ -12,7 +12,8 @@ use std::hash::Hasher;
 
 /// An error or warning line's key, hashed: its text with every number that
 /// is not part of a name (`188978561024`, `10.10.34.12:3888`,
-/// `sshd[24200]`, `0x34ed9348`, a hex digest) written as `0`, while
+/// `sshd[24200]`, `0x34ed9348`, a hex digest, bytes written as text: see
+/// [`crate::line::is_encoded_bytes`]) written as `0`, while
 /// `test_case_1` and `ssh2` keep their digits. Lines are compared by it
 /// without the text being built (a log's worth of keys allocates nothing).
 pub fn key_hash(content: &str) -> u64 {
@@ -28,7 +29,7 @@ fn masked_pieces(content: &str, mut emit: impl FnMut(&str)) {
         if i > 0 {
             emit(" ");
         }
-        if is_hex_number(token) {
+        if is_hex_number(token) || crate::line::is_encoded_bytes(token) {
             emit("0");
             continue;
         }

@@ -1854,13 +1854,14 @@ fn notes_elsewhere(contents: &[&str]) -> FxHashSet<usize> {
 }
 
 /// The shallowest lines of an outline (see [`OUTLINE_DEEP_SHARE`]), or
-/// none.
+/// none. Lines of encoded data (a PEM block under a certificate printed as
+/// text) are no part of it: they head nothing.
 fn outline_headers(contents: &[&str]) -> FxHashSet<usize> {
     let indent = line::indent;
     let non_blank: Vec<(usize, usize)> = contents
         .iter()
         .enumerate()
-        .filter(|(_, c)| !c.trim().is_empty())
+        .filter(|(_, c)| !c.trim().is_empty() && !line::is_encoded_line(c))
         .map(|(i, c)| (i, indent(c)))
         .collect();
     let Some(min) = non_blank.iter().map(|&(_, d)| d).min() else {
@@ -2256,5 +2257,31 @@ mod tests {
         // Under a budget the window is its lines alone.
         let steps = failing_steps(&contents, &exits, &opts.tighter());
         assert!(steps.iter().all(|s| s.earlier.is_empty()));
+    }
+
+    /// A certificate printed as text is an outline, its fields indented
+    /// under `Certificate:`; the PEM block after it is data at the same
+    /// depth, which heads nothing: its lines fold as one run.
+    #[test]
+    fn a_pem_block_is_no_header_of_an_outline() {
+        let mut log = vec!["Certificate:", "    Data:", "        Version: 3 (0x2)"];
+        let fields: Vec<String> = (0..20)
+            .map(|k| format!("        Field {k}: value {}", k * 7))
+            .collect();
+        log.extend(fields.iter().map(String::as_str));
+        let pem = [
+            "-----BEGIN CERTIFICATE-----",
+            "MIIDWTCCAkGgAwIBAgIUK+K707qmKPq0eYIRLyZkMXNmXLMwDQYJKoZIhvcNAQEL",
+            "BQAwPDETMBEGA1UEAwwKZ2hvc3QudGVzdDEYMBYGA1UECgwPR2hvc3QgUm91bmQg",
+            "MTI3MQswCQYDVQQGEwJGUjAeFw0yNjEyMDcxNTQyMzVaFw0yNzAxMDYxNTQyMzVa",
+            "MDwxEzARBgNVBAMMCmdob3N0LnRlc3QxGDAWBgNVBAoMD0dob3N0IFJvdW5kIDEy",
+            "NzELMAkGA1UEBhMCRlIwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQDH",
+            "AwQ4OHSmaAHpakfsdckCNV0mUYNpqvBjg6KsyL1L8B5C/l4ZTYVyIXOJxXcn55Fs",
+            "-----END CERTIFICATE-----",
+        ];
+        log.extend(pem);
+        let headers = outline_headers(&log);
+        assert!(headers.contains(&0) && headers.contains(&(log.len() - 1)));
+        assert!((log.len() - 7..log.len() - 1).all(|i| !headers.contains(&i)));
     }
 }

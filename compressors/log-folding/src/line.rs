@@ -384,6 +384,11 @@ pub fn mask(content: &str) -> String {
 /// (`--hash=sha256:<hex>`, `h1:<base64>=`, `Digest: sha256:<hex>`) is
 /// masked field by field, so a digest inside it masks too.
 fn mask_token(token: &str, out: &mut String) {
+    // (Base64 has `/` among its letters: read before a path is.)
+    if is_encoded_bytes(token) {
+        out.push('#');
+        return;
+    }
     // Tokens are short: a plain loop beats two searches.
     if token.bytes().any(|b| b == b'/' || b == b'\\') {
         out.push('/');
@@ -441,6 +446,80 @@ fn mask_digits(token: &str, out: &mut String) {
     }
     out.push_str(&token[from..]);
 }
+
+/// Fewest bytes of a token read as encoded data (see [`is_encoded_bytes`]):
+/// a line of a PEM block has 64, a line of `openssl x509 -text`'s
+/// signature 18 bytes written in 54.
+const ENCODED_BYTES_AT_LEAST: usize = 32;
+
+/// Bytes written as text for no one to read letter by letter: a run of hex
+/// bytes joined by `:` (a certificate's modulus or signature, a key's
+/// fingerprint: `97:31:02:9f:e7:fd:43:67:…`), or a line of base64 (a PEM
+/// block's `MIIHbTCCBVWgAwIBAgIIXsO3pkN…`, see [`is_base64_block_line`]).
+/// Each line of such a block is one token
+/// of its own letters, so without this mask every line would be a shape
+/// of its own and pass for a rare one. A MAC address (six bytes) and an
+/// IPv6 address (groups of four digits) are no such run.
+pub(crate) fn is_encoded_bytes(token: &str) -> bool {
+    if token.len() < ENCODED_BYTES_AT_LEAST {
+        return false;
+    }
+    let hex_bytes = token
+        .trim_end_matches(':')
+        .split(':')
+        .all(|b| b.len() == 2 && b.bytes().all(|c| c.is_ascii_hexdigit()));
+    hex_bytes || is_base64_block_line(token)
+}
+
+/// Whether `content` is one line of an encoded block and nothing else (see
+/// [`is_encoded_bytes`]): data, which heads and says nothing.
+pub(crate) fn is_encoded_line(content: &str) -> bool {
+    let mut tokens = content.split_whitespace();
+    tokens.next().is_some_and(is_encoded_bytes) && tokens.next().is_none()
+}
+
+/// A line's worth of base64 (a PEM block's 64 letters, a gzip archive
+/// pasted into a CI log): its alphabet only, mixed as random bytes mix
+/// it. Capitals, small letters an eighth of it or more, in runs of
+/// [`BASE64_SMALL_RUN_MEAN_AT_MOST`] letters or fewer on average, and the
+/// kind of letter (capital, small, other) changing at one letter in three
+/// or more (`MIIHbTCCBVWgAwIBAgII…`). A name in camel case is words, each a
+/// capital and a run of small letters (`HTTPDigestAuthenticationTestCase`,
+/// `AWSS3BucketPolicyV2ForUploads`); a constant has no small letters.
+fn is_base64_block_line(token: &str) -> bool {
+    let body = token.trim_end_matches('=').as_bytes();
+    if body.len() < ENCODED_BYTES_AT_LEAST
+        || !body
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+    {
+        return false;
+    }
+    let kind = |b: u8| {
+        if b.is_ascii_uppercase() {
+            0
+        } else if b.is_ascii_lowercase() {
+            1
+        } else {
+            2
+        }
+    };
+    let changes = body.windows(2).filter(|w| kind(w[0]) != kind(w[1])).count();
+    let capitals = body.iter().filter(|b| b.is_ascii_uppercase()).count();
+    let small = body.iter().filter(|b| b.is_ascii_lowercase()).count();
+    let small_runs = (0..body.len())
+        .filter(|&i| body[i].is_ascii_lowercase() && (i == 0 || !body[i - 1].is_ascii_lowercase()))
+        .count();
+    capitals > 0
+        && small * 8 >= body.len()
+        && small <= small_runs * BASE64_SMALL_RUN_MEAN_AT_MOST
+        && changes * 3 >= body.len()
+}
+
+/// Most small letters in a run, on average, in a line of base64 (see
+/// [`is_base64_block_line`]): random letters, two in five of them small,
+/// run fewer than two on average; the words of a name run four or more.
+const BASE64_SMALL_RUN_MEAN_AT_MOST: usize = 3;
 
 /// A hex digest or id: at least 7 hex digits with both letters and digits.
 fn is_hashlike(token: &str) -> bool {
@@ -721,6 +800,64 @@ mod tests {
         assert_ne!(
             mask("value=HttpServerConfigurationBuilder2"),
             mask("value=HttpClientConfigurationBuilder2")
+        );
+    }
+
+    /// The lines of an encoded block (a certificate's signature in hex
+    /// bytes, a PEM body in base64) share one mask; a MAC address, an IPv6
+    /// address and a long name do not pass for one.
+    #[test]
+    fn lines_of_encoded_bytes_share_a_mask() {
+        assert_eq!(
+            mask("        97:31:02:9f:e7:fd:43:67:48:44:14:e4:29:87:ed:4c:28:66:"),
+            mask("        d0:8f:35:da:4d:61:b7:4a:97:4d:b5:db:90:e0:05:2e:0e:c6:")
+        );
+        assert_eq!(
+            mask("MIIHbTCCBVWgAwIBAgIIXsO3pkN/pOAwDQYJKoZIhvcNAQEFBQAwQjESMBAGA1UE"),
+            mask("AwwJQUNDVlJBSVoxMRAwDgYDVQQLDAdQS0lBQ0NWMQ0wCwYDVQQKDARBQ0NWMQsw")
+        );
+        assert_ne!(
+            mask("link/ether 52:54:00:12:34:56 brd ff:ff:ff:ff:ff:ff"),
+            mask("link/ether 52:54:00:ab:cd:ef brd ff:ff:ff:ff:ff:ff")
+        );
+        assert_ne!(
+            mask("inet6 2001:0db8:85a3:0000:0000:8a2e:0370:7334/64"),
+            "inet6 #"
+        );
+        assert_ne!(
+            mask("test_parse_header_with_unicode_name"),
+            mask("test_parse_header_with_unicode_value")
+        );
+        assert_ne!(
+            mask("HttpServerConfigurationBuilderFactoryImpl"),
+            mask("HttpClientConfigurationBuilderFactoryImpl")
+        );
+        assert_ne!(mask("=".repeat(78).as_str()), "#");
+        assert_ne!(
+            mask("HTTPDigestAuthenticationTestCase"),
+            mask("SortedKeysJSONParameterEncoderTests")
+        );
+        assert_ne!(
+            mask("AWSS3BucketPolicyV2ForUploadsMain"),
+            mask("AWSS3BucketPolicyV2ForDownloadsMain")
+        );
+        assert_ne!(
+            mask("XMLHttpRequestEventTargetPrototype"),
+            mask("XMLHttpRequestEventTargetInstance")
+        );
+        // A gzip archive in base64 is mostly small letters.
+        assert_eq!(
+            mask("K9gsrW/Gx5ulsF7faJaCeqPW2Lgb1errm8PLnxlmfmaU+Zm1zM+sJ8989l5sx4P+aPzj6bpa2pw9"),
+            "#"
+        );
+        // A run of seven small letters (`jqoquei`) happens in random bytes.
+        assert_eq!(
+            mask("KcHLPMw9RJ39afmTbBx7Fh6UJDsrkujOllJjqoqueiYhTbJ7Ktm1VCxHeQ6wNgbV"),
+            "#"
+        );
+        assert_ne!(
+            mask("MAX_BUFFER_SIZE_FOR_NETWORK_CONNECTIONS"),
+            mask("MIN_BUFFER_SIZE_FOR_NETWORK_CONNECTIONS")
         );
     }
 }
