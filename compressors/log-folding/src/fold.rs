@@ -497,6 +497,8 @@ pub fn fold_analysed(
     // the lines leading to each failure exit.
     let short_here = read_as_short(contents, failure_exit, opts);
 
+    // A help text's options (see [`help_text::option_definitions`]).
+    let help_text_here = options.iter().any(|&x| x);
     // Lines up to here already belong to an error block: a block is scanned once.
     let mut covered = 0usize;
     // Each error's line and its block.
@@ -565,7 +567,19 @@ pub fn fold_analysed(
             templates.of_line[k] == templates.of_line[i]
                 && line::indent(contents[k]) == line::indent(contents[i])
         };
-        let under = |k: usize| line::is_continuation(contents[k]) && !sibling(k);
+        // Nor, in a help text (see [`help_text`]), is an indented line
+        // shallower than an indented error: the next option or paragraph
+        // after a description that says `error` (`-s, --no-messages`:
+        // `Suppress error messages about nonexistent or unreadable
+        // files.`), not detail under it. (In a manual, most lines are
+        // indented: the block would run to the next heading.)
+        let error_indent = line::indent(contents[i]);
+        let in_help_text = help_text_here && error_indent > 0;
+        let shallower = |k: usize| {
+            let d = line::indent(contents[k]);
+            in_help_text && d > 0 && d < error_indent
+        };
+        let under = |k: usize| line::is_continuation(contents[k]) && !sibling(k) && !shallower(k);
         while j < n {
             let c = contents[j];
             let blank_inside = c.trim().is_empty() && j + 1 < n && under(j + 1);
@@ -2283,5 +2297,54 @@ mod tests {
         let headers = outline_headers(&log);
         assert!(headers.contains(&0) && headers.contains(&(log.len() - 1)));
         assert!((log.len() - 7..log.len() - 1).all(|i| !headers.contains(&i)));
+    }
+
+    /// In a manual, a description saying `error` is kept as an error, but
+    /// the lines after it that sit shallower (the next subsection, its
+    /// options and their prose) are not detail under it: they go by the
+    /// usual rules, and prose there folds.
+    #[test]
+    fn an_error_word_in_a_manual_holds_no_block_of_the_next_section() {
+        let mut log = vec!["GREP(1)", "", "OPTIONS"];
+        let options: Vec<String> = (0..26u8)
+            .flat_map(|k| {
+                let letter = char::from(b'a' + k);
+                [
+                    format!("       -{letter}, --option-{letter}"),
+                    format!("              Option {k}: what it changes."),
+                    String::new(),
+                ]
+            })
+            .collect();
+        log.extend(options.iter().map(String::as_str));
+        log.extend([
+            "       -q, --quiet",
+            "              Print nothing.  Exit at once with zero status if a line matches, even if an",
+            "              error was detected.",
+            "",
+            "   Output Control",
+            "       -Z, --null",
+            "              Print a zero byte after each file name.",
+            // An option named at the start of a line: the description
+            // above ends here, and what follows is read as prose.
+            "              -lZ prints a zero byte after each file name instead of the",
+            "              usual newline, which makes the output unambiguous for file",
+            "              names holding newlines, for tools that read such lists, and",
+            "              for scripts that split the output on zero bytes alone, as",
+            "              shells split on newlines badly when a name has one.",
+            "",
+        ]);
+        log.extend(options[..30].iter().map(String::as_str));
+        let mut out = Vec::new();
+        // No budget for rare lines: what stays is what the rules keep.
+        let opts = FoldOptions {
+            novel_budget: 0,
+            rare_per_thousand: 0,
+            ..FoldOptions::default()
+        };
+        fold(&log, &log, &opts, &mut out);
+        assert!(out.iter().any(|l| l.contains("error was detected")));
+        assert!(out.iter().any(|l| l.contains("-Z, --null")));
+        assert!(!out.iter().any(|l| l.contains("shells split")), "{out:#?}");
     }
 }
