@@ -631,6 +631,12 @@ block's base64 lines): `openssl x509 -text` of a self-signed
 certificate (tuning half, a probe) and `openssl req -text` of a
 request with a longer key (evaluation half, held out).
 
+`--round128 VENV_BIN` writes only `search_trace_cases(VENV_BIN)`: a
+checker tracing its own search (`mypy -v`: `Metadata not found for …`
+for each module it looks up, hundreds of times, the diagnostics among
+them) on a package importing more of the standard library than round
+107's probe (evaluation half, held out), its rule round 107's.
+
 `--round7 --js DIR` writes only `prose_cases()`: Markdown documents an agent
 reads: READMEs of crates in cargo's registry (~/.cargo/registry/src), of npm
 packages in DIR/node_modules and Debian's /usr/share/doc.
@@ -9506,6 +9512,37 @@ def pytest_setup_show_cases(venv):
              pytest_setup_facts(t), PYTEST_SETUP_RULE)
 
 
+def search_trace_cases(venv):
+    """Round 128: a checker tracing its own search, each module it looks up
+    and finds no cache for said once (`LOG:  Metadata not found for …`),
+    hundreds of times, the diagnostics among them. mypy-verbose-ledger
+    (evaluation half) is held out, a twin of round 107's probe with more
+    of the standard library imported; its rule round 107's, written
+    before ghost ran on it."""
+    with tempfile.TemporaryDirectory() as work:
+        d = new_dir(work, "ledger")
+        write(os.path.join(d, "ledger", "__init__.py"), "")
+        write(os.path.join(d, "ledger", "entries.py"),
+              "import csv\nimport datetime\nimport decimal\nimport logging\nimport pathlib\n"
+              "from collections import defaultdict\nfrom typing import Iterator\n\n"
+              "log = logging.getLogger(__name__)\n\n\n"
+              "def read(path: pathlib.Path) -> Iterator[dict[str, str]]:\n"
+              "    with path.open() as f:\n        yield from csv.DictReader(f)\n\n\n"
+              "def balance(path: pathlib.Path) -> decimal.Decimal:\n"
+              "    totals: dict[str, decimal.Decimal] = defaultdict(decimal.Decimal)\n"
+              "    for row in read(path):\n        totals[row[\"account\"]] += row[\"amount\"]\n"
+              "    return sum(totals.values()) + 0.5\n\n\n"
+              "def opened_on(row: dict[str, str]) -> datetime.date:\n"
+              "    return datetime.datetime.strptime(row[\"date\"], \"%Y-%m-%d\")\n")
+        write(os.path.join(d, "ledger", "report.py"),
+              "import json\nimport pathlib\nimport statistics\n\nfrom ledger.entries import balance, read\n\n\n"
+              "def summary(path: pathlib.Path) -> str:\n"
+              "    amounts = [float(r[\"amount\"]) for r in read(path)]\n"
+              "    return json.dumps({\"balance\": balance(path), \"mean\": statistics.mean(amounts)}).encode()\n")
+        t = run(f"{venv}/mypy -v --no-incremental ledger", cwd=d)
+        case("mypy-verbose-ledger", "log", "mypy -v ledger", t, debug_log_diagnostic_facts(t), DEBUG_LOG_DIAGNOSTIC_RULE)
+
+
 def encoded_data_cases():
     """Round 127: certificates printed as text with their encoded bytes:
     a key's modulus and a signature in hex bytes joined by `:`, and the
@@ -10695,6 +10732,9 @@ def main():
         return
     if "--round42" in sys.argv:
         held_out_script_code_cases()
+        return
+    if "--round128" in sys.argv:
+        search_trace_cases(sys.argv[sys.argv.index("--round128") + 1])
         return
     if "--round127" in sys.argv:
         encoded_data_cases()
