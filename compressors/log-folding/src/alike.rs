@@ -244,22 +244,49 @@ fn place_hash(content: &str) -> u64 {
 /// `/builds/Arrays.java:[691,36]`, `Foo.java:33`, `lib/x.py`): a place is a
 /// fact of its own, whatever the rest of the line repeats.
 pub fn names_a_place(content: &str) -> bool {
-    content.split_whitespace().any(|token| {
-        let token = token.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | '(' | ')' | ','));
-        let (head, rest) = token
-            .find([':', '(', '['])
-            .map_or((token, ""), |at| token.split_at(at));
-        let name = head.rsplit(['/', '\\']).next().unwrap_or(head);
-        let has_extension = name.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty()
-                && (1..=5).contains(&ext.len())
-                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
-                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-        });
-        let line_number = rest
+    content
+        .split_whitespace()
+        .filter_map(file_token)
+        .any(|file| file.line_number || file.in_a_folder)
+}
+
+/// Whether `content` names a line of a file (`src/a.rs:12`,
+/// `/builds/Arrays.java:[691,36]`, `Foo.java:33`, not `lib/x.py` alone):
+/// where a diagnostic points.
+pub fn names_a_line_of_a_file(content: &str) -> bool {
+    content
+        .split_whitespace()
+        .filter_map(file_token)
+        .any(|file| file.line_number)
+}
+
+/// What a token naming a file says of it.
+struct FileToken {
+    /// A line number follows the name (`a.rs:12`, `A.java:[691,36]`).
+    line_number: bool,
+    /// The name has a folder (`lib/x.py`).
+    in_a_folder: bool,
+}
+
+/// The file `token` names, if it names one (a name with an extension of one
+/// to five letters and digits, quotes and brackets around it aside).
+fn file_token(token: &str) -> Option<FileToken> {
+    let token = token.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | '(' | ')' | ','));
+    let (head, rest) = token
+        .find([':', '(', '['])
+        .map_or((token, ""), |at| token.split_at(at));
+    let name = head.rsplit(['/', '\\']).next().unwrap_or(head);
+    let has_extension = name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=5).contains(&ext.len())
+            && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+    });
+    has_extension.then(|| FileToken {
+        line_number: rest
             .trim_start_matches([':', '(', '['])
-            .starts_with(|c: char| c.is_ascii_digit());
-        has_extension && (head.contains(['/', '\\']) || line_number)
+            .starts_with(|c: char| c.is_ascii_digit()),
+        in_a_folder: head.contains(['/', '\\']),
     })
 }
 

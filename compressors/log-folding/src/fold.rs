@@ -415,7 +415,14 @@ impl Analysis {
                     .is_some_and(|c| line::is_continuation(c) || native_trace::parse(c).is_some())
                 || failing.iter().any(|f| contents[i].contains(f))
         };
-        let alike = alike::find(contents, |i| severity[i] != Severity::Normal, protected);
+        let mut alike = alike::find(contents, |i| severity[i] != Severity::Normal, protected);
+        crate::probes::fold(
+            contents,
+            &templates.of_line,
+            |i| severity[i] == Severity::Error,
+            protected,
+            &mut alike,
+        );
         Self {
             headers,
             titles,

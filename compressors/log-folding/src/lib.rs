@@ -153,6 +153,7 @@ mod minitest;
 pub mod native_trace;
 mod node_runners;
 pub mod passing;
+pub mod probes;
 pub mod progress;
 pub mod pytest_tb;
 pub mod python_traceback;
