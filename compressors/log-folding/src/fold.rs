@@ -11,8 +11,8 @@ use crate::pytest_tb::{self, Role};
 use crate::search::Search;
 use crate::{
     alike, ci_sections, code_frame, enumerated, failure_traces, findings, help_text, instantiation,
-    listing, markers, native_trace, passing, progress, python_traceback, table, template, testrun,
-    trace, tree, warnings_summary,
+    listing, markers, native_trace, passing, progress, python_traceback, syscall_trace, table,
+    template, testrun, trace, tree, warnings_summary,
 };
 
 /// Lines kept before a failure exit (`make: *** … Error 2`): they say why.
@@ -217,6 +217,8 @@ pub struct Analysis {
     summaries: FxHashSet<usize>,
     /// An outline's headers.
     headers: FxHashSet<usize>,
+    /// A system call trace's bookkeeping (see [`syscall_trace`]).
+    bookkeeping: Vec<bool>,
     /// Section titles framed by rules, when there are few enough to keep.
     titles: Vec<usize>,
     /// Sections under a title underlined by a rule (see
@@ -308,6 +310,8 @@ impl Analysis {
         let python = python_traceback::roles(contents, &mut allowance);
         let chains = instantiation::roles(contents, &mut allowance);
         let native = native_trace::roles(contents, &mut allowance);
+        // A system call trace's bookkeeping (see [`syscall_trace`]).
+        let bookkeeping = syscall_trace::bookkeeping(contents);
         let roles: Vec<Role> = tracebacks
             .into_iter()
             .zip(code_frame::roles(contents, &diagnostic))
@@ -320,7 +324,10 @@ impl Analysis {
             .enumerate()
             .map(
                 |(i, (((((((tb, frame), warning), traceback), help), chain), failure), native))| {
-                    let note_or_bar = if elsewhere.contains(&i) || progress::is_bar(contents[i]) {
+                    let note_or_bar = if elsewhere.contains(&i)
+                        || progress::is_bar(contents[i])
+                        || bookkeeping[i]
+                    {
                         Role::Folded
                     } else {
                         Role::Other
@@ -425,6 +432,7 @@ impl Analysis {
         );
         Self {
             headers,
+            bookkeeping,
             titles,
             sections,
             diagnostic,
@@ -480,6 +488,7 @@ pub fn fold_analysed(
         templates,
         summaries,
         headers,
+        bookkeeping,
         titles,
         sections,
         diagnostic,
@@ -692,7 +701,15 @@ pub fn fold_analysed(
     keep_framed_details(contents, severity, &mut fate);
     keep_exception_messages(contents, severity, opts, &mut fate);
     keep_frame_functions(contents, &mut fate);
-    keep_failing_step_tails(contents, failure_exit, passing, templates, opts, &mut fate);
+    keep_failing_step_tails(
+        contents,
+        failure_exit,
+        passing,
+        bookkeeping,
+        templates,
+        opts,
+        &mut fate,
+    );
     keep_failing_commands(contents, severity, failure_lines, failure_exit, &mut fate);
     // Every diff's lines (see [`crate::diff`]): what a failing check
     // compared, its assertion message (PHP's run-tests, PHPUnit, RSpec,
@@ -1333,12 +1350,14 @@ fn keep_frame_functions(contents: &[&str], fate: &mut [Fate]) {
 /// passing tests' lines (a run reads for its failures), lines of a shape
 /// repeated [`VARIED_RUN_FOLDS_FROM`] times or more in the window
 /// (downloads, progress, passing packages, the same library frame under
-/// every failure: their first line and a count), blank lines and repeats
-/// of a line printed above.
+/// every failure: their first line and a count), blank lines, repeats of
+/// a line printed above, and a system call trace's bookkeeping (see
+/// [`syscall_trace`]).
 fn keep_failing_step_tails(
     contents: &[&str],
     failure_exit: &[bool],
     passing: &[bool],
+    bookkeeping: &[bool],
     templates: &template::Templates,
     opts: &FoldOptions,
     fate: &mut [Fate],
@@ -1358,7 +1377,12 @@ fn keep_failing_step_tails(
             for i in window {
                 let repeated = shape_count[&templates.of_line[i]] >= VARIED_RUN_FOLDS_FROM;
                 let bar = || progress::is_bar(contents[i]);
-                if !contents[i].trim().is_empty() && !passing[i] && !repeated && !bar() {
+                if !contents[i].trim().is_empty()
+                    && !passing[i]
+                    && !repeated
+                    && !bar()
+                    && !bookkeeping[i]
+                {
                     fate[i] = Fate::Keep;
                 }
             }

@@ -162,6 +162,7 @@ pub mod repeats;
 mod runners;
 mod search;
 pub mod sorted_records;
+pub mod syscall_trace;
 pub mod table;
 pub mod template;
 pub mod test_ids;
