@@ -219,6 +219,8 @@ pub struct Analysis {
     headers: FxHashSet<usize>,
     /// A system call trace's bookkeeping (see [`syscall_trace`]).
     bookkeeping: Vec<bool>,
+    /// A debug log's routine (see [`crate::levels::Levels`]).
+    debug_routine: Vec<bool>,
     /// Section titles framed by rules, when there are few enough to keep.
     titles: Vec<usize>,
     /// Sections under a title underlined by a rule (see
@@ -383,6 +385,8 @@ impl Analysis {
         // A line another rule reads (a passing test's, pytest's report's)
         // is no record of a listing.
         let claimed = |i: usize| passing[i] || roles[i] != Role::Other;
+        // How the program ranked its lines (see [`crate::levels`]).
+        let levels = crate::levels::read(contents);
         let items: FxHashSet<usize> = findings::kept(contents)
             .into_iter()
             .chain(tree::kept(contents))
@@ -392,7 +396,7 @@ impl Analysis {
             .chain(crate::sorted_records::kept(contents, claimed))
             .chain(crate::sorted_records::runs_kept(contents, claimed))
             .chain(crate::column_block::kept(contents, claimed))
-            .chain(crate::levels::kept(contents))
+            .chain(levels.raised.iter().copied())
             .chain(crate::measured_records::kept(contents, claimed))
             .chain(crate::completions::kept(contents, claimed))
             .chain(crate::closing_map::kept(contents))
@@ -433,6 +437,7 @@ impl Analysis {
         Self {
             headers,
             bookkeeping,
+            debug_routine: levels.debug_routine,
             titles,
             sections,
             diagnostic,
@@ -489,6 +494,7 @@ pub fn fold_analysed(
         summaries,
         headers,
         bookkeeping,
+        debug_routine,
         titles,
         sections,
         diagnostic,
@@ -792,7 +798,10 @@ pub fn fold_analysed(
     for &(start, len) in &candidates {
         // A quiet CI section shows what is always kept there, not its
         // unusual lines (see [`ci_sections`]).
-        if chosen.contains(&start) || contents[start].trim().is_empty() || quiet[start] {
+        // Nor does a debug log's routine, beyond where the log reads as a
+        // short one: the program ranked those lines below its milestones.
+        let routine = debug_routine[start] && !short_here[start];
+        if chosen.contains(&start) || contents[start].trim().is_empty() || quiet[start] || routine {
             continue;
         }
         // A long line mostly saying again what one before it said (a

@@ -37,9 +37,29 @@ const LEVEL_WORDS: usize = 4;
 /// …starting within its first bytes.
 const LEVEL_WITHIN_BYTES: usize = 64;
 
+/// What a log's levels say of its lines.
+#[derive(Debug, Default)]
+pub struct Levels {
+    /// The lines logged above the log's usual level, when the log reads by
+    /// its levels and they are few.
+    pub raised: Vec<usize>,
+    /// Each line's being the log's debugging routine: logged at its usual
+    /// level when that level is `DEBUG` or `TRACE` and a few lines are
+    /// logged above it (a line with no level of its own, such as a value
+    /// printed over several lines, goes with the levelled line above it).
+    /// The program said these lines are for debugging and said its
+    /// milestones a level up: they are not news however rare their words.
+    pub debug_routine: Vec<bool>,
+}
+
 /// The lines logged above the log's usual level, when the log reads by its
 /// levels and they are few; else none.
 pub fn kept(contents: &[&str]) -> Vec<usize> {
+    read(contents).raised
+}
+
+/// Reads `contents` by its levels (see [`Levels`]).
+pub fn read(contents: &[&str]) -> Levels {
     let levels: Vec<Option<Level>> = contents.iter().map(|c| level_of(c)).collect();
     let mut counts = [0usize; 5];
     for level in levels.iter().flatten() {
@@ -56,13 +76,28 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
         || raised == 0
         || raised as f64 > levelled as f64 * RAISED_SHARE_AT_MOST
     {
-        return Vec::new();
+        return Levels {
+            raised: Vec::new(),
+            debug_routine: vec![false; contents.len()],
+        };
     }
     // Warnings and errors are the line severity's (repeats of one counted
     // under the first), not this rule's.
-    (0..contents.len())
+    let raised = (0..contents.len())
         .filter(|&i| levels[i].is_some_and(|l| l as usize > usual && l < Level::Warn))
-        .collect()
+        .collect();
+    let mut debug_routine = vec![false; contents.len()];
+    if usual <= Level::Debug as usize {
+        let mut current = None;
+        for (i, level) in levels.iter().enumerate() {
+            current = level.or(current);
+            debug_routine[i] = current.is_some_and(|l| l as usize == usual);
+        }
+    }
+    Levels {
+        raised,
+        debug_routine,
+    }
 }
 
 /// The level `content` was logged at: a level word among its first
@@ -212,5 +247,66 @@ mod tests {
         let errors: Vec<String> = (0..60).map(|i| format!("ERROR step {i}")).collect();
         let contents: Vec<&str> = errors.iter().map(String::as_str).collect();
         assert!(kept(&contents).is_empty());
+    }
+
+    /// A debug log with a few milestones a level up: its DEBUG lines (and
+    /// a value printed over lines under one) are the routine, its INFO
+    /// lines are not. A log mostly at INFO has no debugging routine.
+    #[test]
+    fn a_debug_logs_routine_is_its_debug_lines() {
+        let mut log: Vec<String> = (0..60)
+            .map(|i| format!("0.{i:03}s DEBUG resolve: step {i}"))
+            .collect();
+        log.insert(10, "    features={ \"std\" }".to_string());
+        log.push("0.100s  INFO fingerprint: dirty: the source changed".to_string());
+        log.push("    Finished `dev` profile".to_string());
+        let contents: Vec<&str> = log.iter().map(String::as_str).collect();
+        let read = read(&contents);
+        assert!(read.debug_routine[..61].iter().all(|&x| x));
+        assert!(!read.debug_routine[61] && !read.debug_routine[62]);
+        let info: Vec<String> = (0..60)
+            .map(|i| format!("2024-01-01 12:00:{i:02} INFO served request {i}"))
+            .chain(["2024-01-01 12:01:00 WARN slow request".to_string()])
+            .collect();
+        let contents: Vec<&str> = info.iter().map(String::as_str).collect();
+        assert!(read_routine_is_empty(&contents));
+    }
+
+    /// Folded as a whole: a debug log's lines, each of its own shape, do
+    /// not draw on the budget of rare lines; its milestones stay.
+    #[test]
+    fn a_debug_logs_rare_lines_fold_its_milestones_stay() {
+        let words = [
+            "resolve", "fetch", "lock", "unlock", "hash", "stat", "open", "read",
+        ];
+        let mut log: Vec<String> = (0..150)
+            .map(|i| {
+                let (a, b) = (words[i % 8], words[(i / 8) % 8]);
+                format!(
+                    "0.{i:03}s DEBUG {a}: {b} {} of {}",
+                    "x".repeat(i % 13 + 1),
+                    "y".repeat(i / 13 + 1)
+                )
+            })
+            .collect();
+        log.insert(
+            70,
+            "0.500s  INFO fingerprint: dirty: the source changed".to_string(),
+        );
+        let contents: Vec<&str> = log.iter().map(String::as_str).collect();
+        let mut out = Vec::new();
+        crate::fold::fold(
+            &contents,
+            &contents,
+            &crate::fold::FoldOptions::default(),
+            &mut out,
+        );
+        assert!(out.iter().any(|l| l.contains("INFO fingerprint")));
+        let debug = out.iter().filter(|l| l.contains(" DEBUG ")).count();
+        assert!(debug <= 15, "{debug} debug lines: {out:#?}");
+    }
+
+    fn read_routine_is_empty(contents: &[&str]) -> bool {
+        !read(contents).debug_routine.contains(&true)
     }
 }
