@@ -1988,6 +1988,16 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// Folds `log` with the default options and returns what is printed: how
+/// the tests of the rules read a log whole.
+#[cfg(test)]
+pub(crate) fn folded(log: &[String]) -> Vec<String> {
+    let contents: Vec<&str> = log.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    fold(&contents, &contents, &FoldOptions::default(), &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

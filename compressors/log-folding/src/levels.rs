@@ -293,14 +293,7 @@ mod tests {
             70,
             "0.500s  INFO fingerprint: dirty: the source changed".to_string(),
         );
-        let contents: Vec<&str> = log.iter().map(String::as_str).collect();
-        let mut out = Vec::new();
-        crate::fold::fold(
-            &contents,
-            &contents,
-            &crate::fold::FoldOptions::default(),
-            &mut out,
-        );
+        let out = crate::fold::folded(&log);
         assert!(out.iter().any(|l| l.contains("INFO fingerprint")));
         let debug = out.iter().filter(|l| l.contains(" DEBUG ")).count();
         assert!(debug <= 15, "{debug} debug lines: {out:#?}");

@@ -65,15 +65,7 @@ pub fn fold(
 
 #[cfg(test)]
 mod tests {
-    use crate::fold::{FoldOptions, fold};
-
-    /// Folds `log` with the default options.
-    fn folded(log: &[String]) -> Vec<String> {
-        let contents: Vec<&str> = log.iter().map(String::as_str).collect();
-        let mut out = Vec::new();
-        fold(&contents, &contents, &FoldOptions::default(), &mut out);
-        out
-    }
+    use crate::fold::folded;
 
     /// A resolver's trace: for each of 40 modules a few steps, and a file
     /// that does not exist at each place it looks (120 in all), then its

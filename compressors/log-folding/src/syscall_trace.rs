@@ -191,14 +191,7 @@ mod tests {
         }
         log.push("exit_group(1)                           = ?".into());
         log.push("+++ exited with 1 +++".into());
-        let contents: Vec<&str> = log.iter().map(String::as_str).collect();
-        let mut out = Vec::new();
-        crate::fold::fold(
-            &contents,
-            &contents,
-            &crate::fold::FoldOptions::default(),
-            &mut out,
-        );
+        let out = crate::fold::folded(&log);
         for kept in [
             "execve(",
             "settings.json\", O_RDONLY",
