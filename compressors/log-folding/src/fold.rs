@@ -1785,13 +1785,11 @@ impl Gap {
                 thousands(n),
                 if n == 1 { "" } else { "s" }
             ),
-            n if self.alike == n => {
-                format!("[… {} errors/warnings like those above]", thousands(n))
-            }
+            n if self.alike == n => format!("[… {} like those above]", alerts(n)),
             n if self.alike > 0 => format!(
-                "[… {} lines folded, {} errors/warnings like those above]",
+                "[… {} lines folded, {} like those above]",
                 thousands(n),
-                thousands(self.alike)
+                alerts(self.alike)
             ),
             n => gap_marker(n),
         })
@@ -1934,6 +1932,16 @@ fn outline_headers(contents: &[&str]) -> FxHashSet<usize> {
         return FxHashSet::default();
     }
     headers
+}
+
+/// `n` errors or warnings, counted as a gap's marker counts them (`1
+/// error/warning`, `9 errors/warnings`).
+fn alerts(n: usize) -> String {
+    if n == 1 {
+        "1 error/warning".to_string()
+    } else {
+        format!("{} errors/warnings", thousands(n))
+    }
 }
 
 /// The line that stands for `n` folded lines.
@@ -2181,6 +2189,30 @@ mod tests {
         assert!(!is_rule("=="));
         assert!(!is_rule("=-="));
         assert!(!is_rule("aaaa"));
+    }
+
+    /// A gap's marker counts the errors and warnings in it that repeat
+    /// those printed above, one in the singular.
+    #[test]
+    fn a_gaps_marker_counts_its_repeated_alerts() {
+        let lines = ["x"; 6];
+        let marker = |n: usize, alike: usize| {
+            let mut gap = Gap {
+                lines: n,
+                first: 0,
+                last: n - 1,
+                alike,
+                ..Gap::default()
+            };
+            let mut out = Vec::new();
+            gap.flush(&lines, &mut out);
+            out
+        };
+        assert_eq!(
+            marker(4, 1),
+            vec!["[… 4 lines folded, 1 error/warning like those above]"]
+        );
+        assert_eq!(marker(3, 3), vec!["[… 3 errors/warnings like those above]"]);
     }
 
     #[test]
