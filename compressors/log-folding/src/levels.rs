@@ -38,7 +38,7 @@ const LEVEL_WORDS: usize = 4;
 const LEVEL_WITHIN_BYTES: usize = 64;
 
 /// What a log's levels say of its lines.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Levels {
     /// The lines logged above the log's usual level, when the log reads by
     /// its levels and they are few.
@@ -50,12 +50,6 @@ pub struct Levels {
     /// The program said these lines are for debugging and said its
     /// milestones a level up: they are not news however rare their words.
     pub debug_routine: Vec<bool>,
-}
-
-/// The lines logged above the log's usual level, when the log reads by its
-/// levels and they are few; else none.
-pub fn kept(contents: &[&str]) -> Vec<usize> {
-    read(contents).raised
 }
 
 /// Reads `contents` by its levels (see [`Levels`]).
@@ -215,7 +209,7 @@ mod tests {
             "0.031s  INFO fingerprint: dirty: dep-info stale".to_string(),
         );
         let contents: Vec<&str> = log.iter().map(String::as_str).collect();
-        assert_eq!(kept(&contents), vec![30, 31]);
+        assert_eq!(read(&contents).raised, vec![30, 31]);
         // Half the lines at INFO are the log's routine, not its milestones.
         let routine: Vec<String> = (0..60)
             .map(|i| {
@@ -226,7 +220,7 @@ mod tests {
             })
             .collect();
         let contents: Vec<&str> = routine.iter().map(String::as_str).collect();
-        assert!(kept(&contents).is_empty());
+        assert!(read(&contents).raised.is_empty());
         // Warnings above INFO are the severity's: a log of warnings asks nothing here.
         let warned: Vec<String> = (0..60)
             .map(|i| {
@@ -243,10 +237,10 @@ mod tests {
             })
             .collect();
         let contents: Vec<&str> = warned.iter().map(String::as_str).collect();
-        assert!(kept(&contents).is_empty());
+        assert!(read(&contents).raised.is_empty());
         let errors: Vec<String> = (0..60).map(|i| format!("ERROR step {i}")).collect();
         let contents: Vec<&str> = errors.iter().map(String::as_str).collect();
-        assert!(kept(&contents).is_empty());
+        assert!(read(&contents).raised.is_empty());
     }
 
     /// A debug log with a few milestones a level up: its DEBUG lines (and
@@ -261,15 +255,15 @@ mod tests {
         log.push("0.100s  INFO fingerprint: dirty: the source changed".to_string());
         log.push("    Finished `dev` profile".to_string());
         let contents: Vec<&str> = log.iter().map(String::as_str).collect();
-        let read = read(&contents);
-        assert!(read.debug_routine[..61].iter().all(|&x| x));
-        assert!(!read.debug_routine[61] && !read.debug_routine[62]);
+        let routine = read(&contents).debug_routine;
+        assert!(routine[..61].iter().all(|&x| x));
+        assert!(!routine[61] && !routine[62]);
         let info: Vec<String> = (0..60)
             .map(|i| format!("2024-01-01 12:00:{i:02} INFO served request {i}"))
             .chain(["2024-01-01 12:01:00 WARN slow request".to_string()])
             .collect();
         let contents: Vec<&str> = info.iter().map(String::as_str).collect();
-        assert!(read_routine_is_empty(&contents));
+        assert!(!read(&contents).debug_routine.contains(&true));
     }
 
     /// Folded as a whole: a debug log's lines, each of its own shape, do
@@ -297,9 +291,5 @@ mod tests {
         assert!(out.iter().any(|l| l.contains("INFO fingerprint")));
         let debug = out.iter().filter(|l| l.contains(" DEBUG ")).count();
         assert!(debug <= 15, "{debug} debug lines: {out:#?}");
-    }
-
-    fn read_routine_is_empty(contents: &[&str]) -> bool {
-        !read(contents).debug_routine.contains(&true)
     }
 }
