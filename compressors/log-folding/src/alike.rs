@@ -166,9 +166,9 @@ pub fn find(
         }
         // The line after an error says which one it was (http.server's
         // `code 404` then the request): a new one makes the error new.
-        let context = contents
-            .get(i + 1)
-            .filter(|c| !c.trim().is_empty() && !crate::line::is_continuation(c) && !alert(i + 1));
+        let context = contents.get(i + 1).filter(|c| {
+            !c.trim_ascii().is_empty() && !crate::line::is_continuation(c) && !alert(i + 1)
+        });
         if let Some(c) = context
             && seen_context.insert(key_hash(c))
             && (!new[i] || few_again[i])

@@ -19,7 +19,7 @@ use std::ops::Range;
 /// The name in a failing test's output header, `---- name stdout ----`.
 pub fn header_name(content: &str) -> Option<&str> {
     content
-        .trim()
+        .trim_ascii()
         .strip_prefix("---- ")?
         .strip_suffix(" stdout ----")
         .filter(|name| !name.is_empty())
@@ -31,7 +31,7 @@ fn nextest_header_name(t: &str) -> Option<&str> {
     let rest = t
         .strip_prefix("--- STDOUT:")
         .or_else(|| t.strip_prefix("--- STDERR:"))?;
-    Some(rest.strip_suffix(" ---")?.trim()).filter(|name| !name.is_empty())
+    Some(rest.strip_suffix(" ---")?.trim_ascii()).filter(|name| !name.is_empty())
 }
 
 /// Whether a line is one of cargo-nextest's status lines: a word, then the
@@ -40,7 +40,7 @@ fn nextest_header_name(t: &str) -> Option<&str> {
 /// test's failure, or not.
 fn nextest_status(t: &str) -> Option<Status> {
     let (word, rest) = t.split_once(" [")?;
-    let time = rest.split_once(']')?.0.trim();
+    let time = rest.split_once(']')?.0.trim_ascii();
     let timed = time
         .strip_suffix('s')
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
@@ -97,7 +97,7 @@ pub(crate) struct Sections {
 impl Sections {
     /// What the next line, `content`, is.
     pub(crate) fn read<'a>(&mut self, content: &'a str) -> Mark<'a> {
-        let t = content.trim();
+        let t = content.trim_ascii();
         // (Cheap test first: this reads every line of the log.)
         if t.starts_with(|c: char| c.is_ascii_uppercase())
             && let Some(status) = nextest_status(t)

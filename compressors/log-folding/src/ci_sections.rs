@@ -18,7 +18,7 @@ const SECTION_AT_LEAST: usize = 5;
 /// Which marker `content` is, if it is one: a section's start or end, with
 /// the section's name (empty for GitHub's groups, which do not nest).
 fn marker(content: &str) -> Option<(bool, &str)> {
-    let t = content.trim();
+    let t = content.trim_ascii();
     if let Some(title) = t.strip_prefix("##[group]") {
         // A step's group (`Run go mod tidy`) holds what the step runs, its
         // script and settings: the step's own words, never quiet.

@@ -37,7 +37,7 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
         if key_of(contents[i]).is_some() {
             break;
         }
-        if !contents[i].trim().is_empty() {
+        if !contents[i].trim_ascii().is_empty() {
             after += 1;
             if after > LINES_AFTER_AT_MOST {
                 return Vec::new();
@@ -68,11 +68,11 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
 /// a value. A bare key starts with a letter: a line led by a time or a
 /// count is an event.
 fn key_of(line: &str) -> Option<&str> {
-    let t = line.trim_start().trim_start_matches(['{', '[']);
+    let t = line.trim_ascii_start().trim_start_matches(['{', '[']);
     let (key, value) = if let Some(quote) = t.chars().next().filter(|c| matches!(c, '\'' | '"')) {
         let rest = &t[1..];
         let close = rest.find(quote)?;
-        let after = rest[close + 1..].trim_start();
+        let after = rest[close + 1..].trim_ascii_start();
         let value = after
             .strip_prefix(':')
             .or_else(|| after.strip_prefix('='))?;
@@ -89,7 +89,7 @@ fn key_of(line: &str) -> Option<&str> {
         }
         (key, &t[at + 2..])
     };
-    let value = value.trim();
+    let value = value.trim_ascii();
     (!key.is_empty() && key.len() <= KEY_LEN_AT_MOST && !value.is_empty()).then_some(key)
 }
 

@@ -43,7 +43,7 @@ pub fn roles(contents: &[&str], diagnostic: &[bool]) -> Vec<Role> {
             }
             continue;
         }
-        let t = line.trim();
+        let t = line.trim_ascii();
         // A location opens a diagnostic's frames; its notes and help (which
         // may show a frame of their own) and their indented continuations
         // keep it open; a blank line or anything else ends it.
@@ -79,7 +79,7 @@ fn bare_frames(contents: &[&str], diagnostic: &[bool], roles: &mut [Role]) {
         if diagnostic[i]
             && error_or_warning(contents[i])
             && !diagnostic[source]
-            && !contents[source].trim().is_empty()
+            && !contents[source].trim_ascii().is_empty()
             && is_bare_caret(contents[caret])
             && roles[source] == Role::Other
             && roles[caret] == Role::Other
@@ -92,7 +92,7 @@ fn bare_frames(contents: &[&str], diagnostic: &[bool], roles: &mut [Role]) {
 
 /// A line of nothing but a caret and its underline (`       ^`, `   ^~~~`).
 fn is_bare_caret(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     t.starts_with('^') && t.chars().all(|c| matches!(c, '^' | '~'))
 }
 
@@ -128,13 +128,16 @@ fn find_pointed_frames(
     roles: &[Role],
 ) -> Vec<(std::ops::Range<usize>, Vec<usize>)> {
     let mut frames = Vec::new();
-    let pointer = |l: &str| l.trim_start().starts_with('>');
+    let pointer = |l: &str| l.trim_ascii_start().starts_with('>');
     fn gutter(l: &str) -> Option<&str> {
-        let t = l.trim_start();
+        let t = l.trim_ascii_start();
         gutter_rest(t.strip_prefix('>').unwrap_or(t))
     }
     let numbered = |l: &str| {
-        let t = l.trim_start().trim_start_matches('>').trim_start();
+        let t = l
+            .trim_ascii_start()
+            .trim_start_matches('>')
+            .trim_ascii_start();
         t.starts_with(|c: char| c.is_ascii_digit())
     };
     let mut i = 0;
@@ -178,7 +181,7 @@ fn find_pointed_frames(
 /// text` (removed) — a sign after the gutter's number or indentation,
 /// then a space or nothing.
 fn diff_gutter(line: &str) -> bool {
-    let t = line.trim_start();
+    let t = line.trim_ascii_start();
     let numbered = t.starts_with(|c: char| c.is_ascii_digit());
     if !numbered && t.len() == line.len() {
         return false;
@@ -187,14 +190,14 @@ fn diff_gutter(line: &str) -> bool {
     if numbered && !t.starts_with(' ') {
         return false;
     }
-    let t = t.trim_start();
+    let t = t.trim_ascii_start();
     let rest = t.strip_prefix(['+', '-']);
     rest.is_some_and(|r| r.is_empty() || r.starts_with(' '))
 }
 
 /// The rule a frame draws between two hunks of a change (a line of dashes).
 fn is_hunk_rule(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     t.len() >= 20 && t.bytes().all(|b| b == b'-')
 }
 
@@ -204,20 +207,21 @@ const POINTED_FRAME_LINES: usize = 3;
 /// What follows the gutter of a code-frame line (`  |`, `12 | code`,
 /// `   :`), or `None` when the line is not one.
 fn gutter_rest(line: &str) -> Option<&str> {
-    let t = line.trim_start();
+    let t = line.trim_ascii_start();
     let t = t.trim_start_matches(|c: char| c.is_ascii_digit());
-    let t = t.trim_start();
+    let t = t.trim_ascii_start();
     let rest = t.strip_prefix('|')?;
     // A table row (`| a | b |`) is not a gutter: a gutter is followed by
     // nothing or by a space, and the line does not end with a bar.
-    (rest.is_empty() || rest.starts_with(' ') && !rest.trim_end().ends_with('|')).then_some(rest)
+    (rest.is_empty() || rest.starts_with(' ') && !rest.trim_ascii_end().ends_with('|'))
+        .then_some(rest)
 }
 
 /// Whether the text after a gutter is a label: underline marks (`^`, `-`,
 /// `~`, `_`, `|`) followed by words. Source code, bare marks and
 /// suggestion marks (`+++`) are not.
 fn is_label(rest: &str) -> bool {
-    let t = rest.trim_start();
+    let t = rest.trim_ascii_start();
     let marks = t
         .char_indices()
         .find(|(_, c)| !matches!(c, '^' | '-' | '~' | '_' | '|' | ' '))

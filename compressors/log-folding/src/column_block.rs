@@ -28,12 +28,12 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
     let mut keep = Vec::new();
     let mut i = 0;
     while i < contents.len() {
-        if contents[i].trim().is_empty() || claimed(i) {
+        if contents[i].trim_ascii().is_empty() || claimed(i) {
             i += 1;
             continue;
         }
         let end = (i..contents.len())
-            .find(|&j| contents[j].trim().is_empty() || claimed(j))
+            .find(|&j| contents[j].trim_ascii().is_empty() || claimed(j))
             .unwrap_or(contents.len());
         let block = &contents[i..end];
         if block.len() >= MIN_ROWS && is_column_block(block) {
@@ -129,7 +129,7 @@ const DISTINCT_KEYS_SHARE: f64 = 0.5;
 
 /// Whether two words of `line` are two spaces or more apart.
 fn is_padded(line: &str) -> bool {
-    line.trim().contains("  ")
+    line.trim_ascii().contains("  ")
 }
 
 #[cfg(test)]

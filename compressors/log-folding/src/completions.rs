@@ -75,14 +75,14 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
 /// What `line` says after the printer's leading bracketed fields (a time,
 /// a level, tags) and the spaces around them.
 fn message(line: &str) -> &str {
-    let mut rest = line.trim_start();
+    let mut rest = line.trim_ascii_start();
     while let Some(inner) = rest.strip_prefix('[') {
         match inner.find(']') {
-            Some(close) => rest = inner[close + 1..].trim_start(),
+            Some(close) => rest = inner[close + 1..].trim_ascii_start(),
             None => break,
         }
     }
-    rest.trim_end()
+    rest.trim_ascii_end()
 }
 
 /// The texts the step `said` may complete could have begun with: `said`
@@ -100,7 +100,7 @@ fn begun_step(said: &str) -> Option<impl Iterator<Item = &str>> {
             if !word.bytes().any(|b| b.is_ascii_digit()) {
                 return None;
             }
-            rest = head.trim_end();
+            rest = head.trim_ascii_end();
             Some(rest)
         })
         .take(MAX_MEASUREMENTS)

@@ -9,15 +9,15 @@
 /// `line:col`, if any) then the call, parenthesised; SBCL puts a colon
 /// after the number.
 pub fn number(line: &str) -> Option<u32> {
-    let mut t = line.trim_start();
+    let mut t = line.trim_ascii_start();
     let first = t.split_whitespace().next()?;
     if is_line_and_column(first) {
-        t = t[first.len()..].trim_start();
+        t = t[first.len()..].trim_ascii_start();
     }
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     let rest = &t[digits..];
     let rest = rest.strip_prefix(':').unwrap_or(rest);
-    let call = rest.strip_prefix(' ')?.trim_start();
+    let call = rest.strip_prefix(' ')?.trim_ascii_start();
     (digits > 0 && call.starts_with('(')).then(|| t[..digits].parse().ok())?
 }
 

@@ -16,7 +16,7 @@ use std::ops::Range;
 /// and not a line of several such words (vim's `+acl  +farsi  -mouse`
 /// feature table).
 pub fn side(content: &str) -> Option<char> {
-    let t = content.trim_start();
+    let t = content.trim_ascii_start();
     let after_number = t.trim_start_matches(|c: char| c.is_ascii_digit());
     let sign = if after_number.len() < t.len() {
         // `008+ text`: PHP numbers each expected or actual line.
@@ -52,7 +52,7 @@ pub fn side(content: &str) -> Option<char> {
 /// (`@@ -1,3 +1,3 @@`), unittest's `?   ^` hint, or context (a line
 /// indented deeper than the changed lines: a space where their sign is).
 fn is_between(content: &str, indent: usize) -> bool {
-    let t = content.trim_start();
+    let t = content.trim_ascii_start();
     let depth = content.len() - t.len();
     t.is_empty() || t.starts_with("@@") || (t.starts_with('?') && depth == indent) || depth > indent
 }
@@ -90,7 +90,7 @@ pub fn hunks(contents: &[&str]) -> Vec<Range<usize>> {
             let floor = found.last().map_or(0, |r| r.end);
             let start = (floor..i)
                 .rev()
-                .take_while(|&k| is_file_header(contents[k].trim_start()))
+                .take_while(|&k| is_file_header(contents[k].trim_ascii_start()))
                 .last()
                 .unwrap_or(i);
             found.push(start..end);
@@ -103,13 +103,13 @@ pub fn hunks(contents: &[&str]) -> Vec<Range<usize>> {
         };
         let floor = found.last().map_or(0, |r| r.end);
         let mut start = i;
-        while start > floor && is_file_header(contents[start - 1].trim_start()) {
+        while start > floor && is_file_header(contents[start - 1].trim_ascii_start()) {
             start -= 1;
         }
         let mut end = i + 1;
         while end < contents.len() && (old > 0 || new > 0) {
             let Some(body) = contents[end].strip_prefix(indent) else {
-                if contents[end].trim().is_empty() && old > 0 && new > 0 {
+                if contents[end].trim_ascii().is_empty() && old > 0 && new > 0 {
                     // A context line whose trailing space was trimmed.
                     (old, new) = (old - 1, new - 1);
                     end += 1;
@@ -140,26 +140,26 @@ pub fn hunks(contents: &[&str]) -> Vec<Range<usize>> {
 /// included, up to the first line that is not (the trace under it, after
 /// a blank line).
 fn uncounted_hunk_end(contents: &[&str], i: usize) -> Option<usize> {
-    let t = contents[i].trim_start();
-    if !t.starts_with("@@ @@") || t.trim_end() != "@@ @@" {
+    let t = contents[i].trim_ascii_start();
+    if !t.starts_with("@@ @@") || t.trim_ascii_end() != "@@ @@" {
         return None;
     }
     let indent = &contents[i][..contents[i].len() - t.len()];
-    if i == 0 || !contents[i - 1].trim_start().starts_with("+++ ") {
+    if i == 0 || !contents[i - 1].trim_ascii_start().starts_with("+++ ") {
         return None;
     }
     // (The next hunk's `@@ @@` too: PHPUnit parts a diff's hunks so.)
     let is_diff_line = |c: &str| {
         c.strip_prefix(indent).is_some_and(|body| {
-            body.starts_with(['+', '-', ' ']) && !body.trim().is_empty()
-                || body.trim_end() == "@@ @@"
+            body.starts_with(['+', '-', ' ']) && !body.trim_ascii().is_empty()
+                || body.trim_ascii_end() == "@@ @@"
         })
     };
     let mut end = i + 1;
     while end < contents.len() {
         if is_diff_line(contents[end]) {
             end += 1;
-        } else if contents[end].trim().is_empty()
+        } else if contents[end].trim_ascii().is_empty()
             && contents.get(end + 1).is_some_and(|c| is_diff_line(c))
         {
             end += 2;
@@ -173,7 +173,7 @@ fn uncounted_hunk_end(contents: &[&str], i: usize) -> Option<usize> {
 /// A hunk header's indentation and the old and new lines it counts:
 /// `@@ -100,6 +100,7 @@ heading` → 6 and 7 (a count left out is 1).
 fn hunk_header(content: &str) -> Option<(&str, usize, usize)> {
-    let t = content.trim_start();
+    let t = content.trim_ascii_start();
     let indent = &content[..content.len() - t.len()];
     let rest = t.strip_prefix("@@ -")?;
     let (old, rest) = rest.split_once(" +")?;
@@ -216,14 +216,14 @@ fn signed_runs(contents: &[&str], within: Range<usize>) -> Vec<Range<usize>> {
             i += 1;
             continue;
         };
-        let indent = contents[i].len() - contents[i].trim_start().len();
+        let indent = contents[i].len() - contents[i].trim_ascii_start().len();
         let (mut plus, mut minus) = (first == '+', first == '-');
         let mut last = i;
         let mut j = i + 1;
         while j < contents.len() && j - last <= BETWEEN_AT_MOST + 1 {
             let c = contents[j];
             match side(c) {
-                Some(s) if c.len() - c.trim_start().len() == indent => {
+                Some(s) if c.len() - c.trim_ascii_start().len() == indent => {
                     plus |= s == '+';
                     minus |= s == '-';
                     last = j;

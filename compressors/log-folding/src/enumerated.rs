@@ -30,7 +30,7 @@ pub fn items(contents: &[&str]) -> Vec<bool> {
 
 /// The indent and number of a line opening with `N.` or `N)` and a space.
 fn number_of(content: &str) -> Option<(usize, u64)> {
-    let t = content.trim_start();
+    let t = content.trim_ascii_start();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 6 {
         return None;

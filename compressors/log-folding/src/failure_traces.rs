@@ -95,7 +95,7 @@ pub fn find(
             let mut frames: Vec<(usize, bool)> = Vec::new();
             from = end;
             for (j, c) in contents.iter().enumerate().take(end).skip(first) {
-                if c.trim().is_empty() {
+                if c.trim_ascii().is_empty() {
                     continue;
                 }
                 let Some(path) = frame_path(c) else {
@@ -113,7 +113,7 @@ pub fn find(
         };
         found.messages.extend(
             (start + 1..message_end)
-                .filter(|&j| !contents[j].trim().is_empty())
+                .filter(|&j| !contents[j].trim_ascii().is_empty())
                 .take(MESSAGE_BODY_AT_MOST),
         );
     }
@@ -122,7 +122,7 @@ pub fn find(
         found.after.extend(
             (end..contents.len())
                 .take_while(|&j| !announced(j) && !passing[j])
-                .filter(|&j| !contents[j].trim().is_empty())
+                .filter(|&j| !contents[j].trim_ascii().is_empty())
                 .take(AFTER_TRACE_LINES),
         );
     }
@@ -148,8 +148,8 @@ fn mark_unannounced_traces(
         let mut frames: Vec<(usize, bool)> = Vec::new();
         while j < contents.len()
             && roles[j] == Role::Other
-            && (contents[j].trim_start().starts_with("at ")
-                || ruby_frame_path(contents[j].trim()).is_some())
+            && (contents[j].trim_ascii_start().starts_with("at ")
+                || ruby_frame_path(contents[j].trim_ascii()).is_some())
             && !in_trace.contains(&j)
         {
             match frame_path(contents[j]) {
@@ -200,7 +200,7 @@ fn span_end(
         if announced(j) || passing[j] {
             return j;
         }
-        if contents[j].trim().is_empty() {
+        if contents[j].trim_ascii().is_empty() {
             blank_run += 1;
             if blank_run == 2 {
                 return j - 1;
@@ -222,7 +222,7 @@ fn span_end(
 /// function, whose place counts only with a folder in it (`in
 /// <3cae…>:0` names none, nor does the JVM's `B.java:12`).
 pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
-    let t = content.trim();
+    let t = content.trim_ascii();
     // Erlang: `in function cart:total/1 (cart.erl, line 5)` and `in call
     // from …`, a runtime's function without a place (`in function
     // erlang:list_to_integer/1`).
@@ -256,7 +256,7 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
         return None;
     }
     let place = match t.rsplit_once(" in ") {
-        Some((_, place)) => place.trim(),
+        Some((_, place)) => place.trim_ascii(),
         None => t
             .strip_suffix(')')
             .and_then(|s| s.rsplit_once('(').map(|(_, p)| p))

@@ -78,7 +78,7 @@ fn place_led_report(contents: &[&str]) -> FxHashSet<usize> {
 /// The file and line number a line opens with: `path:12…`, `path: line 12…`,
 /// `path: message … at line 12…`.
 fn place_leading(line: &str) -> Option<(&str, &str)> {
-    let t = line.trim_start();
+    let t = line.trim_ascii_start();
     // The path ends at the first colon, before any space: most lines fail here.
     let colon = t.bytes().position(|b| matches!(b, b':' | b' ' | b'\t'))?;
     if t.as_bytes()[colon] != b':' {
@@ -114,7 +114,7 @@ fn opens_with_code(line: &str) -> bool {
 
 /// A blank line or a rule (`-----`) closes a finding's block.
 fn ends_block(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     t.is_empty() || t.len() >= 3 && t.bytes().all(|b| matches!(b, b'-' | b'=' | b'*'))
 }
 

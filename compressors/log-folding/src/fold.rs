@@ -564,7 +564,7 @@ pub fn fold_analysed(
         // or it is a passing test's, which says nothing of the error.)
         let ends_run = i > 1 && masks[i - 1] == masks[i - 2];
         if i > 0
-            && !contents[i - 1].trim().is_empty()
+            && !contents[i - 1].trim_ascii().is_empty()
             && !passing[i - 1]
             && fate[i - 1] == Fate::Undecided
             && !ends_run
@@ -574,7 +574,7 @@ pub fn fold_analysed(
         // The block after it: the next line, then continuations (stack
         // frames, detail lines), blank lines inside the block included.
         let mut j = i + 1;
-        if j < n && !contents[j].trim().is_empty() && !line::is_continuation(contents[j]) {
+        if j < n && !contents[j].trim_ascii().is_empty() && !line::is_continuation(contents[j]) {
             if fate[j] == Fate::Undecided && severity[j] == Severity::Normal {
                 fate[j] = Fate::Context;
             }
@@ -604,7 +604,7 @@ pub fn fold_analysed(
         let under = |k: usize| line::is_continuation(contents[k]) && !sibling(k) && !shallower(k);
         while j < n {
             let c = contents[j];
-            let blank_inside = c.trim().is_empty() && j + 1 < n && under(j + 1);
+            let blank_inside = c.trim_ascii().is_empty() && j + 1 < n && under(j + 1);
             // A passing test's line ends the block: under jest's `FAIL
             // file` header the passing tests are indented too.
             if !(under(j) || blank_inside) || passing[j] {
@@ -661,7 +661,7 @@ pub fn fold_analysed(
         if failure_exit[i] {
             fate[i] = Fate::Keep;
             for j in i.saturating_sub(FAILURE_EXIT_CONTEXT)..i {
-                if fate[j] == Fate::Undecided && !contents[j].trim().is_empty() {
+                if fate[j] == Fate::Undecided && !contents[j].trim_ascii().is_empty() {
                     fate[j] = Fate::Context;
                 }
             }
@@ -760,7 +760,7 @@ pub fn fold_analysed(
         while j < n
             && fate[j] == Fate::Undecided
             && templates.of_line[j] == templates.of_line[i]
-            && !contents[i].trim().is_empty()
+            && !contents[i].trim_ascii().is_empty()
         {
             j += 1;
         }
@@ -801,7 +801,11 @@ pub fn fold_analysed(
         // Nor does a debug log's routine, beyond where the log reads as a
         // short one: the program ranked those lines below its milestones.
         let routine = debug_routine[start] && !short_here[start];
-        if chosen.contains(&start) || contents[start].trim().is_empty() || quiet[start] || routine {
+        if chosen.contains(&start)
+            || contents[start].trim_ascii().is_empty()
+            || quiet[start]
+            || routine
+        {
             continue;
         }
         // A long line mostly saying again what one before it said (a
@@ -951,7 +955,7 @@ pub fn fold_analysed(
     let mut k = 0;
     while k < n {
         match fate[k] {
-            Fate::Folded => gap.add_folded(k, passing[k], lines[k].trim().is_empty()),
+            Fate::Folded => gap.add_folded(k, passing[k], lines[k].trim_ascii().is_empty()),
             Fate::Alike => gap.add_alike(k),
             Fate::InRun => {}
             Fate::Keep if printed.contains(lines[k]) && !heads_new_diagnostic(k, &printed) => {
@@ -967,11 +971,11 @@ pub fn fold_analysed(
                 printed.insert(lines[k]);
                 printed_masks.insert(&masks[k]);
                 if let Fate::RunHead(len @ 2..) = fate[k] {
-                    out.push(format!("{}  [×{len} similar]", lines[k].trim_end()));
+                    out.push(format!("{}  [×{len} similar]", lines[k].trim_ascii_end()));
                 } else {
                     // A kept line stays verbatim; identical repeats right after it
                     // are counted on a line of their own.
-                    out.push(lines[k].trim_end().to_string());
+                    out.push(lines[k].trim_ascii_end().to_string());
                     let start = k;
                     let mut repeats = 0;
                     while k + 1 < n
@@ -1025,8 +1029,8 @@ const UNDERLINED_TITLES_AT_MOST: usize = 6;
 /// frames, it does not underline.
 fn underlined_sections(contents: &[&str]) -> Vec<std::ops::Range<usize>> {
     let underlined = |i: usize| {
-        let title = contents[i].trim();
-        let Some(rule) = contents.get(i + 1).map(|r| r.trim()) else {
+        let title = contents[i].trim_ascii();
+        let Some(rule) = contents.get(i + 1).map(|r| r.trim_ascii()) else {
             return false;
         };
         is_rule(rule)
@@ -1038,7 +1042,7 @@ fn underlined_sections(contents: &[&str]) -> Vec<std::ops::Range<usize>> {
     let titles: Vec<usize> = (0..contents.len().saturating_sub(1))
         .filter(|&i| {
             // (Every line is asked: the rule's first byte first.)
-            contents[i + 1].trim_start().starts_with(['=', '-']) && underlined(i)
+            contents[i + 1].trim_ascii_start().starts_with(['=', '-']) && underlined(i)
         })
         .collect();
     if titles.len() > UNDERLINED_TITLES_AT_MOST {
@@ -1051,8 +1055,10 @@ fn underlined_sections(contents: &[&str]) -> Vec<std::ops::Range<usize>> {
             let next = titles.get(k + 1).copied().unwrap_or(contents.len());
             let mut end = start + 2;
             while end < next
-                && !(contents[end].trim().is_empty()
-                    && contents.get(end + 1).is_none_or(|c| c.trim().is_empty()))
+                && !(contents[end].trim_ascii().is_empty()
+                    && contents
+                        .get(end + 1)
+                        .is_none_or(|c| c.trim_ascii().is_empty()))
             {
                 end += 1;
             }
@@ -1118,7 +1124,7 @@ fn keep_record_openers(
     fate: &mut [Fate],
     stats: &mut FoldStats,
 ) {
-    let opens_paragraph = |i: usize| i == 0 || contents[i - 1].trim().is_empty();
+    let opens_paragraph = |i: usize| i == 0 || contents[i - 1].trim_ascii().is_empty();
     // A record named by a quoted name with its fields after it (a thread
     // dump's `"main" #1 prio=5 …`, `"VM Thread" os_prio=0 …`) opens with
     // that name, whatever the fields: all such openers are of one shape.
@@ -1140,7 +1146,7 @@ fn keep_record_openers(
     // records.
     let mut openers_of: Vec<(usize, Option<Vec<usize>>)> = Vec::new();
     for i in (0..contents.len())
-        .filter(|&i| opens_paragraph(i) && !contents[i].trim().is_empty())
+        .filter(|&i| opens_paragraph(i) && !contents[i].trim_ascii().is_empty())
         .take(RECORDS_START_PARAGRAPHS)
     {
         if !openers_of.iter().any(|(t, _)| *t == of_line[i]) {
@@ -1159,7 +1165,7 @@ fn keep_record_openers(
         let Some(openers) = entry else {
             continue;
         };
-        if contents[i].trim().is_empty() {
+        if contents[i].trim_ascii().is_empty() {
             continue;
         }
         if passing[i] || !opens_paragraph(i) {
@@ -1217,7 +1223,7 @@ fn keep_record_openers(
 
 /// Whether `content` is text indented from the margin (not blank).
 fn is_indented_text(content: &str) -> bool {
-    content.starts_with([' ', '\t']) && !content.trim().is_empty()
+    content.starts_with([' ', '\t']) && !content.trim_ascii().is_empty()
 }
 
 /// An exception prints its name and message, then its stack (`    at
@@ -1271,7 +1277,7 @@ pub fn is_stack_frame(content: &str) -> bool {
     let Some(rest) = content[indent.count()..].strip_prefix("at ") else {
         return false;
     };
-    let rest = rest.trim_end();
+    let rest = rest.trim_ascii_end();
     let mut parts = rest.rsplit(':');
     let digits = |s: Option<&str>| s.is_some_and(|s| testrun::count(s).is_some());
     let line_and_column = digits(parts.next()) && digits(parts.next());
@@ -1294,14 +1300,14 @@ fn keep_message_bodies(contents: &[&str], diagnostic: &[bool], fate: &mut [Fate]
             continue;
         }
         let ends_at_level = markers::diagnostic_parts(contents[i]).is_some_and(|d| {
-            let message = d.message.trim_end();
+            let message = d.message.trim_ascii_end();
             message.ends_with(':') && markers::is_level_word(message.trim_end_matches(':'))
         });
         if !ends_at_level {
             continue;
         }
         for j in (i + 1..contents.len()).take(MESSAGE_BODY_AT_MOST) {
-            if !contents[j].starts_with([' ', '\t']) || contents[j].trim().is_empty() {
+            if !contents[j].starts_with([' ', '\t']) || contents[j].trim_ascii().is_empty() {
                 break;
             }
             if matches!(fate[j], Fate::Undecided | Fate::Context) {
@@ -1321,7 +1327,7 @@ fn keep_failure_bodies(contents: &[&str], failure_lines: &BTreeSet<usize>, fate:
     for &i in failure_lines {
         let depth = indent(contents[i]);
         for j in (i + 1..contents.len()).take(MESSAGE_BODY_AT_MOST) {
-            if contents[j].trim().is_empty() || indent(contents[j]) <= depth {
+            if contents[j].trim_ascii().is_empty() || indent(contents[j]) <= depth {
                 break;
             }
             if matches!(fate[j], Fate::Undecided | Fate::Context) {
@@ -1337,7 +1343,7 @@ fn keep_failure_bodies(contents: &[&str], failure_lines: &BTreeSet<usize>, fate:
 fn keep_frame_functions(contents: &[&str], fate: &mut [Fate]) {
     for j in 1..contents.len() {
         let place = contents[j];
-        let call = contents[j - 1].trim_end();
+        let call = contents[j - 1].trim_ascii_end();
         if fate[j] == Fate::Keep
             && place.starts_with('\t')
             && markers::has_source_location(place)
@@ -1386,7 +1392,7 @@ fn keep_failing_step_tails(
             for i in window {
                 let repeated = shape_count[&templates.of_line[i]] >= VARIED_RUN_FOLDS_FROM;
                 let bar = || progress::is_bar(contents[i]);
-                if !contents[i].trim().is_empty()
+                if !contents[i].trim_ascii().is_empty()
                     && !passing[i]
                     && !repeated
                     && !bar()
@@ -1459,7 +1465,7 @@ fn keep_blocks(
     for range in blocks {
         let shown: Vec<usize> = range
             .clone()
-            .filter(|&i| !contents[i].trim().is_empty())
+            .filter(|&i| !contents[i].trim_ascii().is_empty())
             .take(each.min(left))
             .collect();
         left -= shown.len();
@@ -1494,7 +1500,7 @@ fn keep_framed_details(contents: &[&str], severity: &[Severity], fate: &mut [Fat
             continue;
         };
         let detail = (open..i - 1)
-            .filter(|&j| !contents[j].trim().is_empty())
+            .filter(|&j| !contents[j].trim_ascii().is_empty())
             .take(FRAMED_DETAIL_AT_MOST + 1)
             .chain([i - 1]);
         for j in detail {
@@ -1510,7 +1516,7 @@ fn keep_framed_details(contents: &[&str], severity: &[Severity], fate: &mut [Fat
 /// title with spaces, `=== short test summary info ===`, opens what
 /// follows it rather than closing what is above.)
 fn is_rule_framed(content: &str) -> bool {
-    let t = content.trim();
+    let t = content.trim_ascii();
     let Some(first) = t.chars().next() else {
         return false;
     };
@@ -1690,7 +1696,7 @@ const CHEAPER_THAN_A_MARKER_AT_MOST: usize = 3;
 /// Whether `line` is a rule: one ASCII punctuation character, three times
 /// or more (`=====`, `-------`, `*****`).
 fn is_rule(line: &str) -> bool {
-    let t = line.trim().as_bytes();
+    let t = line.trim_ascii().as_bytes();
     t.len() >= 3 && t[0].is_ascii_punctuation() && t.iter().all(|&b| b == t[0])
 }
 
@@ -1742,11 +1748,11 @@ impl Gap {
     /// be clearly shorter) and empties the gap.
     fn flush(&mut self, lines: &[&str], out: &mut Vec<String>) {
         if let Some(marker) = self.marker() {
-            let line = lines[self.first].trim_end();
+            let line = lines[self.first].trim_ascii_end();
             if self.lines == 1 && line.len() < CLEARLY_SHORTER * marker.len() {
                 out.push(line.to_string());
             } else if let Some(cheap) = self.cheaper_than_its_marker(lines) {
-                out.extend(cheap.iter().map(|l| l.trim_end().to_string()));
+                out.extend(cheap.iter().map(|l| l.trim_ascii_end().to_string()));
             } else {
                 out.push(marker);
             }
@@ -1763,7 +1769,7 @@ impl Gap {
         let gap = &lines[self.first..=self.last];
         (contiguous
             && self.lines <= CHEAPER_THAN_A_MARKER_AT_MOST
-            && gap.iter().all(|l| l.trim().is_empty() || is_rule(l)))
+            && gap.iter().all(|l| l.trim_ascii().is_empty() || is_rule(l)))
         .then_some(gap)
     }
 
@@ -1832,7 +1838,7 @@ fn few_distinct_items(masks: &[String], templates: &template::Templates) -> FxHa
         .filter(|(_, ms)| {
             ms.iter()
                 .enumerate()
-                .all(|(k, m)| !ms[..k].contains(m) && !m.trim().is_empty())
+                .all(|(k, m)| !ms[..k].contains(m) && !m.trim_ascii().is_empty())
         })
         .map(|(t, _)| t)
         .collect()
@@ -1913,7 +1919,7 @@ fn outline_headers(contents: &[&str]) -> FxHashSet<usize> {
     let non_blank: Vec<(usize, usize)> = contents
         .iter()
         .enumerate()
-        .filter(|(_, c)| !c.trim().is_empty() && !line::is_encoded_line(c))
+        .filter(|(_, c)| !c.trim_ascii().is_empty() && !line::is_encoded_line(c))
         .map(|(i, c)| (i, indent(c)))
         .collect();
     let Some(min) = non_blank.iter().map(|&(_, d)| d).min() else {
@@ -1971,7 +1977,7 @@ fn first_of_each_shape(lines: Vec<usize>, of_line: &[usize]) -> Vec<usize> {
 
 /// Lines that announce a phase: `[INFO] --- plugin ---`, `=== RUN`, `## Step`.
 fn is_header_like(content: &str) -> bool {
-    let t = content.trim_start_matches("[INFO] ").trim();
+    let t = content.trim_start_matches("[INFO] ").trim_ascii();
     t.starts_with("---")
         || t.starts_with("===")
         || t.starts_with("##")
@@ -2021,7 +2027,7 @@ mod tests {
         let contents: Vec<&str> = THREAD_DUMP.lines().collect();
         let mut out = Vec::new();
         fold(&contents, &contents, &FoldOptions::default(), &mut out);
-        let printed = |line: &str| out.iter().any(|l| l == line.trim_end());
+        let printed = |line: &str| out.iter().any(|l| l == line.trim_ascii_end());
         let headers: Vec<&str> = contents
             .iter()
             .copied()

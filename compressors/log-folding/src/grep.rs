@@ -81,7 +81,7 @@ fn hits<'a>(lines: &[&'a str]) -> Option<Vec<Option<Hit<'a>>>> {
     let mut previous: Option<&str> = None;
     let (mut parsed, mut other) = (0usize, 0usize);
     for line in lines {
-        if line.trim().is_empty() || *line == "--" {
+        if line.trim_ascii().is_empty() || *line == "--" {
             out.push(None);
             continue;
         }
@@ -135,7 +135,7 @@ pub fn group(lines: &[&str]) -> Option<Grouped> {
     let mut current: Option<&str> = None;
     for (line, hit) in lines.iter().zip(parsed) {
         let Some(hit) = hit else {
-            if !line.trim().is_empty() && *line != "--" {
+            if !line.trim_ascii().is_empty() && *line != "--" {
                 current = None;
                 out.push(line.to_string());
             }

@@ -51,7 +51,7 @@ const DEFINITIONS_OF_ONE_OPTION_AT_MOST: usize = 3;
 /// The option a line defines (`--hash` of `  --hash=sha256:…`, `-a` of
 /// `-a, --all`), if it starts with one.
 fn option_name(content: &str) -> Option<&str> {
-    let t = content.trim_start();
+    let t = content.trim_ascii_start();
     let name = t.strip_prefix("--").or_else(|| t.strip_prefix('-'))?;
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
@@ -80,7 +80,7 @@ pub fn roles(contents: &[&str], options: &[bool]) -> Vec<Role> {
         let depth = indent(contents[option]);
         let description = (option + 1..contents.len())
             .take_while(|&j| {
-                !options[j] && !contents[j].trim().is_empty() && indent(contents[j]) > depth
+                !options[j] && !contents[j].trim_ascii().is_empty() && indent(contents[j]) > depth
             })
             .collect::<Vec<_>>();
         let Some((&first, rest)) = description.split_first() else {
@@ -88,7 +88,7 @@ pub fn roles(contents: &[&str], options: &[bool]) -> Vec<Role> {
         };
         // The summary of a description beside its option is on the
         // option's own line: then every line under it is continuation.
-        let beside = contents[option].trim().has("  ");
+        let beside = contents[option].trim_ascii().has("  ");
         if !beside {
             roles[first] = Role::Kept;
         }

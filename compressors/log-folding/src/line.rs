@@ -48,7 +48,7 @@ pub fn without_timestamp(line: &str) -> &str {
         && b[6] == b':'
         && let Some(close) = line.find(']')
     {
-        return line[close + 1..].trim_start();
+        return line[close + 1..].trim_ascii_start();
     }
     line
 }
@@ -542,7 +542,7 @@ fn after_level_tag(content: &str) -> Option<&str> {
 
 /// The bytes of whitespace `content` opens with: its indent.
 pub fn indent(content: &str) -> usize {
-    content.len() - content.trim_start().len()
+    content.len() - content.trim_ascii_start().len()
 }
 
 /// Whether `content` continues the error block above it: an indented line, a
@@ -551,10 +551,10 @@ pub fn is_continuation(content: &str) -> bool {
     // sbt's `[info]   at …`: the tag is the line's level, what follows it
     // is the line.
     if let Some(rest) = after_level_tag(content) {
-        return rest.starts_with([' ', '\t']) && !rest.trim().is_empty();
+        return rest.starts_with([' ', '\t']) && !rest.trim_ascii().is_empty();
     }
     if content.starts_with([' ', '\t']) {
-        return !content.trim().is_empty();
+        return !content.trim_ascii().is_empty();
     }
     const LINKS: &[&str] = &[
         "at ",

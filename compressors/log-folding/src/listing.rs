@@ -19,7 +19,7 @@ pub fn kept(contents: &[&str]) -> Vec<usize> {
     // `ls -l`'s `total 1234` heads the entries; it is not one.
     let non_blank = contents
         .iter()
-        .filter(|c| !c.trim().is_empty() && !c.starts_with("total "))
+        .filter(|c| !c.trim_ascii().is_empty() && !c.starts_with("total "))
         .count();
     let is_entry =
         |c: &str| is_path_line(c) || is_mode_line(c) || is_labelled_path(c) || is_package_line(c);
@@ -44,7 +44,7 @@ fn entries(
     for (i, c) in contents.iter().enumerate() {
         if is_entry(c) {
             found.push(i);
-        } else if !c.trim().is_empty() && !c.starts_with("total ") {
+        } else if !c.trim_ascii().is_empty() && !c.starts_with("total ") {
             misses_left = misses_left.checked_sub(1)?;
         }
     }
@@ -94,7 +94,7 @@ pub fn by_directory(contents: &[&str], paths: &[usize]) -> Vec<String> {
     let mut is_path = vec![false; contents.len()];
     for &i in paths.iter().filter(|&&i| is_path_line(contents[i])) {
         is_path[i] = true;
-        let path = contents[i].trim();
+        let path = contents[i].trim_ascii();
         let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
         match dirs.iter_mut().find(|(d, _)| *d == dir) {
             Some((_, names)) => names.push(name),
@@ -105,8 +105,8 @@ pub fn by_directory(contents: &[&str], paths: &[usize]) -> Vec<String> {
         contents
             .iter()
             .enumerate()
-            .filter(|&(i, c)| !is_path[i] && !c.trim().is_empty())
-            .map(|(_, c)| c.trim_end().to_string()),
+            .filter(|&(i, c)| !is_path[i] && !c.trim_ascii().is_empty())
+            .map(|(_, c)| c.trim_ascii_end().to_string()),
     );
     for (dir, names) in dirs {
         if names.len() == 1 {
@@ -214,7 +214,7 @@ fn names_a_file(word: &str) -> bool {
 /// A line that is one path and nothing else: a word with a `/` in it and
 /// no `:` after a name (`src/a.rs:12: …` is a finding, not an entry).
 fn is_path_line(content: &str) -> bool {
-    let t = content.trim();
+    let t = content.trim_ascii();
     !t.is_empty()
         && !t.contains(char::is_whitespace)
         && t.contains('/')

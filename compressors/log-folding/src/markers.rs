@@ -54,7 +54,7 @@ pub fn is_summary(content: &str) -> bool {
     // part of it.
     fn framed(content: &str) -> &str {
         content
-            .trim()
+            .trim_ascii()
             .trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '(' && c != ')')
     }
     // Every summary but a bare verdict has a count: most lines are out here
@@ -98,7 +98,7 @@ pub fn summary_sections(contents: &[&str]) -> Vec<usize> {
     let mut out = Vec::new();
     for (i, line) in contents.iter().enumerate() {
         let title = line
-            .trim()
+            .trim_ascii()
             .trim_matches(|c: char| matches!(c, '=' | '-' | '#' | '*' | ':' | ' '));
         // A title of four words at most: most lines are longer.
         if title.len() > SUMMARY_TITLE_BYTES_AT_MOST {
@@ -115,11 +115,11 @@ pub fn summary_sections(contents: &[&str]) -> Vec<usize> {
             continue;
         }
         let start = (i + 1..contents.len())
-            .find(|&k| !contents[k].trim().is_empty())
+            .find(|&k| !contents[k].trim_ascii().is_empty())
             .unwrap_or(contents.len());
         out.extend(
             (start..contents.len())
-                .take_while(|&k| !contents[k].trim().is_empty())
+                .take_while(|&k| !contents[k].trim_ascii().is_empty())
                 .take(SUMMARY_SECTION_LINES_AT_MOST),
         );
     }
@@ -238,7 +238,7 @@ fn has_count_word(t: &str) -> bool {
 /// test run, the failing test), so it is kept even when other titles share
 /// its shape.
 pub fn is_section_title(content: &str) -> bool {
-    let t = content.trim();
+    let t = content.trim_ascii();
     let Some(first) = t.chars().next() else {
         return false;
     };
@@ -260,7 +260,7 @@ pub fn is_section_title(content: &str) -> bool {
 /// received in the last 10m0s`, `exceeded the maximum time limit`).
 /// The lines before it usually say why.
 pub fn is_failure_exit(content: &str) -> bool {
-    let t = content.trim();
+    let t = content.trim_ascii();
     // `exit` in any case: most lines have no `xit` at all.
     let exits = (t.has("xit") || t.has("XIT")) && exits_nonzero(t);
     exits
@@ -285,7 +285,7 @@ fn gave_up_retrying(t: &str) -> bool {
         let rest = &t[at + word.len()..];
         let rest = rest.strip_prefix("after ").unwrap_or(rest);
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let unit = rest[digits..].trim_start();
+        let unit = rest[digits..].trim_ascii_start();
         digits > 0
             && ["times", "attempts", "retries", "tries"]
                 .iter()
@@ -469,7 +469,7 @@ fn is_line_and_column(word: &str) -> bool {
 /// `  --> path:line:col` (rustc, clippy) and `  line:col  level  message`
 /// under a file's path (eslint's stylish format).
 pub fn is_diagnostic(content: &str) -> bool {
-    let t = content.trim_start();
+    let t = content.trim_ascii_start();
     if let Some(rest) = t.strip_prefix("--> ") {
         return rest
             .split_once(':')
@@ -485,7 +485,7 @@ pub fn is_diagnostic(content: &str) -> bool {
             .split(',')
             .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     {
-        return !message.trim().is_empty();
+        return !message.trim_ascii().is_empty();
     }
     if content.starts_with(' ') && stylish(t) {
         return true;
@@ -499,7 +499,7 @@ pub fn is_diagnostic(content: &str) -> bool {
     // ruff's full format: `F401 [*] `os` imported but unused`, then the frame.
     if !content.starts_with(' ')
         && t.split_once(' ')
-            .is_some_and(|(code, rest)| is_rule_code(code) && !rest.trim().is_empty())
+            .is_some_and(|(code, rest)| is_rule_code(code) && !rest.trim_ascii().is_empty())
     {
         return true;
     }
@@ -515,9 +515,9 @@ pub fn is_diagnostic(content: &str) -> bool {
                     // A message, not a search hit's source text: a column (searches
                     // rarely print one), or a level word or rule code leading it.
                     if has_column(rest) {
-                        return !message.trim().is_empty();
+                        return !message.trim_ascii().is_empty();
                     }
-                    let m = message.trim_start();
+                    let m = message.trim_ascii_start();
                     let first = m.split_whitespace().next().unwrap_or("");
                     let first = first.trim_end_matches(':');
                     is_level_word(first) || is_rule_code(first)
@@ -542,13 +542,13 @@ fn subject_then_namespaced_code(t: &str) -> bool {
     let Some((namespace, rule)) = code.split_once('.') else {
         return false;
     };
-    !subject.trim().is_empty()
+    !subject.trim_ascii().is_empty()
         && !namespace.is_empty()
         && namespace
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b == b'_')
         && is_rule_code(rule)
-        && !message.trim().is_empty()
+        && !message.trim_ascii().is_empty()
 }
 
 /// A diagnostic that says its place in words: a level word leading, then,
@@ -566,7 +566,7 @@ fn level_at_a_named_line(t: &str) -> bool {
         .skip(1)
         .any(|w| is_path(w.trim_matches(['"', '\'', ',', '`'])))
         && names_a_line(head)
-        && !message.trim().is_empty()
+        && !message.trim_ascii().is_empty()
 }
 
 /// A diagnostic in the `path:line[:col]: message` form, cut in three.
@@ -591,7 +591,7 @@ impl DiagnosticParts<'_> {
 /// The parts of a `path:line[:col]: message` line, or `None` when it is
 /// not one.
 pub fn diagnostic_parts(content: &str) -> Option<DiagnosticParts<'_>> {
-    let t = content.trim_start();
+    let t = content.trim_ascii_start();
     let (path, rest) = t.split_once(':')?;
     if !is_path(path) {
         return None;
@@ -601,7 +601,7 @@ pub fn diagnostic_parts(content: &str) -> Option<DiagnosticParts<'_>> {
     Some(DiagnosticParts {
         path,
         place: &rest[..place],
-        message: message.trim_start(),
+        message: message.trim_ascii_start(),
     })
 }
 
@@ -630,7 +630,7 @@ fn location_then(rest: &str, check: impl Fn(&str) -> bool) -> bool {
     match rest.strip_prefix(':') {
         Some(message) => check(message),
         // rustc's `--> src/a.rs:3:5` ends there.
-        None => rest.trim().is_empty() && check(""),
+        None => rest.trim_ascii().is_empty() && check(""),
     }
 }
 
@@ -641,7 +641,7 @@ fn leads_with_level_after_space(rest: &str) -> bool {
     if place == 0 || !rest[place..].starts_with(' ') {
         return false;
     }
-    let message = rest[place..].trim_start();
+    let message = rest[place..].trim_ascii_start();
     let message = message.strip_prefix("- ").unwrap_or(message);
     let first = message.split_whitespace().next().unwrap_or("");
     let first = first.trim_end_matches(':');

@@ -32,7 +32,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
     let mut failures: Vec<(usize, &str, Option<String>)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         // Cheap tests first: this reads every line of every log.
-        let t = line.trim_end();
+        let t = line.trim_ascii_end();
         if t.ends_with(" skips") {
             if let Some((runs, failed, skipped)) = summary(t) {
                 summaries += 1;
@@ -70,7 +70,7 @@ fn summary(t: &str) -> Option<(u64, u64, u64)> {
 /// The failing test a `  1) Failure:` or `Error:` line announces: its name
 /// on the next line (`Class#test_name [file.rb:12]:` or `Class#test_name:`).
 fn failure_header<'a>(t: &str, next: Option<&&'a str>) -> Option<&'a str> {
-    let label = t.trim_start();
+    let label = t.trim_ascii_start();
     let label = match label.split_once(") ") {
         Some((n, rest)) if count(n).is_some() => rest,
         _ => label,
@@ -78,7 +78,7 @@ fn failure_header<'a>(t: &str, next: Option<&&'a str>) -> Option<&'a str> {
     if label != "Failure:" && label != "Error:" {
         return None;
     }
-    let name = next?.trim_end().strip_suffix(':')?;
+    let name = next?.trim_ascii_end().strip_suffix(':')?;
     let name = name.split_around(" [").map_or(name, |(name, _)| name);
     let (class, test) = name.split_once('#')?;
     let plain = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);

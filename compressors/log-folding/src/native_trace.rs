@@ -42,12 +42,12 @@ pub struct NativeFrame<'a> {
 /// Reads a line as a native frame (see the module's doc); a log's prefix
 /// before it (`=  `, valgrind's `==412==`) is left out.
 pub fn parse(line: &str) -> Option<NativeFrame<'_>> {
-    let t = line.trim_start();
+    let t = line.trim_ascii_start();
     let t = match t.strip_prefix("==") {
         Some(rest) => {
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
             let after = rest[digits..].strip_prefix("==").filter(|_| digits > 0)?;
-            return valgrind(after.trim_start());
+            return valgrind(after.trim_ascii_start());
         }
         None => t.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '#' && c != '('),
     };
@@ -65,7 +65,12 @@ fn v8(t: &str) -> Option<NativeFrame<'_>> {
     let hex = address.bytes().take_while(u8::is_ascii_hexdigit).count();
     let after = address[hex..].strip_prefix(' ').filter(|_| hex > 0)?;
     let (call, module) = after.strip_suffix(']')?.rsplit_once(" [")?;
-    Some(frame_of(call.trim(), None, module, t[..digits] == *"1"))
+    Some(frame_of(
+        call.trim_ascii(),
+        None,
+        module,
+        t[..digits] == *"1",
+    ))
 }
 
 /// A sanitizer's or gdb's frame: `#N` then the address and `in`, or
@@ -77,7 +82,7 @@ fn numbered(t: &str) -> Option<NativeFrame<'_>> {
     if digits == 0 || !rest[digits..].starts_with(' ') {
         return None;
     }
-    let frame = rest[digits..].trim_start();
+    let frame = rest[digits..].trim_ascii_start();
     let (call, place) = match frame.strip_prefix("0x") {
         Some(address) => {
             let hex = address.bytes().take_while(u8::is_ascii_hexdigit).count();

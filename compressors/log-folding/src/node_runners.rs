@@ -22,7 +22,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
 fn ava(lines: &[&str], r: &mut TestReport) {
     let (mut failed, mut passed, mut skipped) = (None, None, 0);
     for line in lines {
-        let t = line.trim();
+        let t = line.trim_ascii();
         // Cheap test first: this reads every line of every log.
         if !t.ends_with('d') && !t.ends_with('s') {
             continue;
@@ -46,7 +46,7 @@ fn ava(lines: &[&str], r: &mut TestReport) {
     r.saw("AVA");
     let mut ticks = 0;
     for (i, line) in lines.iter().enumerate() {
-        let t = line.trim();
+        let t = line.trim_ascii();
         if let Some(name) = t.strip_prefix("✘ [fail]: ") {
             r.add_failure(i, name, None);
         } else if t.starts_with("✔ ") {
@@ -80,18 +80,18 @@ fn mocha(lines: &[&str], r: &mut TestReport) {
     let mut sections: Vec<(usize, u64)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         // Cheap tests first: this reads every line of every log.
-        let t = line.trim_end();
+        let t = line.trim_ascii_end();
         if !t.ends_with(')') {
             continue;
         }
-        let Some(passed) = mocha_passing(t.trim_start()) else {
+        let Some(passed) = mocha_passing(t.trim_ascii_start()) else {
             continue;
         };
         r.saw("mocha");
         r.passed += passed;
         // `N pending` and `N failing` follow the passing count.
         for (j, next) in lines.iter().enumerate().skip(i + 1).take(3) {
-            let next = next.trim();
+            let next = next.trim_ascii();
             if let Some(n) = next.strip_suffix(" failing").and_then(count) {
                 r.failed += n;
                 sections.push((j + 1, n));
@@ -126,9 +126,9 @@ fn mocha_failures(lines: &[&str], from: usize, failing: u64, r: &mut TestReport)
         while !parts.last().is_some_and(|p| p.ends_with(':'))
             && end < lines.len()
             && parts.len() < MOCHA_TITLE_LINES_AT_MOST
-            && !lines[end].trim().is_empty()
+            && !lines[end].trim_ascii().is_empty()
         {
-            parts.push(lines[end].trim());
+            parts.push(lines[end].trim_ascii());
             end += 1;
         }
         if !parts.last().is_some_and(|p| p.ends_with(':')) {
@@ -158,7 +158,7 @@ fn mocha_passing(t: &str) -> Option<u64> {
 fn mocha_failure_title(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("  ")?;
     let (n, title) = rest.split_once(") ")?;
-    (count(n).is_some() && !title.trim().is_empty()).then(|| title.trim())
+    (count(n).is_some() && !title.trim_ascii().is_empty()).then(|| title.trim_ascii())
 }
 
 /// `node --test` (spec reporter): `✖ name (1.008ms)` for a failing test
@@ -171,11 +171,11 @@ fn node_test(lines: &[&str], r: &mut TestReport) {
     let mut failures = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         // Cheap tests first: this reads every line of every log.
-        let t = line.trim_start();
+        let t = line.trim_ascii_start();
         if !t.starts_with(['ℹ', '✖']) {
             continue;
         }
-        let t = t.trim_end();
+        let t = t.trim_ascii_end();
         if let Some(rest) = t.strip_prefix("ℹ ") {
             let Some((key, value)) = rest.split_once(' ') else {
                 continue;
@@ -212,7 +212,7 @@ fn node_test_failure(t: &str) -> Option<&str> {
     let (name, duration) = rest.strip_suffix("ms)")?.rsplit_once(" (")?;
     (!duration.is_empty() && duration.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
         .then_some(name)
-        .filter(|n| !n.trim().is_empty())
+        .filter(|n| !n.trim_ascii().is_empty())
 }
 
 #[cfg(test)]

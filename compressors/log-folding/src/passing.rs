@@ -9,7 +9,7 @@
 use crate::search::Search;
 /// Whether `content` (timestamp removed) is one passing test's result line.
 pub fn is_passing_test(content: &str) -> bool {
-    let t = content.trim();
+    let t = content.trim_ascii();
     if t.is_empty() || t.len() > 400 {
         return false;
     }
@@ -33,12 +33,12 @@ fn tasty(t: &str) -> bool {
     let Some((name, verdict)) = t.rsplit_once(": ") else {
         return false;
     };
-    let verdict = verdict.trim_start();
+    let verdict = verdict.trim_ascii_start();
     let timed = verdict
         .strip_prefix("OK (")
         .and_then(|v| v.strip_suffix("s)"))
         .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
-    !name.trim().is_empty() && (verdict == "OK" || timed)
+    !name.trim_ascii().is_empty() && (verdict == "OK" || timed)
 }
 
 /// minitest's verbose line for a test that passed or was skipped:
@@ -62,8 +62,8 @@ fn minitest(t: &str) -> bool {
 /// one ends `*** FAILED ***`).
 fn scalatest(t: &str) -> bool {
     t.strip_prefix("[info] ")
-        .and_then(|rest| rest.trim_start().strip_prefix("- "))
-        .is_some_and(|name| !name.trim().is_empty() && !name.has("*** FAILED"))
+        .and_then(|rest| rest.trim_ascii_start().strip_prefix("- "))
+        .is_some_and(|name| !name.trim_ascii().is_empty() && !name.has("*** FAILED"))
 }
 
 /// A test's line that starts with its outcome in capitals, not a failure:
@@ -77,7 +77,7 @@ fn outcome_first(t: &str) -> bool {
     matches!(
         outcome.trim_end_matches(':'),
         "PASS" | "SKIP" | "XFAIL" | "SKIPPED"
-    ) && !name.trim().is_empty()
+    ) && !name.trim_ascii().is_empty()
 }
 
 /// `test a::b ... ok` (cargo, libtest) and `test_x (m.C.test_x) ... ok`
@@ -94,12 +94,12 @@ fn pytest(t: &str) -> bool {
     name.has("::")
         && !name.contains(' ')
         && rest
-            .trim()
+            .trim_ascii()
             .trim_start_matches('[')
             .trim_end_matches(']')
-            .trim()
+            .trim_ascii()
             .trim_end_matches('%')
-            .trim()
+            .trim_ascii()
             .bytes()
             .all(|b| b.is_ascii_digit())
 }
@@ -142,7 +142,7 @@ fn pester(t: &str) -> bool {
 /// `PASS [   0.003s] crate tests::adds`.
 fn dotnet_or_nextest(t: &str) -> bool {
     if let Some(rest) = t.strip_prefix("Passed ") {
-        return rest.trim_end().ends_with(']') && rest.has(" [");
+        return rest.trim_ascii_end().ends_with(']') && rest.has(" [");
     }
     t.strip_prefix("PASS [").is_some_and(|rest| rest.has("s] "))
 }
@@ -186,10 +186,10 @@ pub fn surefire_classes(contents: &[&str]) -> SurefireClasses {
             continue;
         };
         let passed = counts.has("Failures: 0,") && counts.has("Errors: 0,");
-        let announced = format!("Running {}", class.trim());
+        let announced = format!("Running {}", class.trim_ascii());
         let announcement = (0..i)
             .rev()
-            .find(|&j| !contents[j].trim().is_empty())
+            .find(|&j| !contents[j].trim_ascii().is_empty())
             .filter(|&j| maven_body(contents[j]) == announced);
         if passed {
             classes.passed.push(i);
@@ -203,11 +203,11 @@ pub fn surefire_classes(contents: &[&str]) -> SurefireClasses {
 
 /// A Maven line without its level (`[INFO] `, `[ERROR] `, `[WARNING] `).
 fn maven_body(line: &str) -> &str {
-    let t = line.trim();
+    let t = line.trim_ascii();
     t.strip_prefix('[')
         .and_then(|rest| rest.split_around("] "))
         .filter(|(level, _)| !level.is_empty() && level.bytes().all(|b| b.is_ascii_uppercase()))
-        .map_or(t, |(_, body)| body.trim_start())
+        .map_or(t, |(_, body)| body.trim_ascii_start())
 }
 
 #[cfg(test)]

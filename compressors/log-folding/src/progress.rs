@@ -50,7 +50,7 @@ const UNIT_AT_MOST: usize = 4;
 /// quantity (a bar measures something: a rule of `=====` does not), and
 /// units.
 pub fn is_bar(content: &str) -> bool {
-    let t = content.trim();
+    let t = content.trim_ascii();
     // A bar line starts with its bar, a quantity (`100%|███`, `45% [==>`)
     // or the bar's frame: most lines are told at their first character.
     let starts_as_a_bar = t

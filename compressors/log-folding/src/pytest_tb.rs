@@ -44,7 +44,7 @@ pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
             i += 1;
             continue;
         }
-        let rule = contents[i].trim().as_bytes()[0];
+        let rule = contents[i].trim_ascii().as_bytes()[0];
         let end = (i + 1..contents.len())
             .find(|&j| is_rule_of(contents[j], rule))
             .unwrap_or(contents.len());
@@ -71,21 +71,21 @@ pub fn is_exception_line(line: &str) -> bool {
 /// `===== FAILURES =====`, `===== ERRORS =====`, and `>>>>> traceback
 /// >>>>>` (`--pdb` prints the failure's traceback under it).
 fn is_section_start(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     (is_rule_of(t, b'=') && (t.has(" FAILURES ") || t.has(" ERRORS ")))
         || (is_rule_of(t, b'>') && t.has(" traceback "))
 }
 
 /// A section rule drawn with `c`: `=====  … =====`, `>>>>> … >>>>>`.
 fn is_rule_of(line: &str, c: u8) -> bool {
-    let t = line.trim().as_bytes();
+    let t = line.trim_ascii().as_bytes();
     let edge = [c; 3];
     t.len() > 10 && t.starts_with(&edge) && t.ends_with(&edge)
 }
 
 /// `_ _ _ _` between frames, `____ TestX.test_y ____` before a test.
 fn is_frame_boundary(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     (t.starts_with("_ _ _") && t.chars().all(|c| c == '_' || c == ' '))
         || (t.starts_with("___") && t.ends_with("___"))
 }
@@ -110,7 +110,7 @@ fn read_frame(
     for (k, line) in frame[..location].iter().enumerate() {
         let role = if k == failing {
             Role::Kept
-        } else if is_exception_line(line) || line.trim().is_empty() {
+        } else if is_exception_line(line) || line.trim_ascii().is_empty() {
             Role::Other
         } else if library {
             Role::Folded
@@ -160,7 +160,8 @@ fn read_short_frames(
         while let Some(path) = short_location(contents[j]) {
             let body_end = (j + 1..end)
                 .find(|&m| {
-                    !contents[m].starts_with(char::is_whitespace) || contents[m].trim().is_empty()
+                    !contents[m].starts_with(char::is_whitespace)
+                        || contents[m].trim_ascii().is_empty()
                 })
                 .unwrap_or(end);
             if body_end == j + 1 {
@@ -213,7 +214,7 @@ fn location_path(line: &str) -> Option<&str> {
     if line.starts_with(char::is_whitespace) {
         return None;
     }
-    let line = line.trim_end();
+    let line = line.trim_ascii_end();
     let mut search = 0;
     while let Some(colon) = line[search..].find(':').map(|c| c + search) {
         let rest = &line[colon + 1..];

@@ -20,7 +20,7 @@ pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
     let mut roles = vec![Role::Other; contents.len()];
     let mut i = 0;
     while i < contents.len() {
-        if contents[i].trim() != "Traceback (most recent call last):" {
+        if contents[i].trim_ascii() != "Traceback (most recent call last):" {
             i += 1;
             continue;
         }
@@ -36,7 +36,7 @@ pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
             while end < contents.len()
                 && frame_path(contents[end]).is_none()
                 && crate::line::indent(contents[end]) > indent
-                && !contents[end].trim().is_empty()
+                && !contents[end].trim_ascii().is_empty()
             {
                 end += 1;
             }
@@ -65,7 +65,7 @@ pub fn roles(contents: &[&str], allowance: &mut trace::Allowance) -> Vec<Role> {
 /// The path of a frame's `File "path", line N, in f` line, or `None` when
 /// the line is no frame of a Python traceback.
 pub fn frame_path(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix("File \"")?;
+    let rest = line.trim_ascii_start().strip_prefix("File \"")?;
     let (path, after) = rest.split_once('"')?;
     after.starts_with(", line ").then_some(path)
 }

@@ -23,7 +23,7 @@ const TOP_SHARE: f64 = 0.1;
 pub fn kept(contents: &[&str]) -> Vec<usize> {
     let indented = contents
         .iter()
-        .filter(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty())
+        .filter(|l| l.starts_with([' ', '\t']) && !l.trim_ascii().is_empty())
         .count();
     if indented < MIN_ROWS {
         return Vec::new();
@@ -80,7 +80,7 @@ impl Section {
 fn sections(contents: &[&str]) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
     for (i, line) in contents.iter().enumerate() {
-        if line.trim().is_empty() {
+        if line.trim_ascii().is_empty() {
             continue;
         }
         if !line.starts_with([' ', '\t']) {

@@ -47,7 +47,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
     // How many further failing cases of each data provider's test were kept.
     let mut data_sets: FxHashMap<&str, usize> = FxHashMap::default();
     for (i, line) in lines.iter().enumerate() {
-        let t = line.trim();
+        let t = line.trim_ascii();
         let next = |n: usize| next_message(&lines[i + 1..], n);
         if let Some(rest) = t.strip_prefix("not ok ") {
             // TAP: `not ok 3 - name # comment`
@@ -80,7 +80,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             let message = lines[i + 1..]
                 .iter()
                 .take_while(|l| !l.starts_with("======"))
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .find(|l| is_exception_line(l))
                 .map(str::to_string);
             r.add_failure(i, name, message);
@@ -88,7 +88,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.saw("unittest");
             let verdict = lines[i + 1..]
                 .iter()
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .find(|l| !l.is_empty());
             let (failed, skipped) = verdict.map_or((0, 0), unittest_verdict);
             r.add_summary(n, failed, skipped);
@@ -101,12 +101,12 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             // `Expected:` and `Got:` are marked by the branch below.
             r.saw("doctest");
             let block = (i + 1..lines.len()).take_while(|&j| {
-                let l = lines[j].trim();
+                let l = lines[j].trim_ascii();
                 !l.starts_with("****") && l != "Trying:"
             });
             let mut message = None;
             for j in block {
-                let header = lines[j].trim_end();
+                let header = lines[j].trim_ascii_end();
                 match header {
                     "Failed example:" => {
                         r.failure_lines.insert(j);
@@ -121,7 +121,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 let value: Vec<&str> = lines[j + 1..]
                     .iter()
                     .take_while(|m| m.starts_with([' ', '\t']))
-                    .map(|m| m.trim())
+                    .map(|m| m.trim_ascii())
                     .filter(|m| !m.is_empty())
                     .collect();
                 // What it got, or the exception's own line (a traceback's last).
@@ -133,13 +133,13 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 message = said.map(|m| m.to_string());
             }
             r.add_failure(i, name, message);
-        } else if line.trim_end() == "Got:" {
+        } else if line.trim_ascii_end() == "Got:" {
             // A doctest failure as pytest's `--doctest-modules` prints it
             // (no `Failed example:` block): `Expected:` and `Got:` head the
             // values that differ.
             let expected = (i.saturating_sub(DOCTEST_EXPECTED_WITHIN)..i)
                 .rev()
-                .find(|&j| lines[j].trim_end() == "Expected:");
+                .find(|&j| lines[j].trim_ascii_end() == "Expected:");
             if let Some(j) = expected {
                 r.failure_lines.extend([j, i]);
             }
@@ -208,7 +208,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             // `1) parsesHex(CalcTest)` with its exception under it
             // (PHPUnit's heading is the same; its names are `Class::test`).
             for (j, name) in (i + 1..lines.len())
-                .filter_map(|j| junit4_failure(lines[j].trim()).map(|name| (j, name)))
+                .filter_map(|j| junit4_failure(lines[j].trim_ascii()).map(|name| (j, name)))
                 .take(failing)
             {
                 r.saw("junit");
@@ -221,7 +221,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             let reason = lines[i + 1..]
                 .iter()
                 .take(40)
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .find(|l| l.starts_with("**"))
                 .map(str::to_string);
             r.add_failure(i, name, reason);
@@ -264,7 +264,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
                 let message = lines[i + 1..]
                     .iter()
                     .take(4)
-                    .map(|l| l.trim())
+                    .map(|l| l.trim_ascii())
                     .skip_while(|l| *l != "Error Message:")
                     .nth(1)
                     .map(str::to_string);
@@ -331,7 +331,7 @@ struct Tally {
 impl Tally {
     /// Counts a test point printed on `line`.
     fn point(&mut self, line: &str, verdict: Verdict) {
-        let indent = line.len() - line.trim_start().len();
+        let indent = line.len() - line.trim_ascii_start().len();
         self.points.push((indent, verdict));
     }
 
@@ -389,9 +389,9 @@ fn unittest_verdict(line: &str) -> (u64, u64) {
 fn tap_name(rest: &str) -> &str {
     let rest = rest
         .trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim_start();
+        .trim_ascii_start();
     let rest = rest.strip_prefix("- ").unwrap_or(rest);
-    rest.split(" # ").next().unwrap_or(rest).trim()
+    rest.split(" # ").next().unwrap_or(rest).trim_ascii()
 }
 
 /// How many lines above `Got:` its `Expected:` may be (the expected value
@@ -401,7 +401,7 @@ const DOCTEST_EXPECTED_WITHIN: usize = 30;
 /// doctest's failing example: `File "m.py", line 20, in m.split` followed
 /// by `Failed example:`; its name is what follows `, in `.
 fn doctest_failure<'a>(t: &'a str, next: Option<&&str>) -> Option<&'a str> {
-    if !t.starts_with("File \"") || next.is_none_or(|n| n.trim() != "Failed example:") {
+    if !t.starts_with("File \"") || next.is_none_or(|n| n.trim_ascii() != "Failed example:") {
         return None;
     }
     t.split_around("\", line ")?
@@ -519,7 +519,7 @@ fn is_exception_line(l: &str) -> bool {
 pub(crate) fn next_message(rest: &[&str], n: usize) -> Option<String> {
     rest.iter()
         .take(n)
-        .map(|l| l.trim())
+        .map(|l| l.trim_ascii())
         .find(|l| !l.is_empty())
         .map(str::to_string)
 }

@@ -44,9 +44,12 @@ const LINES_JUDGED: usize = 4000;
 /// sorted listing; a line `claimed` says is another rule's (a passing
 /// test's) is not a record.
 pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
-    let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
+    let non_blank = contents
+        .iter()
+        .filter(|c| !c.trim_ascii().is_empty())
+        .count();
     let records: Vec<usize> = (0..contents.len())
-        .filter(|&i| !contents[i].trim().is_empty() && !claimed(i))
+        .filter(|&i| !contents[i].trim_ascii().is_empty() && !claimed(i))
         .collect();
     if records.len() < MIN_RECORDS || (records.len() as f64) < non_blank as f64 * MIN_RECORD_SHARE {
         return Vec::new();

@@ -28,7 +28,10 @@ const WRITE_CALLS: &[&str] = &["write", "writev", "pwrite64", "sendto", "sendmsg
 pub fn bookkeeping(contents: &[&str]) -> Vec<bool> {
     let calls: Vec<Option<Call<'_>>> = contents.iter().map(|c| Call::parse(c)).collect();
     let n_calls = calls.iter().flatten().count();
-    let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
+    let non_blank = contents
+        .iter()
+        .filter(|c| !c.trim_ascii().is_empty())
+        .count();
     if n_calls < CALLS_AT_LEAST || (n_calls as f64) < non_blank as f64 * CALL_SHARE_AT_LEAST {
         return vec![false; contents.len()];
     }
@@ -51,10 +54,10 @@ impl<'a> Call<'a> {
     /// `[pid 42] futex(0x7f…, FUTEX_WAKE, 1) = 0`, a call `<unfinished
     /// ...>` or `<... futex resumed>`), if it traces one.
     fn parse(line: &'a str) -> Option<Call<'a>> {
-        let mut t = line.trim_end();
+        let mut t = line.trim_ascii_end();
         if let Some(rest) = t.strip_prefix("[pid ") {
             let close = rest.find("] ")?;
-            rest[..close].trim().parse::<u32>().ok()?;
+            rest[..close].trim_ascii().parse::<u32>().ok()?;
             t = &rest[close + 2..];
         }
         if let Some(resumed) = t.strip_prefix("<... ") {
@@ -72,7 +75,10 @@ impl<'a> Call<'a> {
     /// Whether the call is bookkeeping: it names no file, did not fail,
     /// wrote nothing the program printed and ran or ended nothing.
     fn is_bookkeeping(&self) -> bool {
-        let result = self.rest.rsplit_once(" = ").map_or("", |(_, r)| r.trim());
+        let result = self
+            .rest
+            .rsplit_once(" = ")
+            .map_or("", |(_, r)| r.trim_ascii());
         let failed = result.starts_with("-1 ") || result == "?";
         let printed = WRITE_CALLS.contains(&self.name)
             && (self.rest.starts_with("1,") || self.rest.starts_with("2,"));
@@ -83,7 +89,7 @@ impl<'a> Call<'a> {
 /// strace aligns results at a column: `close(3)                = 0`.
 fn has_aligned_result(rest: &str) -> bool {
     rest.split_once(')')
-        .is_some_and(|(_, after)| after.trim_start().starts_with("= "))
+        .is_some_and(|(_, after)| after.trim_ascii_start().starts_with("= "))
 }
 
 /// A system call's name: small letters, digits and `_`, a letter first.

@@ -44,10 +44,10 @@ pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
         }
         // Past the comment marks left under a commented header (`#`).
         let first = (i + 1..contents.len())
-            .find(|&j| contents[j].trim() != "#")
+            .find(|&j| contents[j].trim_ascii() != "#")
             .unwrap_or(contents.len());
         let end = (first..contents.len())
-            .find(|&j| contents[j].trim().is_empty() || is_rule(contents[j]))
+            .find(|&j| contents[j].trim_ascii().is_empty() || is_rule(contents[j]))
             .unwrap_or(contents.len());
         let rows = &contents[first..end];
         if rows.len() >= MIN_ROWS {
@@ -66,7 +66,7 @@ pub fn rows(contents: &[&str]) -> FxHashSet<usize> {
 /// header and rule as comments above plain rows (`perf report`'s `#
 /// Overhead  Symbol` over `# ........  ......`).
 fn uncommented(line: &str) -> &str {
-    line.trim_start().strip_prefix('#').unwrap_or(line)
+    line.trim_ascii_start().strip_prefix('#').unwrap_or(line)
 }
 
 /// A table divided by `|` has at least this many of them a line.
@@ -112,7 +112,7 @@ fn piped_header(line: &str) -> Option<Vec<usize>> {
     }
     let pipes = pipe_places(line);
     let cells_are_names = || {
-        line.trim()
+        line.trim_ascii()
             .trim_matches('|')
             .split('|')
             .all(|cell| cell.bytes().any(|b| b.is_ascii_alphabetic()))
@@ -322,7 +322,7 @@ fn names_data(header: &str, columns: &[(usize, usize)], rows: &[&str]) -> bool {
 /// tottime` heads columns of numbers).
 fn column_names(line: &str) -> Option<Header> {
     // Cheap first: most lines have a digit or no padding.
-    if line.bytes().any(|b| b.is_ascii_digit()) || !line.trim().contains("  ") {
+    if line.bytes().any(|b| b.is_ascii_digit()) || !line.trim_ascii().contains("  ") {
         return None;
     }
     let spans = word_spans(line);
@@ -416,9 +416,9 @@ pub(crate) fn word_spans(line: &str) -> Vec<(usize, usize)> {
 /// A table's header: column names aligned with runs of two spaces or more
 /// (`Package           Version`), at least two of them.
 fn is_header(line: &str) -> bool {
-    line.trim()
+    line.trim_ascii()
         .split("  ")
-        .filter(|column| !column.trim().is_empty())
+        .filter(|column| !column.trim_ascii().is_empty())
         .count()
         >= 2
 }
@@ -428,7 +428,7 @@ fn is_header(line: &str) -> bool {
 /// one a column, at least two (`perf report`'s `........  ......`: a lone
 /// run of dots is an ellipsis).
 fn is_rule(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     let dotted = || {
         t.bytes().all(|b| matches!(b, b'.' | b' '))
             && t.split_whitespace().filter(|run| run.len() >= 3).count() >= 2

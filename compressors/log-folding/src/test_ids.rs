@@ -37,7 +37,7 @@ struct Function<'a> {
 /// The id a line lists, when it is one: a file's path, `::`, then names
 /// (`tests/test_x.py::test_y`, `spec/a_spec.rb::…`).
 fn test_id(line: &str) -> Option<&str> {
-    let id = line.trim_end();
+    let id = line.trim_ascii_end();
     // The whole line is the id: a space may only be a parameter's
     // (`t[a b]`), not a verdict's after it (`t[1] PASSED [ 0%]`).
     let spaced_inside_parameters = |id: &str| {
@@ -105,7 +105,10 @@ fn without_parameters(id: &str) -> &str {
 pub fn render(contents: &[&str], target_tokens: Option<u32>) -> Option<String> {
     let ids: Vec<Option<&str>> = contents.iter().map(|l| test_id(l)).collect();
     let listed = ids.iter().flatten().count();
-    let non_blank = contents.iter().filter(|l| !l.trim().is_empty()).count();
+    let non_blank = contents
+        .iter()
+        .filter(|l| !l.trim_ascii().is_empty())
+        .count();
     if listed < MIN_IDS || (listed as f64) < non_blank as f64 * MIN_ID_SHARE {
         return None;
     }
@@ -149,7 +152,7 @@ pub fn render(contents: &[&str], target_tokens: Option<u32>) -> Option<String> {
         .map(|(l, _)| *l)
         .collect();
     let rest = rest.join("\n");
-    if !rest.trim().is_empty() {
+    if !rest.trim_ascii().is_empty() {
         let folded = crate::fold_as_lines(&rest).text;
         let shown = if folded.len() < rest.len() {
             folded

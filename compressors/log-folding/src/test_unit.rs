@@ -33,7 +33,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
     let mut failures: Vec<(usize, &str)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         // Cheap tests first: this reads every line of every log.
-        let t = line.trim_end();
+        let t = line.trim_ascii_end();
         if t.ends_with(" notifications") || t.ends_with(" notification") {
             if let Some((tests, failed, skipped)) = summary(t) {
                 summaries += 1;
@@ -73,7 +73,7 @@ fn failure_name(t: &str) -> Option<&str> {
     let name = name.strip_suffix(':').unwrap_or(name);
     let (test, class) = name.strip_suffix(')')?.split_once('(')?;
     let plain = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
-    (!test.trim().is_empty() && plain(class)).then_some(name)
+    (!test.trim_ascii().is_empty() && plain(class)).then_some(name)
 }
 
 /// A failing test's message: the first line of its block that is neither
@@ -83,7 +83,7 @@ fn message(block: &[&str]) -> Option<String> {
     block
         .iter()
         .take(MESSAGE_WITHIN)
-        .map(|l| l.trim())
+        .map(|l| l.trim_ascii())
         .take_while(|l| !l.starts_with("====="))
         .find(|l| !l.is_empty() && !is_location(l) && !is_code_line(l))
         .map(str::to_string)
@@ -96,7 +96,7 @@ fn is_location(l: &str) -> bool {
 
 /// `=> 12:     assert_equal(…)` or `11:   def test_total`.
 fn is_code_line(l: &str) -> bool {
-    let l = l.strip_prefix("=>").unwrap_or(l).trim_start();
+    let l = l.strip_prefix("=>").unwrap_or(l).trim_ascii_start();
     l.split_once(':')
         .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }

@@ -61,7 +61,7 @@ impl TestReport {
 
     /// Adds a failing test (once; a later message fills a missing one).
     pub(crate) fn add_failure(&mut self, line: usize, name: &str, message: Option<String>) {
-        let name = name.trim().to_string();
+        let name = name.trim_ascii().to_string();
         if name.is_empty() {
             return;
         }
@@ -94,7 +94,7 @@ pub(crate) fn count_after(s: &str, label: &str) -> Option<u64> {
 
 /// The number `s` starts with, spaces before it ignored.
 pub(crate) fn number(s: &str) -> Option<u64> {
-    s.trim()
+    s.trim_ascii()
         .split(|c: char| !c.is_ascii_digit())
         .next()?
         .parse()
@@ -120,7 +120,7 @@ const CROSS_MARKS: [&str; 5] = ["✕ ", "✗ ", "✘ ", "✖ ", "× "];
 fn cross_marked(lines: &[&str]) -> Vec<usize> {
     let crossed: Vec<usize> = (0..lines.len())
         .filter(|&i| {
-            let t = lines[i].trim_start();
+            let t = lines[i].trim_ascii_start();
             // Every mark is outside ASCII: most lines end the test here.
             t.as_bytes().first().is_some_and(|b| !b.is_ascii())
                 && CROSS_MARKS.iter().any(|m| {
@@ -154,7 +154,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
     let mut libtest = Libtest::default();
     while i < lines.len() {
         let line = lines[i];
-        let t = line.trim();
+        let t = line.trim_ascii();
         let mark = sections.read(t);
         // cargo test
         if let Some(rest) = t.strip_prefix("test result: ") {
@@ -168,15 +168,16 @@ pub fn parse(lines: &[&str]) -> TestReport {
         } else if t.starts_with("test ") && t.ends_with("... FAILED") {
             r.saw(LIBTEST);
             let name = &t[5..t.len() - "... FAILED".len()];
-            libtest.failures.push(name.trim().to_string());
+            libtest.failures.push(name.trim_ascii().to_string());
             r.add_failure(i, name, None);
         } else if let crate::captured_output::Mark::FailingHeader(name) = mark {
             // The panic message follows: "thread 'x' panicked at src/lib.rs:3:5:" then the message.
-            let msg =
-                lines[i + 1..].iter().take(6).map(|l| l.trim()).find(|l| {
-                    !l.is_empty() && !l.starts_with("thread '") && !l.starts_with("note:")
-                });
-            libtest.failures.push(name.trim().to_string());
+            let msg = lines[i + 1..]
+                .iter()
+                .take(6)
+                .map(|l| l.trim_ascii())
+                .find(|l| !l.is_empty() && !l.starts_with("thread '") && !l.starts_with("note:"));
+            libtest.failures.push(name.trim_ascii().to_string());
             r.add_failure(i, name, msg.map(str::to_string));
         }
         // pytest
@@ -220,7 +221,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
             let msg = lines[i + 1..]
                 .iter()
                 .take(8)
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .find(|l| !l.is_empty());
             r.add_failure(i, name, msg.map(str::to_string));
         }
@@ -235,9 +236,9 @@ pub fn parse(lines: &[&str]) -> TestReport {
             let msg = lines[i + 1..]
                 .iter()
                 .take(6)
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .find(|l| l.has("Error"));
-            r.add_failure(i, name.trim(), msg.map(str::to_string));
+            r.add_failure(i, name.trim_ascii(), msg.map(str::to_string));
         }
         // go test
         else if let Some(rest) = t.strip_prefix("--- FAIL: ") {
@@ -247,7 +248,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
             let msg = lines[i + 1..]
                 .iter()
                 .take(4)
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .find(|l| l.has(".go:"));
             r.add_failure(i, name, msg.map(str::to_string));
         } else if t.starts_with("--- PASS: ") {
@@ -278,7 +279,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
             let msg = lines[i + 1..]
                 .iter()
                 .take(6)
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .find(|l| l.has("failed") || l.has("Error") || l.starts_with("** ("));
             r.add_failure(i, rest, msg.map(str::to_string));
         }
@@ -317,7 +318,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
                 .trim_start_matches("[ERROR] ");
             let msg = lines
                 .get(i + 1)
-                .map(|l| l.trim())
+                .map(|l| l.trim_ascii())
                 .filter(|l| !l.is_empty() && !l.starts_with("at "));
             if !name.starts_with("Tests run:") {
                 r.add_failure(i, name, msg.map(str::to_string));
@@ -327,14 +328,14 @@ pub fn parse(lines: &[&str]) -> TestReport {
             .or_else(|| t.strip_prefix("[ERROR] ").filter(|s| s.starts_with("  ")))
         {
             // Surefire's summary: "[ERROR]   FooTest.bar:42 expected:<1> but was:<2>"
-            let rest = rest.trim();
+            let rest = rest.trim_ascii();
             if let Some((name, msg)) = rest.split_once(' ')
                 && name.contains('.')
                 && name.contains(':')
                 && !name.contains('/')
             {
                 r.saw("maven surefire");
-                r.add_failure(i, name, Some(msg.trim().to_string()));
+                r.add_failure(i, name, Some(msg.trim_ascii().to_string()));
             }
         }
         i += 1;

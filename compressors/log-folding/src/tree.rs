@@ -36,7 +36,10 @@ pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
         .enumerate()
         .filter_map(|(i, c)| node_name(c).map(|name| (i, name)))
         .collect();
-    let non_blank = contents.iter().filter(|c| !c.trim().is_empty()).count();
+    let non_blank = contents
+        .iter()
+        .filter(|c| !c.trim_ascii().is_empty())
+        .count();
     if nodes.len() < MIN_NODES || (nodes.len() as f64) < non_blank as f64 * MIN_NODE_SHARE {
         return FxHashSet::default();
     }
@@ -47,11 +50,11 @@ pub fn kept(contents: &[&str]) -> FxHashSet<usize> {
     // marked as a repeat or not.
     let roots = nodes.iter().filter_map(|&(i, _)| {
         let above = contents[..i].last()?;
-        (!above.trim().is_empty() && node_name(above).is_none()).then_some(i - 1)
+        (!above.trim_ascii().is_empty() && node_name(above).is_none()).then_some(i - 1)
     });
     // So is a line standing alone between blank lines: a root whose nodes
     // were shown already (`cargo tree -d`'s `phf v0.14.0 (*)`).
-    let blank = |i: usize| contents.get(i).is_none_or(|c| c.trim().is_empty());
+    let blank = |i: usize| contents.get(i).is_none_or(|c| c.trim_ascii().is_empty());
     let alone = (0..contents.len()).filter(|&i| {
         !blank(i) && (i == 0 || blank(i - 1)) && blank(i + 1) && node_name(contents[i]).is_none()
     });
@@ -142,7 +145,7 @@ fn largest_of_ranked<'a>(
 /// The text after a tree node's branch (`├── `, `└─┬ `, `+--- `, `\- `,
 /// `` `-- ``), a bracketed tag (`[INFO] `) allowed before it.
 pub fn node_name(line: &str) -> Option<&str> {
-    let mut t = line.trim_start();
+    let mut t = line.trim_ascii_start();
     if t.starts_with('[')
         && let Some(close) = t.find_str("] ")
     {
@@ -155,7 +158,7 @@ pub fn node_name(line: &str) -> Option<&str> {
     let (prefix, name) = t.split_at(glyphs);
     let branch =
         prefix.contains(['├', '└']) || ["+-", "\\-", "|-", "`-"].iter().any(|b| prefix.contains(b));
-    (branch && !name.trim().is_empty()).then_some(name.trim_end())
+    (branch && !name.trim_ascii().is_empty()).then_some(name.trim_ascii_end())
 }
 
 /// Whether `c` draws a tree's branches or indents them: `tree` indents

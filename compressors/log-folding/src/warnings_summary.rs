@@ -29,7 +29,7 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
     let mut seen: FxHashSet<&str> = FxHashSet::default();
     let mut entry = start + 1;
     for j in start + 1..=end {
-        if j < end && !contents[j].trim().is_empty() {
+        if j < end && !contents[j].trim_ascii().is_empty() {
             continue;
         }
         let lines = entry..j;
@@ -54,13 +54,13 @@ pub fn roles(contents: &[&str]) -> Vec<Role> {
 
 /// `====== warnings summary ======`.
 fn is_section_start(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     t.starts_with("===") && t.ends_with("===") && t.has(" warnings summary ")
 }
 
 /// `-- Docs: https://docs.pytest.org/…` or the next `=====` rule.
 fn is_section_end(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ascii();
     t.starts_with("-- Docs:") || t.len() > 10 && t.starts_with("===") && t.ends_with("===")
 }
 
@@ -75,7 +75,7 @@ fn warning_of(line: &str) -> Option<&str> {
     let category_start = line[..at]
         .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
         .map_or(0, |i| i + 1);
-    (category_start < at).then(|| line[category_start..].trim_end())
+    (category_start < at).then(|| line[category_start..].trim_ascii_end())
 }
 
 #[cfg(test)]

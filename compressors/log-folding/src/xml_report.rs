@@ -219,7 +219,8 @@ impl Reading {
                         _ => Outcome::Skipped,
                     };
                     if case.message.is_none() {
-                        case.message = attribute(e, "message").filter(|m| !m.trim().is_empty());
+                        case.message =
+                            attribute(e, "message").filter(|m| !m.trim_ascii().is_empty());
                     }
                 }
             }
@@ -255,7 +256,7 @@ impl Reading {
                 case.detail.push_str(said);
             }
             Some(case) if self.in_captured > 0 => {
-                case.captured_lines += said.lines().filter(|l| !l.trim().is_empty()).count();
+                case.captured_lines += said.lines().filter(|l| !l.trim_ascii().is_empty()).count();
                 case.captured.push_str(said);
             }
             _ if self.open.is_empty() => self.outside.push(said.to_string()),
@@ -274,7 +275,7 @@ impl Reading {
             .join("")
             .lines()
             .map(str::trim_end)
-            .filter(|l| !l.trim().is_empty())
+            .filter(|l| !l.trim_ascii().is_empty())
             .map(str::to_string)
             .collect();
         Some((self.cases, outside))
@@ -412,10 +413,10 @@ fn failing(cases: &[&Case], out: &mut Vec<String>) {
                 raw.push(format!("    {line}"));
             }
         };
-        if !case.detail.trim().is_empty() {
+        if !case.detail.trim_ascii().is_empty() {
             indented(&case.detail, &mut raw);
         }
-        if !case.captured.trim().is_empty() {
+        if !case.captured.trim_ascii().is_empty() {
             raw.push(format!(
                 "    [its captured output, {} lines:]",
                 thousands(case.captured_lines)
@@ -496,7 +497,7 @@ fn frames_folded(lines: Vec<String>) -> Vec<String> {
 /// code (by its place, as [`crate::failure_traces`] reads frames; a frame
 /// naming no folder is the runtime's).
 fn frame_in_library(line: &str) -> Option<bool> {
-    if !line.trim_start().starts_with("at ") {
+    if !line.trim_ascii_start().starts_with("at ") {
         return None;
     }
     let path = crate::failure_traces::frame_path(line)?;
@@ -505,7 +506,7 @@ fn frame_in_library(line: &str) -> Option<bool> {
 
 /// The line saying `n` frames were folded, indented as `frame` is.
 fn frames_marker(frame: &str, n: usize) -> String {
-    let indent = &frame[..frame.len() - frame.trim_start().len()];
+    let indent = &frame[..frame.len() - frame.trim_ascii_start().len()];
     format!("{indent}[… {n} frames folded]")
 }
 
