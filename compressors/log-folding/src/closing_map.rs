@@ -13,6 +13,8 @@
 //! [`ENTRIES_AT_MOST`]. A map in the middle of a log (a configuration
 //! printed at start-up, an environment dump) goes by the usual rules.
 
+use crate::search::Search;
+
 use rustc_hash::FxHashSet;
 
 /// A map has at least this many entries to count.
@@ -78,7 +80,7 @@ fn key_of(line: &str) -> Option<&str> {
             .or_else(|| after.strip_prefix('='))?;
         (&rest[..close], value)
     } else {
-        let at = t.find(": ").or_else(|| t.find(" = "))?;
+        let at = t.find_str(": ").or_else(|| t.find_str(" = "))?;
         let key = &t[..at];
         let bare = key.starts_with(|c: char| c.is_alphabetic())
             && key.chars().all(|c| {

@@ -12,6 +12,8 @@
 //! message). Each record stays; in a block ranked by a number, largest
 //! first, the first [`crate::table::RANKED_ROWS_SHOWN`] do, as in a table.
 
+use crate::search::Search;
+
 /// A block has at least this many lines.
 const MIN_ROWS: usize = 5;
 /// At least this share of a block's lines are padded, line up and end in
@@ -129,7 +131,7 @@ const DISTINCT_KEYS_SHARE: f64 = 0.5;
 
 /// Whether two words of `line` are two spaces or more apart.
 fn is_padded(line: &str) -> bool {
-    line.trim_ascii().contains("  ")
+    line.trim_ascii().has("  ")
 }
 
 #[cfg(test)]

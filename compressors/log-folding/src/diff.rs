@@ -7,6 +7,8 @@
 //! against `- int(2049)`), so they are no repeats of each other: a diff is
 //! read whole, up to a bound.
 
+use crate::search::Search;
+
 use std::ops::Range;
 
 /// Which side of a diff a line is on, if it reads as a diff line: a `+` or
@@ -176,8 +178,8 @@ fn hunk_header(content: &str) -> Option<(&str, usize, usize)> {
     let t = content.trim_ascii_start();
     let indent = &content[..content.len() - t.len()];
     let rest = t.strip_prefix("@@ -")?;
-    let (old, rest) = rest.split_once(" +")?;
-    let (new, _) = rest.split_once(" @@")?;
+    let (old, rest) = rest.split_around(" +")?;
+    let (new, _) = rest.split_around(" @@")?;
     Some((indent, hunk_count(old)?, hunk_count(new)?))
 }
 

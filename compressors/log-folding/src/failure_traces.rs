@@ -17,6 +17,8 @@
 //! Without a trace nothing changes: an indented
 //! body is [`crate::fold`]'s to keep.
 
+use crate::search::Search;
+
 use std::collections::BTreeSet;
 
 use rustc_hash::FxHashSet;
@@ -232,8 +234,8 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
     {
         let place = call
             .strip_suffix(')')
-            .and_then(|c| c.rsplit_once(" ("))
-            .and_then(|(_, place)| place.split_once(", line "))
+            .and_then(|c| c.rsplit_around(" ("))
+            .and_then(|(_, place)| place.split_around(", line "))
             .filter(|(_, line)| !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()));
         return Some(place.map(|(path, _)| path));
     }
@@ -242,7 +244,7 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
     }
     let pester_place = t
         .strip_prefix("at ")
-        .and_then(|rest| rest.rsplit_once(", "))
+        .and_then(|rest| rest.rsplit_around(", "))
         .and_then(|(_, place)| place_path(place));
     if let Some(path) = pester_place.or_else(|| place_path(t)) {
         return Some(Some(path));
@@ -255,14 +257,16 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
     if !named || !fold::is_stack_frame(content) {
         return None;
     }
-    let place = match t.rsplit_once(" in ") {
+    let place = match t.rsplit_around(" in ") {
         Some((_, place)) => place.trim_ascii(),
         None => t
             .strip_suffix(')')
             .and_then(|s| s.rsplit_once('(').map(|(_, p)| p))
             .unwrap_or_else(|| t.rsplit(' ').next().unwrap_or(t)),
     };
-    let place = place.rsplit_once(":line ").map_or(place, |(path, _)| path);
+    let place = place
+        .rsplit_around(":line ")
+        .map_or(place, |(path, _)| path);
     let path = trace::without_line_and_column(place);
     Some(path.contains('/').then_some(path))
 }
@@ -282,7 +286,7 @@ pub(crate) fn ruby_frame_path(t: &str) -> Option<&str> {
         .strip_prefix("from ")
         .or_else(|| t.strip_prefix("# "))
         .unwrap_or(t);
-    let (place, function) = t.split_once(":in ")?;
+    let (place, function) = t.split_around(":in ")?;
     let (path, line) = place.rsplit_once(':')?;
     let is_frame = function.starts_with(['`', '\''])
         && !path.is_empty()

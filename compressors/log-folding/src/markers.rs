@@ -60,7 +60,7 @@ pub fn is_summary(content: &str) -> bool {
     // Every summary but a bare verdict has a count: most lines are out here
     // (before the frame is trimmed: the count is inside it).
     if !content.bytes().any(|b| b.is_ascii_digit()) {
-        return content.contains("OK") && framed(content) == "OK";
+        return content.has("OK") && framed(content) == "OK";
     }
     let t = framed(content);
     if t.is_empty() || t.len() > 240 {
@@ -533,10 +533,10 @@ pub fn is_diagnostic(content: &str) -> bool {
 /// (fields.E304) Reverse accessor … clashes …`, `?: (security.W004) You
 /// have not set …`, `<class 'blog.admin.PostAdmin'>: (admin.E108) …`).
 fn subject_then_namespaced_code(t: &str) -> bool {
-    let Some((subject, rest)) = t.split_once(": (") else {
+    let Some((subject, rest)) = t.split_around(": (") else {
         return false;
     };
-    let Some((code, message)) = rest.split_once(") ") else {
+    let Some((code, message)) = rest.split_around(") ") else {
         return false;
     };
     let Some((namespace, rule)) = code.split_once('.') else {
@@ -559,7 +559,7 @@ fn level_at_a_named_line(t: &str) -> bool {
     if !t.split_whitespace().next().is_some_and(is_level_word) {
         return false;
     }
-    let Some((head, message)) = t.split_once(": ") else {
+    let Some((head, message)) = t.split_around(": ") else {
         return false;
     };
     head.split_whitespace()

@@ -71,7 +71,7 @@ fn summary(t: &str) -> Option<(u64, u64, u64)> {
 /// on the next line (`Class#test_name [file.rb:12]:` or `Class#test_name:`).
 fn failure_header<'a>(t: &str, next: Option<&&'a str>) -> Option<&'a str> {
     let label = t.trim_ascii_start();
-    let label = match label.split_once(") ") {
+    let label = match label.split_around(") ") {
         Some((n, rest)) if count(n).is_some() => rest,
         _ => label,
     };

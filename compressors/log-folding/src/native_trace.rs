@@ -14,6 +14,8 @@
 //! step's last lines they stay, elsewhere they fold where their shape was
 //! shown. The error compressor reads frames by [`parse`] too.
 
+use crate::search::Search;
+
 use crate::markers::is_library_path;
 use crate::pytest_tb::Role;
 use crate::trace;
@@ -64,7 +66,7 @@ fn v8(t: &str) -> Option<NativeFrame<'_>> {
     let address = t[digits..].strip_prefix(": 0x").filter(|_| digits > 0)?;
     let hex = address.bytes().take_while(u8::is_ascii_hexdigit).count();
     let after = address[hex..].strip_prefix(' ').filter(|_| hex > 0)?;
-    let (call, module) = after.strip_suffix(']')?.rsplit_once(" [")?;
+    let (call, module) = after.strip_suffix(']')?.rsplit_around(" [")?;
     Some(frame_of(
         call.trim_ascii(),
         None,
@@ -121,7 +123,7 @@ fn valgrind(t: &str) -> Option<NativeFrame<'_>> {
     };
     let hex = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
     let call = rest[hex..].strip_prefix(": ").filter(|_| hex > 0)?;
-    let (function, place) = match call.strip_suffix(')').and_then(|c| c.rsplit_once(" (")) {
+    let (function, place) = match call.strip_suffix(')').and_then(|c| c.rsplit_around(" (")) {
         Some((function, place)) => (function, place),
         None => (call, ""),
     };
@@ -167,13 +169,13 @@ fn is_runtime_source(path: &str) -> bool {
     path.starts_with("/usr/")
         || path.starts_with("/lib")
         || path.starts_with("../")
-        || path.contains("/compiler-rt/")
-        || path.contains("/libsanitizer/")
+        || path.has("/compiler-rt/")
+        || path.has("/libsanitizer/")
         || is_library_path(path)
 }
 
 fn is_shared_object(path: &str) -> bool {
-    path.ends_with(".so") || path.contains(".so.")
+    path.ends_with(".so") || path.has(".so.")
 }
 
 /// The module a place names: `libc.so.6` of
@@ -187,8 +189,8 @@ fn module_of(place: &str) -> &str {
 /// ThreadSanitizer's frame without its module and offset: `count
 /// /tmp/race.c:8` of `count /tmp/race.c:8 (race+0x11d9)`.
 fn module_offset(frame: &str) -> Option<&str> {
-    let (call, module) = frame.strip_suffix(')')?.rsplit_once(" (")?;
-    let (_, offset) = module.rsplit_once("+0x")?;
+    let (call, module) = frame.strip_suffix(')')?.rsplit_around(" (")?;
+    let (_, offset) = module.rsplit_around("+0x")?;
     (!offset.is_empty() && offset.bytes().all(|b| b.is_ascii_hexdigit())).then_some(call)
 }
 
@@ -196,8 +198,8 @@ fn module_offset(frame: &str) -> Option<&str> {
 /// `f () from /lib/libc.so.6`, or (`last_word`, as the sanitizers print
 /// them) `sum /tmp/t/heap.c:6`, the place being the last word.
 fn split_call(call: &str, last_word: bool) -> Option<(&str, &str)> {
-    call.rsplit_once(" at ")
-        .or_else(|| call.rsplit_once(" from "))
+    call.rsplit_around(" at ")
+        .or_else(|| call.rsplit_around(" from "))
         .or_else(|| call.rsplit_once(' ').filter(|_| last_word))
 }
 

@@ -4,6 +4,8 @@
 //! only once its own summary shows
 //! the log is its output (a `✖` or a numbered line alone proves nothing).
 
+use crate::search::Search;
+
 use crate::runners::next_message;
 use crate::testrun::{TestReport, count};
 
@@ -146,7 +148,7 @@ fn mocha_failures(lines: &[&str], from: usize, failing: u64, r: &mut TestReport)
 
 /// `30 passing (7ms)` → 30: mocha always gives the run's duration.
 fn mocha_passing(t: &str) -> Option<u64> {
-    let (n, rest) = t.split_once(" passing (")?;
+    let (n, rest) = t.split_around(" passing (")?;
     let duration = rest.strip_suffix(')')?;
     let unit_at = duration.find(|c: char| !c.is_ascii_digit() && c != '.')?;
     (unit_at > 0 && matches!(&duration[unit_at..], "ms" | "s" | "m" | "h"))
@@ -157,7 +159,7 @@ fn mocha_passing(t: &str) -> Option<u64> {
 /// The title after a failure's number at mocha's indentation: `  1) slug`.
 fn mocha_failure_title(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("  ")?;
-    let (n, title) = rest.split_once(") ")?;
+    let (n, title) = rest.split_around(") ")?;
     (count(n).is_some() && !title.trim_ascii().is_empty()).then(|| title.trim_ascii())
 }
 
@@ -209,7 +211,7 @@ fn node_test(lines: &[&str], r: &mut TestReport) {
 /// `✖ parses dates (1.008353ms)` → `parses dates`.
 fn node_test_failure(t: &str) -> Option<&str> {
     let rest = t.strip_prefix("✖ ")?;
-    let (name, duration) = rest.strip_suffix("ms)")?.rsplit_once(" (")?;
+    let (name, duration) = rest.strip_suffix("ms)")?.rsplit_around(" (")?;
     (!duration.is_empty() && duration.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
         .then_some(name)
         .filter(|n| !n.trim_ascii().is_empty())

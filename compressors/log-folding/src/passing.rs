@@ -30,7 +30,7 @@ pub fn is_passing_test(content: &str) -> bool {
 /// Haskell's tasty: `#1:        OK` or `parses a header:   OK (0.02s)` (a
 /// failing one says `FAIL`).
 fn tasty(t: &str) -> bool {
-    let Some((name, verdict)) = t.rsplit_once(": ") else {
+    let Some((name, verdict)) = t.rsplit_around(": ") else {
         return false;
     };
     let verdict = verdict.trim_ascii_start();
@@ -48,7 +48,7 @@ fn minitest(t: &str) -> bool {
     let Some(rest) = t.strip_suffix(" = .").or_else(|| t.strip_suffix(" = S")) else {
         return false;
     };
-    let Some((name, seconds)) = rest.rsplit_once(" = ") else {
+    let Some((name, seconds)) = rest.rsplit_around(" = ") else {
         return false;
     };
     let duration = seconds.strip_suffix(" s").unwrap_or("");
@@ -181,7 +181,7 @@ pub fn surefire_classes(contents: &[&str]) -> SurefireClasses {
     for (i, c) in contents.iter().enumerate() {
         let Some((counts, class)) = maven_body(c)
             .strip_prefix("Tests run:")
-            .and_then(|rest| rest.rsplit_once(" - in "))
+            .and_then(|rest| rest.rsplit_around(" - in "))
         else {
             continue;
         };

@@ -259,7 +259,7 @@ pub fn read(lines: &[&str], r: &mut TestReport) {
             r.skipped += count_after(t, "Skipped: ").unwrap_or(0);
         } else if let Some(rest) = t.strip_prefix("Failed ").filter(|_| line.starts_with("  ")) {
             // dotnet test: `  Failed Ns.Class.Test [12 ms]`, then `Error Message:`.
-            if let Some((name, _)) = rest.rsplit_once(" [") {
+            if let Some((name, _)) = rest.rsplit_around(" [") {
                 r.saw("dotnet test");
                 let message = lines[i + 1..]
                     .iter()
@@ -465,7 +465,7 @@ fn failures_heading(t: &str) -> Option<usize> {
 
 /// JUnit 4's failing test: `1) parsesHex(CalcTest)` → `parsesHex(CalcTest)`.
 fn junit4_failure(t: &str) -> Option<&str> {
-    let (n, name) = t.split_once(") ")?;
+    let (n, name) = t.split_around(") ")?;
     let (method, class) = name.strip_suffix(')')?.split_once('(')?;
     let plain = |s: &str| !s.is_empty() && !s.contains([' ', '(', ')']);
     (count(n).is_some() && plain(method) && plain(class)).then_some(name)
@@ -479,8 +479,8 @@ fn nunit_failure(t: &str) -> Option<&str> {
     if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    let (n, rest) = t.split_once(") ")?;
-    let (verdict, name) = rest.split_once(" : ")?;
+    let (n, rest) = t.split_around(") ")?;
+    let (verdict, name) = rest.split_around(" : ")?;
     let verdict = verdict.strip_prefix("Test ").unwrap_or(verdict);
     (count(n).is_some()
         && matches!(verdict, "Failure" | "Error" | "Failed")

@@ -21,6 +21,10 @@ pub trait Search {
     fn find_str(&self, needle: &str) -> Option<usize>;
     /// The text split around the first `needle`, as [`str::split_once`].
     fn split_around(&self, needle: &str) -> Option<(&str, &str)>;
+    /// The byte offset of the last `needle` in the text.
+    fn rfind_str(&self, needle: &str) -> Option<usize>;
+    /// The text split around the last `needle`, as [`str::rsplit_once`].
+    fn rsplit_around(&self, needle: &str) -> Option<(&str, &str)>;
 }
 
 impl Search for str {
@@ -53,6 +57,32 @@ impl Search for str {
         let at = self.find_str(needle)?;
         Some((&self[..at], &self[at + needle.len()..]))
     }
+
+    fn rfind_str(&self, needle: &str) -> Option<usize> {
+        let (h, n) = (self.as_bytes(), needle.as_bytes());
+        let last_start = h.len().checked_sub(n.len())?;
+        if n.is_empty() {
+            return Some(h.len());
+        }
+        // As in `find_str`, anchored on the needle's first byte that is
+        // not a space, looked for from the end.
+        let k = n.iter().position(|&b| b != b' ').unwrap_or(0);
+        let anchor = n[k];
+        let mut end = last_start + 1;
+        while end > 0 {
+            let at = memchr::memrchr(anchor, &h[k..end + k])?;
+            if &h[at..at + n.len()] == n {
+                return Some(at);
+            }
+            end = at;
+        }
+        None
+    }
+
+    fn rsplit_around(&self, needle: &str) -> Option<(&str, &str)> {
+        let at = self.rfind_str(needle)?;
+        Some((&self[..at], &self[at + needle.len()..]))
+    }
 }
 
 #[cfg(test)]
@@ -60,7 +90,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finds_what_str_find_finds() {
+    fn finds_what_str_find_and_rfind_find() {
         let hays = [
             "",
             "a",
@@ -94,6 +124,12 @@ mod tests {
             for needle in needles {
                 assert_eq!(hay.find_str(needle), hay.find(needle), "{hay:?} {needle:?}");
                 assert_eq!(hay.split_around(needle), hay.split_once(needle));
+                assert_eq!(
+                    hay.rfind_str(needle),
+                    hay.rfind(needle),
+                    "{hay:?} {needle:?}"
+                );
+                assert_eq!(hay.rsplit_around(needle), hay.rsplit_once(needle));
                 assert_eq!(hay.has(needle), hay.contains(needle));
             }
         }

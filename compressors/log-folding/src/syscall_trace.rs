@@ -10,6 +10,8 @@
 //! Lines that are not calls (what the program printed, strace's own
 //! notes) go by the usual rules.
 
+use crate::search::Search;
+
 /// A log is a trace when at least this many of its lines are calls…
 const CALLS_AT_LEAST: usize = 20;
 /// …making up at least this share of its non-blank lines.
@@ -56,18 +58,18 @@ impl<'a> Call<'a> {
     fn parse(line: &'a str) -> Option<Call<'a>> {
         let mut t = line.trim_ascii_end();
         if let Some(rest) = t.strip_prefix("[pid ") {
-            let close = rest.find("] ")?;
+            let close = rest.find_str("] ")?;
             rest[..close].trim_ascii().parse::<u32>().ok()?;
             t = &rest[close + 2..];
         }
         if let Some(resumed) = t.strip_prefix("<... ") {
-            let (name, rest) = resumed.split_once(" resumed>")?;
+            let (name, rest) = resumed.split_around(" resumed>")?;
             return is_name(name).then_some(Call { name, rest });
         }
         let open = t.find('(')?;
         let name = &t[..open];
         let rest = &t[open + 1..];
-        let finished = rest.contains(") = ") || rest.contains(")= ") || has_aligned_result(rest);
+        let finished = rest.has(") = ") || rest.has(")= ") || has_aligned_result(rest);
         (is_name(name) && (finished || rest.ends_with("<unfinished ...>")))
             .then_some(Call { name, rest })
     }
@@ -77,7 +79,7 @@ impl<'a> Call<'a> {
     fn is_bookkeeping(&self) -> bool {
         let result = self
             .rest
-            .rsplit_once(" = ")
+            .rsplit_around(" = ")
             .map_or("", |(_, r)| r.trim_ascii());
         let failed = result.starts_with("-1 ") || result == "?";
         let printed = WRITE_CALLS.contains(&self.name)

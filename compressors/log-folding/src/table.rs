@@ -119,7 +119,7 @@ fn piped_header(line: &str) -> Option<Vec<usize>> {
     };
     (pipes.len() >= MIN_PIPES
         && !line.bytes().any(|b| b.is_ascii_digit())
-        && !line.contains("||")
+        && !line.has("||")
         && cells_are_names())
     .then_some(pipes)
 }
@@ -322,7 +322,7 @@ fn names_data(header: &str, columns: &[(usize, usize)], rows: &[&str]) -> bool {
 /// tottime` heads columns of numbers).
 fn column_names(line: &str) -> Option<Header> {
     // Cheap first: most lines have a digit or no padding.
-    if line.bytes().any(|b| b.is_ascii_digit()) || !line.trim_ascii().contains("  ") {
+    if line.bytes().any(|b| b.is_ascii_digit()) || !line.trim_ascii().has("  ") {
         return None;
     }
     let spans = word_spans(line);

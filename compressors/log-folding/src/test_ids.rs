@@ -10,6 +10,8 @@
 //! a longer one still counted by class ([`FUNCTIONS_NAMED`]) unless a
 //! budget affords more; a budget too small for that counts by file.
 
+use crate::search::Search;
+
 /// A list has at least this many ids…
 const MIN_IDS: usize = 20;
 
@@ -42,13 +44,13 @@ fn test_id(line: &str) -> Option<&str> {
     // (`t[a b]`), not a verdict's after it (`t[1] PASSED [ 0%]`).
     let spaced_inside_parameters = |id: &str| {
         id.find(' ').is_none_or(|space| {
-            id.find('[').is_some_and(|open| open < space) && id.ends_with(']') && !id.contains("] ")
+            id.find('[').is_some_and(|open| open < space) && id.ends_with(']') && !id.has("] ")
         })
     };
     if id.is_empty() || id.starts_with(char::is_whitespace) || !spaced_inside_parameters(id) {
         return None;
     }
-    let (file, rest) = id.split_once("::")?;
+    let (file, rest) = id.split_around("::")?;
     let named_file = !file.contains(' ')
         && file
             .rsplit('/')
@@ -186,7 +188,7 @@ fn by_class(functions: &[Function<'_>]) -> Vec<String> {
             let names: Vec<String> = functions
                 .iter()
                 .map(|f| {
-                    let name = f.name.rsplit_once("::").map_or(f.name, |(_, name)| name);
+                    let name = f.name.rsplit_around("::").map_or(f.name, |(_, name)| name);
                     match f.cases {
                         1 => name.to_string(),
                         n => format!("{name} [{n} cases]"),
@@ -218,7 +220,7 @@ fn by_class_counted(functions: &[Function<'_>]) -> Vec<String> {
 /// Each file with its count of functions and cases.
 fn by_file(functions: &[Function<'_>]) -> Vec<String> {
     groups_in_order(functions, |f| {
-        f.name.split_once("::").map_or(f.name, |(file, _)| file)
+        f.name.split_around("::").map_or(f.name, |(file, _)| file)
     })
     .into_iter()
     .map(|(file, functions)| {
@@ -230,7 +232,7 @@ fn by_file(functions: &[Function<'_>]) -> Vec<String> {
 
 /// A test function's class (or file): its id up to the last `::`.
 fn class_of(name: &str) -> &str {
-    name.rsplit_once("::").map_or("", |(class, _)| class)
+    name.rsplit_around("::").map_or("", |(class, _)| class)
 }
 
 #[cfg(test)]
@@ -263,12 +265,12 @@ mod tests {
             ),
             "{out}"
         );
-        assert!(out.contains("tests/test_structures.py::test_infinity_repr\n"));
-        assert!(out.contains("tests/test_utils.py::test_canonicalize[0-a]  [5 cases"));
-        assert!(out.contains("36 tests collected in 0.31s"));
+        assert!(out.has("tests/test_structures.py::test_infinity_repr\n"));
+        assert!(out.has("tests/test_utils.py::test_canonicalize[0-a]  [5 cases"));
+        assert!(out.has("36 tests collected in 0.31s"));
         let tight = render(&lines, Some(10)).unwrap();
         assert!(
-            tight.contains("tests/test_markers.py: 1 test functions, 30 cases"),
+            tight.has("tests/test_markers.py: 1 test functions, 30 cases"),
             "{tight}"
         );
     }
@@ -284,7 +286,7 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         let out = render(&lines, None).unwrap();
         assert!(
-            out.contains("tests/test_m.py::C3: test_0, test_1, test_2"),
+            out.has("tests/test_m.py::C3: test_0, test_1, test_2"),
             "{out}"
         );
         for class in 0..70 {
@@ -294,7 +296,7 @@ mod tests {
         }
         let lines: Vec<&str> = text.lines().collect();
         let out = render(&lines, None).unwrap();
-        assert!(out.contains("tests/test_n.py::C3: 10 tests\n"), "{out}");
+        assert!(out.has("tests/test_n.py::C3: 10 tests\n"), "{out}");
     }
 
     #[test]

@@ -69,7 +69,7 @@ fn summary(t: &str) -> Option<(u64, u64, u64)> {
 /// The test a `Failure: test_x(Class)` or `Error: test_x(Class):` line
 /// names (a `test "does x"` block's name has spaces: `test: does x(Class)`).
 fn failure_name(t: &str) -> Option<&str> {
-    let (_, name) = t.split_once(": ")?;
+    let (_, name) = t.split_around(": ")?;
     let name = name.strip_suffix(':').unwrap_or(name);
     let (test, class) = name.strip_suffix(')')?.split_once('(')?;
     let plain = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
