@@ -7,6 +7,8 @@
 //! a new fact and stays, and so is any line that names a place in a file,
 //! heads a block (a stack trace follows) or names a failing test.
 
+use crate::search::Search;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::hash::Hasher;
 
@@ -276,7 +278,7 @@ fn file_token(token: &str) -> Option<FileToken> {
         .find([':', '(', '['])
         .map_or((token, ""), |at| token.split_at(at));
     let name = head.rsplit(['/', '\\']).next().unwrap_or(head);
-    let has_extension = name.rsplit_once('.').is_some_and(|(stem, ext)| {
+    let has_extension = name.rsplit_around(".").is_some_and(|(stem, ext)| {
         !stem.is_empty()
             && (1..=5).contains(&ext.len())
             && ext.starts_with(|c: char| c.is_ascii_alphabetic())

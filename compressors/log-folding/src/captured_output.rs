@@ -42,7 +42,7 @@ fn nextest_header_name(t: &str) -> Option<&str> {
 /// test's failure, or not.
 fn nextest_status(t: &str) -> Option<Status> {
     let (word, rest) = t.split_around(" [")?;
-    let time = rest.split_once(']')?.0.trim_ascii();
+    let time = rest.split_around("]")?.0.trim_ascii();
     let timed = time
         .strip_suffix('s')
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.'));

@@ -9,6 +9,8 @@
 //! not for its unusual lines: `Send mail if the user is not in sudoers`,
 //! vim's feature table.
 
+use crate::search::Search;
+
 use std::ops::Range;
 
 /// Fewest lines inside a section for it to count: a two-line group is its
@@ -35,7 +37,7 @@ fn marker(content: &str) -> Option<(bool, &str)> {
     }
     for (prefix, start) in [("section_start:", true), ("section_end:", false)] {
         if let Some(rest) = t.strip_prefix(prefix) {
-            let name = rest.split_once(':').map_or(rest, |(_, name)| name);
+            let name = rest.split_around(":").map_or(rest, |(_, name)| name);
             return Some((start, name));
         }
     }

@@ -13,6 +13,8 @@
 //! frame printed with no gutter (javac, javadoc, older gcc): the source line
 //! right under the diagnostic and a line of carets under it.
 
+use crate::search::Search;
+
 use crate::pytest_tb::Role;
 
 /// The role of every line of `contents` (timestamps removed) with respect
@@ -153,9 +155,7 @@ fn find_pointed_frames(
         let run = start..i;
         let carets: Vec<usize> = run
             .clone()
-            .filter(|&k| {
-                !numbered(contents[k]) && gutter(contents[k]).is_some_and(|r| r.contains('^'))
-            })
+            .filter(|&k| !numbered(contents[k]) && gutter(contents[k]).is_some_and(|r| r.has("^")))
             .collect();
         let has_pointer = run.clone().any(|k| pointer(contents[k]));
         if run.len() < POINTED_FRAME_LINES

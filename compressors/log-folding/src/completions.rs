@@ -18,6 +18,8 @@
 //! step. Both lines are read after the printer's bracketed fields
 //! (`[0.117s][info][gc,start ]`), which differ between the two.
 
+use crate::search::Search;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A completion adds at most this many measurements.
@@ -77,7 +79,7 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
 fn message(line: &str) -> &str {
     let mut rest = line.trim_ascii_start();
     while let Some(inner) = rest.strip_prefix('[') {
-        match inner.find(']') {
+        match inner.find_str("]") {
             Some(close) => rest = inner[close + 1..].trim_ascii_start(),
             None => break,
         }
@@ -96,7 +98,7 @@ fn begun_step(said: &str) -> Option<impl Iterator<Item = &str>> {
     let mut rest = said;
     Some(
         std::iter::from_fn(move || {
-            let (head, word) = rest.rsplit_once(' ')?;
+            let (head, word) = rest.rsplit_around(" ")?;
             if !word.bytes().any(|b| b.is_ascii_digit()) {
                 return None;
             }

@@ -5,6 +5,8 @@
 //! the calls are in: `In /src/prices.scm:`). The classifier reads such a
 //! trace as a crash's, the error compressor folds the runtime's calls.
 
+use crate::search::Search;
+
 /// The number of a counted call: a number (after the call's place,
 /// `line:col`, if any) then the call, parenthesised; SBCL puts a colon
 /// after the number.
@@ -30,7 +32,7 @@ pub fn file_above<'a>(line: &'a str, next: &str) -> Option<&'a str> {
 
 /// `1752:10`: a line and a column.
 fn is_line_and_column(word: &str) -> bool {
-    word.split_once(':').is_some_and(|(line, col)| {
+    word.split_around(":").is_some_and(|(line, col)| {
         [line, col]
             .iter()
             .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))

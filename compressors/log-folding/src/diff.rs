@@ -185,7 +185,7 @@ fn hunk_header(content: &str) -> Option<(&str, usize, usize)> {
 
 /// The count of `start[,count]` in a hunk header.
 fn hunk_count(range: &str) -> Option<usize> {
-    let (start, count) = range.split_once(',').unwrap_or((range, "1"));
+    let (start, count) = range.split_around(",").unwrap_or((range, "1"));
     start.parse::<usize>().ok()?;
     count.parse().ok()
 }

@@ -261,14 +261,14 @@ pub(crate) fn frame_path(content: &str) -> Option<Option<&str>> {
         Some((_, place)) => place.trim_ascii(),
         None => t
             .strip_suffix(')')
-            .and_then(|s| s.rsplit_once('(').map(|(_, p)| p))
+            .and_then(|s| s.rsplit_around("(").map(|(_, p)| p))
             .unwrap_or_else(|| t.rsplit(' ').next().unwrap_or(t)),
     };
     let place = place
         .rsplit_around(":line ")
         .map_or(place, |(path, _)| path);
     let path = trace::without_line_and_column(place);
-    Some(path.contains('/').then_some(path))
+    Some(path.has("/").then_some(path))
 }
 
 /// The path of a Ruby frame's place: `/app/lib/cart.rb:12:in `total'`
@@ -287,10 +287,10 @@ pub(crate) fn ruby_frame_path(t: &str) -> Option<&str> {
         .or_else(|| t.strip_prefix("# "))
         .unwrap_or(t);
     let (place, function) = t.split_around(":in ")?;
-    let (path, line) = place.rsplit_once(':')?;
+    let (path, line) = place.rsplit_around(":")?;
     let is_frame = function.starts_with(['`', '\''])
         && !path.is_empty()
-        && !path.contains(' ')
+        && !path.has(" ")
         && !line.is_empty()
         && line.bytes().all(|b| b.is_ascii_digit());
     is_frame.then_some(path)
@@ -298,9 +298,9 @@ pub(crate) fn ruby_frame_path(t: &str) -> Option<&str> {
 
 /// The path of a place with a line number (`/build/tests/count_test.php:12`).
 fn place_path(place: &str) -> Option<&str> {
-    let path = place.rsplit_once(':')?.0;
+    let path = place.rsplit_around(":")?.0;
     let line = &place[path.len() + 1..];
-    let is_place = !place.contains(' ')
+    let is_place = !place.has(" ")
         && !line.is_empty()
         && line.bytes().all(|b| b.is_ascii_digit())
         && markers::has_source_location(place);

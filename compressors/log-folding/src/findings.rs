@@ -161,14 +161,14 @@ fn names_a_place(line: &str) -> bool {
     }
     let words: Vec<&str> = line.split_whitespace().collect();
     words.iter().enumerate().any(|(k, w)| {
-        let (path, number) = match w.split_once(':') {
+        let (path, number) = match w.split_around(":") {
             Some((p, n)) => (p, n),
             None if words.get(k + 1) == Some(&"line") => {
                 (*w, words.get(k + 2).copied().unwrap_or(""))
             }
             None => return false,
         };
-        path.contains('/') && number.starts_with(|c: char| c.is_ascii_digit())
+        path.has("/") && number.starts_with(|c: char| c.is_ascii_digit())
     })
 }
 

@@ -1281,7 +1281,7 @@ pub fn is_stack_frame(content: &str) -> bool {
     let mut parts = rest.rsplit(':');
     let digits = |s: Option<&str>| s.is_some_and(|s| testrun::count(s).is_some());
     let line_and_column = digits(parts.next()) && digits(parts.next());
-    (rest.ends_with(')') && rest.contains('('))
+    (rest.ends_with(')') && rest.has("("))
         || line_and_column
         || markers::has_source_location(rest)
         || rest.has(":line ")
@@ -1349,7 +1349,7 @@ fn keep_frame_functions(contents: &[&str], fate: &mut [Fate]) {
             && markers::has_source_location(place)
             && !call.starts_with([' ', '\t'])
             && call.ends_with(')')
-            && call.contains('(')
+            && call.has("(")
             && matches!(fate[j - 1], Fate::Undecided | Fate::Context | Fate::Folded)
         {
             fate[j - 1] = Fate::Keep;

@@ -4,6 +4,8 @@
 //! file, each path is written once and its lines follow as `  line: text`
 //! (context lines `  line- text`): no match is lost, the repeated paths are.
 
+use crate::search::Search;
+
 /// Agent tools whose output is search results: Claude Code's Grep (content
 /// mode prints `path:line:text`). A shell's output is never regrouped, since
 /// a linter's `path:line: message` has the same shape.
@@ -35,8 +37,8 @@ pub(crate) fn is_path(path: &str) -> bool {
     !path.is_empty()
         && path.len() < 512
         && !path.contains(char::is_whitespace)
-        && (path.contains('/')
-            || path.rsplit_once('.').is_some_and(|(a, e)| {
+        && (path.has("/")
+            || path.rsplit_around(".").is_some_and(|(a, e)| {
                 !a.is_empty() && e.chars().all(|c| c.is_ascii_alphanumeric()) && !e.is_empty()
             }))
 }
@@ -56,7 +58,7 @@ fn parse<'a>(line: &'a str, previous_path: Option<&str>) -> Option<Hit<'a>> {
             });
         }
     }
-    let (path, rest) = line.split_once(':')?;
+    let (path, rest) = line.split_around(":")?;
     if !is_path(path) {
         return None;
     }

@@ -46,7 +46,7 @@ pub fn without_timestamp(line: &str) -> &str {
         && b[0] == b'['
         && b[3] == b':'
         && b[6] == b':'
-        && let Some(close) = line.find(']')
+        && let Some(close) = line.find_str("]")
     {
         return line[close + 1..].trim_ascii_start();
     }

@@ -95,7 +95,7 @@ pub fn by_directory(contents: &[&str], paths: &[usize]) -> Vec<String> {
     for &i in paths.iter().filter(|&&i| is_path_line(contents[i])) {
         is_path[i] = true;
         let path = contents[i].trim_ascii();
-        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let (dir, name) = path.rsplit_around("/").unwrap_or(("", path));
         match dirs.iter_mut().find(|(d, _)| *d == dir) {
             Some((_, names)) => names.push(name),
             None => dirs.push((dir, vec![name])),
@@ -192,7 +192,7 @@ fn is_package_line(content: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-_.@/".contains(&b));
     let digits = version.strip_prefix('v').unwrap_or(version);
     let is_version = digits.starts_with(|c: char| c.is_ascii_digit())
-        && digits.contains('.')
+        && digits.has(".")
         && digits
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-.+~".contains(&b));
@@ -202,13 +202,13 @@ fn is_package_line(content: &str) -> bool {
 /// A word that names a file: a path (with a `/`) or a name with an
 /// extension (`AnyDBM_File.pm`), not a place in it (`a.rs:12`) nor a URL.
 fn names_a_file(word: &str) -> bool {
-    let has_extension = word.rsplit_once('.').is_some_and(|(stem, ext)| {
+    let has_extension = word.rsplit_around(".").is_some_and(|(stem, ext)| {
         !stem.is_empty()
             && (1..=6).contains(&ext.len())
             && ext.bytes().all(|b| b.is_ascii_alphanumeric())
             && ext.bytes().any(|b| b.is_ascii_alphabetic())
     });
-    (word.contains('/') || has_extension) && !word.has("://") && !word.contains(':')
+    (word.has("/") || has_extension) && !word.has("://") && !word.has(":")
 }
 
 /// A line that is one path and nothing else: a word with a `/` in it and
@@ -217,9 +217,9 @@ fn is_path_line(content: &str) -> bool {
     let t = content.trim_ascii();
     !t.is_empty()
         && !t.contains(char::is_whitespace)
-        && t.contains('/')
+        && t.has("/")
         && !t.has("://")
-        && !t.trim_end_matches(':').contains(':')
+        && !t.trim_end_matches(':').has(":")
 }
 
 #[cfg(test)]

@@ -132,7 +132,7 @@ pub fn summary_sections(contents: &[&str]) -> Vec<usize> {
 /// tool closing with its tally says what it did.
 fn is_tally(t: &str) -> bool {
     // Two clauses at least.
-    t.contains(',')
+    t.has(",")
         && t.split(',').map(str::trim).all(|clause| {
             let clause = clause.strip_prefix("and ").unwrap_or(clause);
             let mut words = clause.split_whitespace();
@@ -186,7 +186,7 @@ fn counted_outcomes(t: &str) -> usize {
         }
         // `Failures: 1`, `failures=2`
         if (w.ends_with(':') && words.get(i + 1).is_some_and(|n| is_count(n))
-            || w.split_once('=').is_some_and(|(_, n)| is_count(n)))
+            || w.split_around("=").is_some_and(|(_, n)| is_count(n)))
             && is_outcome(w)
         {
             pairs += 1;
@@ -244,8 +244,8 @@ pub fn is_section_title(content: &str) -> bool {
     };
     let rule = |s: &str| s.len() >= 3 && s.chars().all(|c| c == first);
     matches!(first, '_' | '=' | '-' | '*' | '#')
-        && t.split_once(' ').is_some_and(|(open, rest)| {
-            rest.rsplit_once(' ').is_some_and(|(middle, close)| {
+        && t.split_around(" ").is_some_and(|(open, rest)| {
+            rest.rsplit_around(" ").is_some_and(|(middle, close)| {
                 rule(open) && rule(close) && middle.chars().any(char::is_alphanumeric)
             })
         })
@@ -387,11 +387,11 @@ pub fn names_a_project_file(l: &str) -> bool {
                     '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '[' | ']'
                 )
             });
-            w.contains('/')
+            w.has("/")
                 && !w.has("://")
                 && is_path(w)
                 && w.rsplit('/').next().is_some_and(|name| {
-                    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    name.rsplit_around(".").is_some_and(|(stem, ext)| {
                         !stem.is_empty()
                             && (1..=5).contains(&ext.len())
                             && ext.bytes().all(|b| b.is_ascii_alphanumeric())
@@ -456,7 +456,7 @@ fn is_tex_line(word: &str) -> bool {
 /// `12:5`: a line and a column, as a finding under its file's name leads
 /// with them.
 fn is_line_and_column(word: &str) -> bool {
-    word.split_once(':').is_some_and(|(line, col)| {
+    word.split_around(":").is_some_and(|(line, col)| {
         [line, col]
             .iter()
             .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -472,13 +472,13 @@ pub fn is_diagnostic(content: &str) -> bool {
     let t = content.trim_ascii_start();
     if let Some(rest) = t.strip_prefix("--> ") {
         return rest
-            .split_once(':')
+            .split_around(":")
             .is_some_and(|(path, place)| is_path(path) && location_then(place, |_| true));
     }
     // A path has no spaces (see [`is_path`]): the `(` or `:` after it is in
     // the line's first word, and only that word is searched for them.
     let first_word = &t[..t.find(char::is_whitespace).unwrap_or(t.len())];
-    if let Some(open) = first_word.find('(')
+    if let Some(open) = first_word.find_str("(")
         && is_path(&t[..open])
         && let Some((place, message)) = t[open + 1..].split_around("):")
         && place
@@ -498,13 +498,13 @@ pub fn is_diagnostic(content: &str) -> bool {
     }
     // ruff's full format: `F401 [*] `os` imported but unused`, then the frame.
     if !content.starts_with(' ')
-        && t.split_once(' ')
+        && t.split_around(" ")
             .is_some_and(|(code, rest)| is_rule_code(code) && !rest.trim_ascii().is_empty())
     {
         return true;
     }
     match first_word
-        .find(':')
+        .find_str(":")
         .map(|colon| (&t[..colon], &t[colon + 1..]))
     {
         // markdownlint's `README.md:3:1 error MD022/…`, pyright's
@@ -539,7 +539,7 @@ fn subject_then_namespaced_code(t: &str) -> bool {
     let Some((code, message)) = rest.split_around(") ") else {
         return false;
     };
-    let Some((namespace, rule)) = code.split_once('.') else {
+    let Some((namespace, rule)) = code.split_around(".") else {
         return false;
     };
     !subject.trim_ascii().is_empty()
@@ -592,7 +592,7 @@ impl DiagnosticParts<'_> {
 /// not one.
 pub fn diagnostic_parts(content: &str) -> Option<DiagnosticParts<'_>> {
     let t = content.trim_ascii_start();
-    let (path, rest) = t.split_once(':')?;
+    let (path, rest) = t.split_around(":")?;
     if !is_path(path) {
         return None;
     }

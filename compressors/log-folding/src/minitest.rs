@@ -80,7 +80,7 @@ fn failure_header<'a>(t: &str, next: Option<&&'a str>) -> Option<&'a str> {
     }
     let name = next?.trim_ascii_end().strip_suffix(':')?;
     let name = name.split_around(" [").map_or(name, |(name, _)| name);
-    let (class, test) = name.split_once('#')?;
+    let (class, test) = name.split_around("#")?;
     let plain = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
     (plain(class) && plain(test)).then_some(name)
 }

@@ -200,7 +200,7 @@ fn module_offset(frame: &str) -> Option<&str> {
 fn split_call(call: &str, last_word: bool) -> Option<(&str, &str)> {
     call.rsplit_around(" at ")
         .or_else(|| call.rsplit_around(" from "))
-        .or_else(|| call.rsplit_once(' ').filter(|_| last_word))
+        .or_else(|| call.rsplit_around(" ").filter(|_| last_word))
 }
 
 /// The role of every line of `contents` (timestamps removed): `Kept` for

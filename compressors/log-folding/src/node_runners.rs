@@ -29,7 +29,7 @@ fn ava(lines: &[&str], r: &mut TestReport) {
         if !t.ends_with('d') && !t.ends_with('s') {
             continue;
         }
-        let Some((n, what)) = t.split_once(' ') else {
+        let Some((n, what)) = t.split_around(" ") else {
             continue;
         };
         let Some(n) = count(n) else {
@@ -179,7 +179,7 @@ fn node_test(lines: &[&str], r: &mut TestReport) {
         }
         let t = t.trim_ascii_end();
         if let Some(rest) = t.strip_prefix("ℹ ") {
-            let Some((key, value)) = rest.split_once(' ') else {
+            let Some((key, value)) = rest.split_around(" ") else {
                 continue;
             };
             let Some(n) = count(value) else {

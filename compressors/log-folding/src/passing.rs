@@ -52,8 +52,8 @@ fn minitest(t: &str) -> bool {
         return false;
     };
     let duration = seconds.strip_suffix(" s").unwrap_or("");
-    name.split_once('#')
-        .is_some_and(|(class, test)| !class.is_empty() && !test.is_empty() && !name.contains(' '))
+    name.split_around("#")
+        .is_some_and(|(class, test)| !class.is_empty() && !test.is_empty() && !name.has(" "))
         && !duration.is_empty()
         && duration.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
@@ -71,7 +71,7 @@ fn scalatest(t: &str) -> bool {
 /// reason: …`, `XFAIL …`), jest's `PASS src/a.test.js (3 s)`, automake's
 /// `PASS: t/basic`. The test's title may hold any word.
 fn outcome_first(t: &str) -> bool {
-    let Some((outcome, name)) = t.split_once(' ') else {
+    let Some((outcome, name)) = t.split_around(" ") else {
         return false;
     };
     matches!(
@@ -92,7 +92,7 @@ fn pytest(t: &str) -> bool {
         return false;
     };
     name.has("::")
-        && !name.contains(' ')
+        && !name.has(" ")
         && rest
             .trim_ascii()
             .trim_start_matches('[')

@@ -7,6 +7,8 @@
 //! x.whl (64 kB)` above it names the file): it folds, in a short log too,
 //! where each bar would otherwise read as a new line.
 
+use crate::search::Search;
+
 /// Whether `c` is a character a bar is drawn with.
 fn is_bar_char(c: char) -> bool {
     matches!(
@@ -28,7 +30,7 @@ const FRAME_AT_LEAST: usize = 10;
 /// `1300 passing`). A full frame is not (GoogleTest's `[==========] 3
 /// tests from 1 test suite ran.` is its summary).
 fn starts_with_an_unfinished_bar(t: &str) -> bool {
-    let Some((inner, _)) = t.strip_prefix('[').and_then(|rest| rest.split_once(']')) else {
+    let Some((inner, _)) = t.strip_prefix('[').and_then(|rest| rest.split_around("]")) else {
         return false;
     };
     let unfilled = inner.trim_start_matches(is_bar_char);

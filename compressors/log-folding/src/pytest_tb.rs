@@ -216,7 +216,7 @@ fn location_path(line: &str) -> Option<&str> {
     }
     let line = line.trim_ascii_end();
     let mut search = 0;
-    while let Some(colon) = line[search..].find(':').map(|c| c + search) {
+    while let Some(colon) = line[search..].find_str(":").map(|c| c + search) {
         let rest = &line[colon + 1..];
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0
@@ -225,7 +225,7 @@ fn location_path(line: &str) -> Option<&str> {
         {
             let path = &line[..colon];
             let frozen = path.starts_with('<') && path.ends_with('>');
-            return (frozen || !path.contains(' ')).then_some(path);
+            return (frozen || !path.has(" ")).then_some(path);
         }
         search = colon + 1;
     }

@@ -370,7 +370,7 @@ trait StripTests {
 impl StripTests for str {
     /// `16 tests in 0.164s` → 16.
     fn strip_suffix_tests(&self) -> Option<u64> {
-        let (n, rest) = self.split_once(' ')?;
+        let (n, rest) = self.split_around(" ")?;
         (rest.starts_with("test ")
             || rest.starts_with("tests ")
             || rest.starts_with("test") && rest.len() <= 5)
@@ -439,7 +439,7 @@ const DATA_SETS_KEPT: usize = 10;
 fn phpunit_failure(t: &str) -> Option<&str> {
     let (n, rest) = t.split_around(") ")?;
     let test = rest.split(DATA_SET).next().unwrap_or(rest);
-    (count(n).is_some() && test.has("::") && !test.contains(' ')).then_some(rest)
+    (count(n).is_some() && test.has("::") && !test.has(" ")).then_some(rest)
 }
 
 /// `OK (33 tests)` → 33: JUnit 4's verdict on a passing run (PHPUnit's
@@ -466,7 +466,7 @@ fn failures_heading(t: &str) -> Option<usize> {
 /// JUnit 4's failing test: `1) parsesHex(CalcTest)` → `parsesHex(CalcTest)`.
 fn junit4_failure(t: &str) -> Option<&str> {
     let (n, name) = t.split_around(") ")?;
-    let (method, class) = name.strip_suffix(')')?.split_once('(')?;
+    let (method, class) = name.strip_suffix(')')?.split_around("(")?;
     let plain = |s: &str| !s.is_empty() && !s.contains([' ', '(', ')']);
     (count(n).is_some() && plain(method) && plain(class)).then_some(name)
 }
@@ -485,15 +485,15 @@ fn nunit_failure(t: &str) -> Option<&str> {
     (count(n).is_some()
         && matches!(verdict, "Failure" | "Error" | "Failed")
         && !name.is_empty()
-        && !name.contains(' '))
+        && !name.has(" "))
     .then_some(name)
 }
 
 /// `Describe.It 15ms (13ms|2ms)` → `Describe.It`.
 fn strip_timing(rest: &str) -> &str {
-    match rest.rsplit_once(' ') {
+    match rest.rsplit_around(" ") {
         Some((head, tail)) if tail.starts_with('(') && tail.ends_with(')') => {
-            head.rsplit_once(' ').map_or(head, |(name, t)| {
+            head.rsplit_around(" ").map_or(head, |(name, t)| {
                 if t.ends_with("ms") || t.ends_with('s') {
                     name
                 } else {
@@ -511,8 +511,7 @@ fn is_exception_line(l: &str) -> bool {
         return false;
     };
     let last = name.rsplit('.').next().unwrap_or(name);
-    !name.contains(' ')
-        && (last.ends_with("Error") || last.ends_with("Exception") || last == "Failure")
+    !name.has(" ") && (last.ends_with("Error") || last.ends_with("Exception") || last == "Failure")
 }
 
 /// The first non-empty line of `rest`, within `n` lines.

@@ -66,7 +66,7 @@ impl<'a> Call<'a> {
             let (name, rest) = resumed.split_around(" resumed>")?;
             return is_name(name).then_some(Call { name, rest });
         }
-        let open = t.find('(')?;
+        let open = t.find_str("(")?;
         let name = &t[..open];
         let rest = &t[open + 1..];
         let finished = rest.has(") = ") || rest.has(")= ") || has_aligned_result(rest);
@@ -90,7 +90,7 @@ impl<'a> Call<'a> {
 
 /// strace aligns results at a column: `close(3)                = 0`.
 fn has_aligned_result(rest: &str) -> bool {
-    rest.split_once(')')
+    rest.split_around(")")
         .is_some_and(|(_, after)| after.trim_ascii_start().starts_with("= "))
 }
 
@@ -109,12 +109,12 @@ fn is_name(name: &str) -> bool {
 fn names_a_file(args: &str) -> bool {
     args.split('"').skip(1).step_by(2).any(|quoted| {
         !quoted.contains('\\')
-            && !quoted.contains(' ')
+            && !quoted.has(" ")
             && (quoted.starts_with('/')
                 || quoted.starts_with("./")
                 || quoted.starts_with("../")
-                || quoted.contains('/')
-                || quoted.rsplit_once('.').is_some_and(|(stem, ext)| {
+                || quoted.has("/")
+                || quoted.rsplit_around(".").is_some_and(|(stem, ext)| {
                     !stem.is_empty()
                         && (1..=5).contains(&ext.len())
                         && ext.bytes().all(|b| b.is_ascii_alphanumeric())

@@ -43,19 +43,19 @@ fn test_id(line: &str) -> Option<&str> {
     // The whole line is the id: a space may only be a parameter's
     // (`t[a b]`), not a verdict's after it (`t[1] PASSED [ 0%]`).
     let spaced_inside_parameters = |id: &str| {
-        id.find(' ').is_none_or(|space| {
-            id.find('[').is_some_and(|open| open < space) && id.ends_with(']') && !id.has("] ")
+        id.find_str(" ").is_none_or(|space| {
+            id.find_str("[").is_some_and(|open| open < space) && id.ends_with(']') && !id.has("] ")
         })
     };
     if id.is_empty() || id.starts_with(char::is_whitespace) || !spaced_inside_parameters(id) {
         return None;
     }
     let (file, rest) = id.split_around("::")?;
-    let named_file = !file.contains(' ')
+    let named_file = !file.has(" ")
         && file
             .rsplit('/')
             .next()
-            .and_then(|name| name.rsplit_once('.'))
+            .and_then(|name| name.rsplit_around("."))
             .is_some_and(|(stem, ext)| {
                 !stem.is_empty()
                     && (1..=5).contains(&ext.len())
@@ -97,7 +97,7 @@ pub(crate) fn groups_in_order<'a, T>(
 
 /// An id without its parameters: `a.py::test_y` of `a.py::test_y[1-2]`.
 fn without_parameters(id: &str) -> &str {
-    id.find('[').map_or(id, |at| &id[..at])
+    id.find_str("[").map_or(id, |at| &id[..at])
 }
 
 /// `contents` with its test ids grouped by function (see the module's

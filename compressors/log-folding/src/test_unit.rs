@@ -71,7 +71,7 @@ fn summary(t: &str) -> Option<(u64, u64, u64)> {
 fn failure_name(t: &str) -> Option<&str> {
     let (_, name) = t.split_around(": ")?;
     let name = name.strip_suffix(':').unwrap_or(name);
-    let (test, class) = name.strip_suffix(')')?.split_once('(')?;
+    let (test, class) = name.strip_suffix(')')?.split_around("(")?;
     let plain = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
     (!test.trim_ascii().is_empty() && plain(class)).then_some(name)
 }
@@ -97,7 +97,7 @@ fn is_location(l: &str) -> bool {
 /// `=> 12:     assert_equal(…)` or `11:   def test_total`.
 fn is_code_line(l: &str) -> bool {
     let l = l.strip_prefix("=>").unwrap_or(l).trim_ascii_start();
-    l.split_once(':')
+    l.split_around(":")
         .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 

@@ -226,7 +226,7 @@ pub fn parse(lines: &[&str]) -> TestReport {
             r.add_failure(i, name, msg.map(str::to_string));
         }
         // vitest
-        else if let Some(rest) = t.strip_prefix("Tests ").filter(|s| s.contains('(')) {
+        else if let Some(rest) = t.strip_prefix("Tests ").filter(|s| s.has("(")) {
             r.saw("vitest");
             r.passed += count_before(rest, " passed").unwrap_or(0);
             r.failed += count_before(rest, " failed").unwrap_or(0);
@@ -329,10 +329,10 @@ pub fn parse(lines: &[&str]) -> TestReport {
         {
             // Surefire's summary: "[ERROR]   FooTest.bar:42 expected:<1> but was:<2>"
             let rest = rest.trim_ascii();
-            if let Some((name, msg)) = rest.split_once(' ')
-                && name.contains('.')
-                && name.contains(':')
-                && !name.contains('/')
+            if let Some((name, msg)) = rest.split_around(" ")
+                && name.has(".")
+                && name.has(":")
+                && !name.has("/")
             {
                 r.saw("maven surefire");
                 r.add_failure(i, name, Some(msg.trim_ascii().to_string()));

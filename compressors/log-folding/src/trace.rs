@@ -6,6 +6,8 @@
 //! — unless the log is long enough that the whole trace is a small part of
 //! it (see [`Allowance`]).
 
+use crate::search::Search;
+
 use crate::pytest_tb::Role;
 
 /// A trace longer than this many frames folds its middle, the project's own
@@ -108,7 +110,7 @@ pub fn kept_frames(library: &[bool]) -> Vec<bool> {
 pub fn without_line_and_column(place: &str) -> &str {
     let mut path = place;
     for _ in 0..2 {
-        match path.rsplit_once(':') {
+        match path.rsplit_around(":") {
             Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
                 path = head
             }
