@@ -82,6 +82,15 @@ pub fn is_summary(content: &str) -> bool {
     }
 }
 
+/// Whether `text` has `summary` in it, in any case: looked for by its
+/// last letter, the rarest.
+fn names_summary(text: &[u8]) -> bool {
+    const SUMMARY: &[u8] = b"summary";
+    memchr::memchr2_iter(b'y', b'Y', text).any(|end| {
+        end + 1 >= SUMMARY.len() && text[end + 1 - SUMMARY.len()..=end].eq_ignore_ascii_case(SUMMARY)
+    })
+}
+
 /// Most lines of a tool's summary section kept (see [`summary_sections`]).
 pub const SUMMARY_SECTION_LINES_AT_MOST: usize = 20;
 
@@ -100,8 +109,9 @@ pub fn summary_sections(contents: &[&str]) -> Vec<usize> {
         let title = line
             .trim_ascii()
             .trim_matches(|c: char| matches!(c, '=' | '-' | '#' | '*' | ':' | ' '));
-        // A title of four words at most: most lines are longer.
-        if title.len() > SUMMARY_TITLE_BYTES_AT_MOST {
+        // A title of four words at most: most lines are longer; and most
+        // shorter ones have no `summary` in them, in any case.
+        if title.len() > SUMMARY_TITLE_BYTES_AT_MOST || !names_summary(title.as_bytes()) {
             continue;
         }
         let is_title = title.split_whitespace().count() <= 4
