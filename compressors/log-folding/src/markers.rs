@@ -87,7 +87,8 @@ pub fn is_summary(content: &str) -> bool {
 fn names_summary(text: &[u8]) -> bool {
     const SUMMARY: &[u8] = b"summary";
     memchr::memchr2_iter(b'y', b'Y', text).any(|end| {
-        end + 1 >= SUMMARY.len() && text[end + 1 - SUMMARY.len()..=end].eq_ignore_ascii_case(SUMMARY)
+        end + 1 >= SUMMARY.len()
+            && text[end + 1 - SUMMARY.len()..=end].eq_ignore_ascii_case(SUMMARY)
     })
 }
 

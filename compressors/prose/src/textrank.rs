@@ -1,7 +1,7 @@
 //! TextRank over sentences: a graph whose edges weigh the words two sentences
 //! share, ranked with PageRank. No model, no dictionary.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 /// Words that say little about a sentence's topic.
 const STOP_WORDS: &[&str] = &[
@@ -27,6 +27,8 @@ pub fn rank(sentences: &[&str]) -> Vec<f64> {
         return Vec::new();
     }
     let words: Vec<Vec<u64>> = sentences.iter().map(|s| content_words(s)).collect();
+    // Each sentence's length as it weighs on its edges, computed once.
+    let length_weight: Vec<f64> = words.iter().map(|w| (w.len() as f64).ln_1p()).collect();
     // Edge weights: shared words normalised by the sentences' lengths.
     let mut edges: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
     for i in 0..n {
@@ -35,7 +37,7 @@ pub fn rank(sentences: &[&str]) -> Vec<f64> {
             if shared == 0 {
                 continue;
             }
-            let norm = ((words[i].len() as f64).ln_1p() + (words[j].len() as f64).ln_1p()).max(1.0);
+            let norm = (length_weight[i] + length_weight[j]).max(1.0);
             let w = shared as f64 / norm;
             edges[i].push((j, w));
             edges[j].push((i, w));
@@ -53,8 +55,9 @@ pub fn rank(sentences: &[&str]) -> Vec<f64> {
             if out_weight[i] == 0.0 {
                 continue;
             }
+            let share = damping * score[i];
             for &(j, w) in e {
-                next[j] += damping * score[i] * w / out_weight[i];
+                next[j] += share * w / out_weight[i];
             }
         }
         let change: f64 = next.iter().zip(&score).map(|(a, b)| (a - b).abs()).sum();
@@ -71,11 +74,20 @@ fn content_words(s: &str) -> Vec<u64> {
     let mut words: Vec<u64> = s
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 2)
-        .filter(|w| !STOP_WORDS.iter().any(|s| s.eq_ignore_ascii_case(w)))
+        .filter(|w| {
+            w.len() > STOP_WORD_BYTES_AT_MOST
+                || !STOP_WORDS.iter().any(|s| s.eq_ignore_ascii_case(w))
+        })
         .map(|w| {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
+            // Each lowercased char hashed as a number: ASCII ones without
+            // Unicode's tables, the others as `char::to_lowercase` has them.
+            let mut h = rustc_hash::FxHasher::default();
             for c in w.chars() {
-                c.to_lowercase().for_each(|l| l.hash(&mut h));
+                if c.is_ascii() {
+                    h.write_u32(u32::from(c.to_ascii_lowercase()));
+                } else {
+                    c.to_lowercase().for_each(|l| h.write_u32(u32::from(l)));
+                }
             }
             h.finish()
         })
@@ -85,19 +97,28 @@ fn content_words(s: &str) -> Vec<u64> {
     words
 }
 
-/// How many values two sorted, repeat-free lists share.
+/// The longest of [`STOP_WORDS`]: a longer word is none of them.
+const STOP_WORD_BYTES_AT_MOST: usize = {
+    let (mut most, mut k) = (0, 0);
+    while k < STOP_WORDS.len() {
+        if STOP_WORDS[k].len() > most {
+            most = STOP_WORDS[k].len();
+        }
+        k += 1;
+    }
+    most
+};
+
+/// How many values two sorted, repeat-free lists share. A merge without
+/// branches: which list steps on is computed, not guessed (the values are
+/// hashes, so a branch on their order is mispredicted half the time).
 fn shared_count(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                n += 1;
-                i += 1;
-                j += 1;
-            }
-        }
+        let (x, y) = (a[i], b[j]);
+        n += usize::from(x == y);
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
     }
     n
 }
