@@ -275,10 +275,10 @@ impl Analysis {
         let mut failure_lines = report.failure_lines.clone();
         // A passing test's own line is never an error (whatever its name says)
         // and folds with its count: a passing run is read for its summaries.
-        let mut passing: Vec<bool> = contents
-            .iter()
-            .map(|c| passing::is_passing_test(c))
-            .collect();
+        // What a line's words alone decide is read once for each distinct
+        // line: a log repeats a third of its lines word for word.
+        let first = first_copies(contents);
+        let mut passing: Vec<bool> = read_once(contents, &first, passing::is_passing_test);
         let surefire = passing::surefire_classes(contents);
         for &i in &surefire.passed {
             passing[i] = true;
@@ -293,7 +293,7 @@ impl Analysis {
         // [`help_text`]); a template instantiation chain's library links
         // fold as a trace's library frames (see [`instantiation`]). A
         // finished progress bar folds (see [`progress`]).
-        let diagnostic: Vec<bool> = contents.iter().map(|c| markers::is_diagnostic(c)).collect();
+        let diagnostic: Vec<bool> = read_once(contents, &first, markers::is_diagnostic);
         let elsewhere = notes_elsewhere(contents);
         let options = help_text::option_definitions(contents);
         // Traces kept whole while the log affords them, in this order (see
@@ -351,27 +351,27 @@ impl Analysis {
                 },
             )
             .collect();
+        let mut read_severity: Vec<Option<Severity>> = vec![None; n];
         let severity: Vec<Severity> = (0..n)
             .map(|i| {
                 if passing[i] || roles[i] != Role::Other {
                     Severity::Normal
                 } else {
-                    line::severity(contents[i])
+                    *read_severity[first[i]].get_or_insert_with(|| line::severity(contents[i]))
                 }
             })
             .collect();
-        let mut masks: Vec<String> = contents.iter().map(|c| line::mask(c)).collect();
+        let mut masks: Vec<String> = read_once(contents, &first, line::mask);
         // What a log is read for, by its structure: a runner's summary, a
         // diagnostic, a failure exit with the lines that led to it, the
         // headers of an outline.
         let mut templates = template::mine(&masks);
         template::split_categories(contents, &mut masks, &mut templates);
-        let mut summaries = kept_summaries(contents, &severity, &templates);
+        let mut summaries = kept_summaries(contents, &first, &severity, &templates);
         summaries.retain(|&i| !passing[i]);
         let few_items = few_distinct_items(&masks, &templates);
-        let titles: Vec<usize> = (0..n)
-            .filter(|&i| markers::is_section_title(contents[i]))
-            .collect();
+        let is_title = read_once(contents, &first, markers::is_section_title);
+        let titles: Vec<usize> = (0..n).filter(|&i| is_title[i]).collect();
         let titles = if titles.len() <= MAX_SECTION_TITLES {
             titles
         } else {
@@ -402,10 +402,7 @@ impl Analysis {
             .chain(crate::closing_map::kept(contents))
             .chain(listing.iter().copied())
             .collect();
-        let failure_exit: Vec<bool> = contents
-            .iter()
-            .map(|c| markers::is_failure_exit(c))
-            .collect();
+        let failure_exit: Vec<bool> = read_once(contents, &first, markers::is_failure_exit);
         let quiet = ci_sections::quiet(contents, |i| failure_exit[i] || failure_lines.contains(&i));
         // An alert kept for what it is, one heading a block (a stack trace
         // follows) or naming a failing test is never a mere repeat (nor one
@@ -1849,17 +1846,43 @@ fn few_distinct_items(masks: &[String], templates: &template::Templates) -> FxHa
 /// the rare ones and the last of each shape stay.
 const PASSING_SUMMARIES_AT_MOST: usize = 30;
 
+/// For each line, the index of the first line with the same content (its
+/// own when it is the first).
+fn first_copies(contents: &[&str]) -> Vec<usize> {
+    let mut first_of: FxHashMap<&str, usize> = FxHashMap::default();
+    contents
+        .iter()
+        .enumerate()
+        .map(|(i, c)| *first_of.entry(c).or_insert(i))
+        .collect()
+}
+
+/// `read` of every line, from `first_copies`: a line's copies take its
+/// first copy's reading.
+fn read_once<T: Clone>(contents: &[&str], first: &[usize], read: impl Fn(&str) -> T) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(contents.len());
+    for (i, c) in contents.iter().enumerate() {
+        let value = if first[i] == i {
+            read(c)
+        } else {
+            out[first[i]].clone()
+        };
+        out.push(value);
+    }
+    out
+}
+
 /// The summary lines to keep: every one that reports a failure, the
 /// passing ones (see [`PASSING_SUMMARIES_AT_MOST`]) and the lines of a
 /// section the tool titles as its summary ([`markers::summary_sections`]).
 fn kept_summaries(
     contents: &[&str],
+    first: &[usize],
     severity: &[Severity],
     templates: &template::Templates,
 ) -> FxHashSet<usize> {
-    let all: Vec<usize> = (0..contents.len())
-        .filter(|&i| markers::is_summary(contents[i]))
-        .collect();
+    let is_summary = read_once(contents, first, markers::is_summary);
+    let all: Vec<usize> = (0..contents.len()).filter(|&i| is_summary[i]).collect();
     let passing = all
         .iter()
         .filter(|&&i| severity[i] == Severity::Normal)
