@@ -2039,6 +2039,20 @@ pub(crate) fn folded(log: &[String]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_line_repeated_word_for_word_is_read_once() {
+        let contents = ["a 1", "b", "a 1", "a 2", "b"];
+        let first = first_copies(&contents);
+        assert_eq!(first, [0, 1, 0, 3, 1]);
+        let reads = std::cell::Cell::new(0);
+        let lengths = read_once(&contents, &first, |c| {
+            reads.set(reads.get() + 1);
+            c.len()
+        });
+        assert_eq!(lengths, [3, 1, 3, 3, 1]);
+        assert_eq!(reads.get(), 3, "one read per distinct line");
+    }
+
     /// A real JVM thread dump (`jcmd PID Thread.print` of a deadlock,
     /// round 97 of the local corpus): a preamble of three paragraphs,
     /// threads each opened by its quoted name, the deadlock report.
