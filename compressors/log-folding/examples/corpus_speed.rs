@@ -23,6 +23,7 @@ fn main() {
     }
     let budget = number_from_env("BUDGET").map(|n| n as u32);
     let reps = number_from_env("REPS").unwrap_or(1).max(1);
+    let per_case = std::env::var_os("PER_CASE").is_some();
     let mut all = Fnv::default();
     for dir in &dirs {
         let inputs = match inputs_of(dir) {
@@ -37,8 +38,13 @@ fn main() {
         let mut times = Vec::with_capacity(reps);
         for rep in 0..reps {
             let start = Instant::now();
-            for input in &inputs {
+            for (i, input) in inputs.iter().enumerate() {
+                let one = Instant::now();
                 let out = ghost_log_folding::compress_within(input, budget);
+                if per_case && rep == 0 {
+                    let ms = one.elapsed().as_secs_f64() * 1000.0;
+                    println!("case {i} {} bytes {ms:.3} ms", input.len());
+                }
                 if rep == 0 {
                     outputs.add(out.text.as_bytes());
                     all.add(out.text.as_bytes());

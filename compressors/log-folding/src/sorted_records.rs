@@ -59,10 +59,7 @@ pub fn kept(contents: &[&str], claimed: impl Fn(usize) -> bool) -> Vec<usize> {
         .map(|&i| contents[i])
         .collect();
     // The key columns of each line (a ranking's names read all its words).
-    let words: Vec<Vec<&str>> = judged
-        .iter()
-        .map(|c| c.split_whitespace().take(KEY_COLUMNS).map(bare).collect())
-        .collect();
+    let words: Vec<KeyWords> = judged.iter().map(|c| KeyWords::of(c)).collect();
     if led_by_one_word(&words) {
         return Vec::new();
     }
@@ -165,14 +162,40 @@ fn record_lead(line: &str) -> Option<&str> {
     versioned.then_some(first)
 }
 
+/// A line's first [`KEY_COLUMNS`] words, [`bare`], kept in place (a log's
+/// thousands of lines need no list each).
+struct KeyWords<'a> {
+    words: [&'a str; KEY_COLUMNS],
+    len: usize,
+}
+
+impl<'a> KeyWords<'a> {
+    fn of(line: &'a str) -> Self {
+        let mut key = KeyWords {
+            words: [""; KEY_COLUMNS],
+            len: 0,
+        };
+        for word in line.split_whitespace().take(KEY_COLUMNS) {
+            key.words[key.len] = bare(word);
+            key.len += 1;
+        }
+        key
+    }
+}
+
+impl<'a> std::ops::Deref for KeyWords<'a> {
+    type Target = [&'a str];
+
+    fn deref(&self) -> &[&'a str] {
+        &self.words[..self.len]
+    }
+}
+
 /// Whether records are sorted by the name after their leading word: the
 /// word after the verb is what it acts on. A key further on follows a
 /// phrase (`Cloning into '…'`), a message's, not a record's.
 fn is_sorted_run(lines: &[&str]) -> bool {
-    let words: Vec<Vec<&str>> = lines
-        .iter()
-        .map(|c| c.split_whitespace().take(2).map(bare).collect())
-        .collect();
+    let words: Vec<KeyWords> = lines.iter().map(|c| KeyWords::of(c)).collect();
     is_sorted_key(&words, 1)
 }
 
@@ -195,7 +218,7 @@ fn bare(word: &str) -> &str {
 
 /// Whether most lines start with the same word (a number is no word: the
 /// long tail of a ranking shares its count).
-fn led_by_one_word(words: &[Vec<&str>]) -> bool {
+fn led_by_one_word(words: &[KeyWords]) -> bool {
     let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
     for w in words
         .iter()
@@ -211,7 +234,7 @@ fn led_by_one_word(words: &[Vec<&str>]) -> bool {
 
 /// Whether column `k` holds distinct words, not numbers, in sorted order
 /// (by bytes or ignoring case) on nearly every line.
-fn is_sorted_key(words: &[Vec<&str>], k: usize) -> bool {
+fn is_sorted_key(words: &[KeyWords], k: usize) -> bool {
     let column: Vec<&str> = words.iter().filter_map(|w| w.get(k).copied()).collect();
     if (column.len() as f64) < words.len() as f64 * MIN_RECORD_SHARE || column.len() < 2 {
         return false;
@@ -220,26 +243,30 @@ fn is_sorted_key(words: &[Vec<&str>], k: usize) -> bool {
     if numbers as f64 > column.len() as f64 * MAX_NUMBER_SHARE {
         return false;
     }
+    // Sorted by bytes (`LC_ALL=C`: `ZLIB_1.2.0` before `adler32`) or
+    // ignoring case (most locales). (Read before the keys' distinctness:
+    // a log's lines are seldom in order, and this test allocates nothing.)
+    let by_bytes = column.windows(2).filter(|p| p[0] <= p[1]).count();
+    let by_letters = column
+        .windows(2)
+        .filter(|p| ignoring_case(p[0]).le(ignoring_case(p[1])))
+        .count();
+    if (by_bytes.max(by_letters) as f64) < (column.len() - 1) as f64 * MIN_SORTED_SHARE {
+        return false;
+    }
     // Keys differ in their letters: words that differ only in their
     // digits (`Get:11`, `Get:12`) are a counter's, the order of events.
     let distinct: FxHashSet<String> = column
         .iter()
         .map(|w| w.replace(|c: char| c.is_ascii_digit(), ""))
         .collect();
-    if (distinct.len() as f64) < column.len() as f64 * MIN_DISTINCT_KEYS {
-        return false;
-    }
-    // Sorted by bytes (`LC_ALL=C`: `ZLIB_1.2.0` before `adler32`) or
-    // ignoring case (most locales).
-    let by_bytes = column.windows(2).filter(|p| p[0] <= p[1]).count();
-    let by_letters = column
-        .windows(2)
-        .filter(|p| {
-            let lower = |w: &str| w.to_ascii_lowercase();
-            lower(p[0]) <= lower(p[1])
-        })
-        .count();
-    by_bytes.max(by_letters) as f64 >= (column.len() - 1) as f64 * MIN_SORTED_SHARE
+    distinct.len() as f64 >= column.len() as f64 * MIN_DISTINCT_KEYS
+}
+
+/// `word`'s bytes with ASCII letters lowercased, to compare words as most
+/// locales sort them (the order of `str::to_ascii_lowercase`'s results).
+fn ignoring_case(word: &str) -> impl Iterator<Item = u8> + '_ {
+    word.bytes().map(|b| b.to_ascii_lowercase())
 }
 
 /// Whether the lines are ranked by a number in column `k`, largest first
@@ -249,7 +276,7 @@ fn is_sorted_key(words: &[Vec<&str>], k: usize) -> bool {
 /// A counter or a clock rises with the events it counts, so falling
 /// numbers are a ranking, not the order things happened in. `words` are
 /// the key columns of `lines`.
-fn is_ranked_by(words: &[Vec<&str>], lines: &[&str], k: usize) -> bool {
+fn is_ranked_by(words: &[KeyWords], lines: &[&str], k: usize) -> bool {
     let numbers: Vec<f64> = words
         .iter()
         .filter_map(|w| w.get(k)?.parse::<f64>().ok())
