@@ -45,7 +45,7 @@ impl Search for str {
         let mut start = 0;
         while start <= last_start {
             let at = start + memchr::memchr(anchor, &h[start + k..=last_start + k])?;
-            if &h[at..at + n.len()] == n {
+            if same_bytes(&h[at..at + n.len()], n) {
                 return Some(at);
             }
             start = at + 1;
@@ -71,7 +71,7 @@ impl Search for str {
         let mut end = last_start + 1;
         while end > 0 {
             let at = memchr::memrchr(anchor, &h[k..end + k])?;
-            if &h[at..at + n.len()] == n {
+            if same_bytes(&h[at..at + n.len()], n) {
                 return Some(at);
             }
             end = at;
@@ -83,6 +83,31 @@ impl Search for str {
         let at = self.rfind_str(needle)?;
         Some((&self[..at], &self[at + needle.len()..]))
     }
+}
+
+/// Whether `a` and `b`, of one length, hold the same bytes. The last byte
+/// is compared first (a candidate found by its anchor seldom ends as the
+/// needle does), then eight bytes at a time, inline: `==` on slices calls
+/// the C library's `memcmp`, which in the sandbox compares byte by byte.
+#[inline]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.last() != b.last() {
+        return false;
+    }
+    let (mut a8, mut b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut a8).zip(&mut b8) {
+        let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().expect("eight bytes"));
+        if word(x) != word(y) {
+            return false;
+        }
+    }
+    a8.remainder()
+        .iter()
+        .zip(b8.remainder())
+        .all(|(x, y)| x == y)
 }
 
 #[cfg(test)]
@@ -104,6 +129,8 @@ mod tests {
             "  a",
             "a  b ",
             " passed passed",
+            "Tests run: 3, Failures: 0",
+            "Tests run: 3, Failures: 1",
         ];
         let needles = [
             "",
@@ -119,6 +146,8 @@ mod tests {
             " a",
             "a ",
             "  b",
+            "Tests run: 3, Failures: 1",
+            "Failures: 0",
         ];
         for hay in hays {
             for needle in needles {
@@ -131,6 +160,7 @@ mod tests {
                 );
                 assert_eq!(hay.rsplit_around(needle), hay.rsplit_once(needle));
                 assert_eq!(hay.has(needle), hay.contains(needle));
+                assert_eq!(same_bytes(hay.as_bytes(), needle.as_bytes()), hay == needle);
             }
         }
     }
