@@ -85,6 +85,21 @@ impl Search for str {
     }
 }
 
+/// The pieces of `text` between its `byte`s, as `str::split` with an ASCII
+/// `byte` gives them, found by `memchr` (`str::split` scans a byte at a
+/// time in the sandbox).
+pub fn split_at_byte(text: &str, byte: u8) -> impl Iterator<Item = &str> {
+    debug_assert!(byte.is_ascii());
+    let mut start = 0;
+    memchr::memchr_iter(byte, text.as_bytes())
+        .chain(std::iter::once(text.len()))
+        .map(move |end| {
+            let piece = &text[start..end];
+            start = end + 1;
+            piece
+        })
+}
+
 /// Whether `a` and `b`, of one length, hold the same bytes. The last byte
 /// is compared first (a candidate found by its anchor seldom ends as the
 /// needle does), then eight bytes at a time, inline: `==` on slices calls
@@ -160,6 +175,12 @@ mod tests {
                 );
                 assert_eq!(hay.rsplit_around(needle), hay.rsplit_once(needle));
                 assert_eq!(hay.has(needle), hay.contains(needle));
+                if let [b] = needle.as_bytes() {
+                    assert_eq!(
+                        split_at_byte(hay, *b).collect::<Vec<_>>(),
+                        hay.split(char::from(*b)).collect::<Vec<_>>()
+                    );
+                }
                 assert_eq!(same_bytes(hay.as_bytes(), needle.as_bytes()), hay == needle);
             }
         }

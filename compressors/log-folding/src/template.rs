@@ -139,16 +139,26 @@ pub fn mine(masks: &[String]) -> Templates {
     // One buffer for every line's words: most lines join a template and
     // need no words of their own.
     let mut words: Vec<&str> = Vec::new();
+    // Which of the line's words count (see [`similarity`]), read once for
+    // every template it is compared with.
+    let mut counts: Vec<bool> = Vec::new();
     for mask in masks {
         words.clear();
-        words.extend(mask.split(' '));
+        words.extend(crate::search::split_at_byte(mask, b' '));
+        counts.clear();
+        counts.extend(words.iter().map(|w| is_word(w)));
+        let line = Words {
+            words: &words,
+            counts: &counts,
+            counted: counts.iter().filter(|&&c| c).count(),
+        };
         let key = (words.len(), words[0]);
         let group = groups.entry(key).or_default();
         let found = group
             .iter_mut()
             .rev()
             .take(MAX_COMPARED)
-            .find(|t| similarity(&t.words, &words) >= SIMILARITY);
+            .find(|t| similarity(&t.words, &line) >= SIMILARITY);
         let id = match found {
             Some(t) => {
                 for (slot, w) in t.words.iter_mut().zip(&words) {
@@ -180,19 +190,37 @@ pub fn mine(masks: &[String]) -> Templates {
 /// not merely fit its holes (`test x ... FAILED` does not join
 /// `test * ... ok`). A line of one word, or of layout only, matches only
 /// itself.
-fn similarity(template: &[Option<&str>], words: &[&str]) -> f64 {
-    let is_word = |w: &str| w.bytes().any(|b| b.is_ascii_alphanumeric() || b >= 0x80);
-    let counted = words.iter().filter(|w| is_word(w)).count();
-    if counted <= 1 {
-        let identical = template.iter().zip(words).all(|(t, w)| *t == Some(*w));
+fn similarity(template: &[Option<&str>], line: &Words) -> f64 {
+    let same_word = |t: &str, w: &str| crate::search::same_bytes(t.as_bytes(), w.as_bytes());
+    if line.counted <= 1 {
+        let identical = template
+            .iter()
+            .zip(line.words)
+            .all(|(t, w)| t.is_some_and(|t| same_word(t, w)));
         return f64::from(u8::from(identical));
     }
     let same = template
         .iter()
-        .zip(words)
-        .filter(|(t, w)| is_word(w) && t.is_some_and(|t| t == **w))
+        .zip(line.words)
+        .zip(line.counts)
+        .filter(|&((t, w), &counts)| counts && t.is_some_and(|t| same_word(t, w)))
         .count();
-    same as f64 / counted as f64
+    same as f64 / line.counted as f64
+}
+
+/// A line's words as [`similarity`] reads them.
+struct Words<'a, 'w> {
+    /// The words, split at single spaces.
+    words: &'a [&'w str],
+    /// Whether each counts: has a letter or digit.
+    counts: &'a [bool],
+    /// How many count.
+    counted: usize,
+}
+
+/// Whether `word` is content (a letter or digit), not layout (`|`, `...`).
+fn is_word(word: &str) -> bool {
+    word.bytes().any(|b| b.is_ascii_alphanumeric() || b >= 0x80)
 }
 
 #[cfg(test)]
