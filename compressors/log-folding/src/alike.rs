@@ -19,7 +19,7 @@ use std::hash::Hasher;
 /// `test_case_1` and `ssh2` keep their digits. Lines are compared by it
 /// without the text being built (a log's worth of keys allocates nothing).
 pub fn key_hash(content: &str) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hasher = rustc_hash::FxHasher::default();
     masked_pieces(content, |piece| hasher.write(piece.as_bytes()));
     // The hasher reads a stream: the pieces hash as the whole key would.
     hasher.finish()
@@ -27,7 +27,7 @@ pub fn key_hash(content: &str) -> u64 {
 
 /// Hands the key's text (see [`key_hash`]) to `emit` piece by piece.
 fn masked_pieces(content: &str, mut emit: impl FnMut(&str)) {
-    for (i, token) in content.split(' ').enumerate() {
+    for (i, token) in crate::search::split_at_byte(content, b' ').enumerate() {
         if i > 0 {
             emit(" ");
         }
@@ -235,7 +235,7 @@ pub const SAME_PLACE_KEPT: usize = 10;
 /// A hash of the places `content` names, numbers and all: `report.awk:7`
 /// and `report.awk:8` are two places.
 fn place_hash(content: &str) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hasher = rustc_hash::FxHasher::default();
     for token in content.split_whitespace().filter(|t| names_a_place(t)) {
         hasher.write(token.as_bytes());
     }

@@ -421,7 +421,7 @@ impl Analysis {
                 || contents
                     .get(i + 1)
                     .is_some_and(|c| line::is_continuation(c) || native_trace::parse(c).is_some())
-                || failing.iter().any(|f| contents[i].contains(f))
+                || failing.iter().any(|f| contents[i].has(f))
         };
         let mut alike = alike::find(contents, |i| severity[i] != Severity::Normal, protected);
         crate::probes::fold(

@@ -30,7 +30,7 @@ pub fn near_repeats(masks: &[String]) -> Vec<bool> {
         if mask.bytes().filter(|&b| b == b' ').count() + 1 < LONG_LINE_WORDS_AT_LEAST {
             continue;
         }
-        let mut words: Vec<&str> = mask.split(' ').collect();
+        let mut words: Vec<&str> = crate::search::split_at_byte(mask, b' ').collect();
         words.sort_unstable();
         repeats[i] = recent
             .iter()
