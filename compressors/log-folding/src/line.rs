@@ -384,6 +384,17 @@ pub fn mask(content: &str) -> String {
 /// (`--hash=sha256:<hex>`, `h1:<base64>=`, `Digest: sha256:<hex>`) is
 /// masked field by field, so a digest inside it masks too.
 fn mask_token(token: &str, out: &mut String) {
+    // Most tokens are plain words: too short to be encoded bytes, without a
+    // digit (so no hash and nothing to mask), a path's slash or a field's
+    // `=` or `:`. They stay as they are, read in one pass.
+    if token.len() < ENCODED_BYTES_AT_LEAST
+        && !token
+            .bytes()
+            .any(|b| b.is_ascii_digit() || matches!(b, b'/' | b'\\' | b'=' | b':'))
+    {
+        out.push_str(token);
+        return;
+    }
     // (Base64 has `/` among its letters: read before a path is.)
     if is_encoded_bytes(token) {
         out.push('#');
