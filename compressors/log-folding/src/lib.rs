@@ -307,8 +307,7 @@ fn prepared(
     ) -> CompressedLog,
 ) -> CompressedLog {
     let clean = ghost_terminal_text::strip_ansi(text);
-    let mut lines: Vec<&str> = clean
-        .split('\n')
+    let mut lines: Vec<&str> = search::split_at_byte(&clean, b'\n')
         .map(ghost_terminal_text::last_redraw)
         .collect();
     if lines.last().is_some_and(|l| l.is_empty()) {

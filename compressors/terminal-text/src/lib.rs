@@ -6,7 +6,8 @@
 /// `ESC ] … BEL|ST`, and two-byte `ESC x`). Returns the input unchanged when
 /// there is nothing to strip.
 pub fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains('\u{1b}') {
+    // (`memchr` is vectorised in the sandbox too; `str::contains` is not.)
+    if memchr::memchr(0x1b, text.as_bytes()).is_none() {
         return std::borrow::Cow::Borrowed(text);
     }
     // Text between escapes is copied a run at a time (an escape is ASCII,
@@ -57,7 +58,7 @@ pub fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
 /// and for a line redrawn with `\r` (a progress bar) only its last state.
 pub fn last_redraw(line: &str) -> &str {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    match line.rfind('\r') {
+    match memchr::memrchr(b'\r', line.as_bytes()) {
         Some(i) if !line[i + 1..].trim().is_empty() => &line[i + 1..],
         Some(i) => line[..i]
             .rsplit('\r')
