@@ -246,12 +246,8 @@ fn is_sorted_key(words: &[KeyWords], k: usize) -> bool {
     // Sorted by bytes (`LC_ALL=C`: `ZLIB_1.2.0` before `adler32`) or
     // ignoring case (most locales). (Read before the keys' distinctness:
     // a log's lines are seldom in order, and this test allocates nothing.)
-    let by_bytes = column.windows(2).filter(|p| p[0] <= p[1]).count();
-    let by_letters = column
-        .windows(2)
-        .filter(|p| ignoring_case(p[0]).le(ignoring_case(p[1])))
-        .count();
-    if (by_bytes.max(by_letters) as f64) < (column.len() - 1) as f64 * MIN_SORTED_SHARE {
+    let by_bytes = mostly_in_order(&column, |a, b| a <= b);
+    if !by_bytes && !mostly_in_order(&column, |a, b| ignoring_case(a).le(ignoring_case(b))) {
         return false;
     }
     // Keys differ in their letters: words that differ only in their
@@ -261,6 +257,23 @@ fn is_sorted_key(words: &[KeyWords], k: usize) -> bool {
         .map(|w| w.replace(|c: char| c.is_ascii_digit(), ""))
         .collect();
     distinct.len() as f64 >= column.len() as f64 * MIN_DISTINCT_KEYS
+}
+
+/// Whether at least [`MIN_SORTED_SHARE`] of the neighbouring pairs of
+/// `items` are `in_order`; it stops reading at the pair out of order that
+/// settles it (a log's lines are seldom in any order).
+fn mostly_in_order<T: Copy>(items: &[T], in_order: impl Fn(T, T) -> bool) -> bool {
+    let pairs = items.len().saturating_sub(1);
+    let mut out_of_order = 0;
+    for p in items.windows(2) {
+        if !in_order(p[0], p[1]) {
+            out_of_order += 1;
+            if ((pairs - out_of_order) as f64) < pairs as f64 * MIN_SORTED_SHARE {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// `word`'s bytes with ASCII letters lowercased, to compare words as most
@@ -284,10 +297,7 @@ fn is_ranked_by(words: &[KeyWords], lines: &[&str], k: usize) -> bool {
     if (numbers.len() as f64) < words.len() as f64 * MIN_RECORD_SHARE || numbers.len() < 2 {
         return false;
     }
-    let falling = numbers.windows(2).filter(|p| p[0] >= p[1]).count();
-    if numbers.first() <= numbers.last()
-        || (falling as f64) < (numbers.len() - 1) as f64 * MIN_SORTED_SHARE
-    {
+    if numbers.first() <= numbers.last() || !mostly_in_order(&numbers, |a, b| a >= b) {
         return false;
     }
     // One count a line: a row of several measures is a table's (cProfile's,

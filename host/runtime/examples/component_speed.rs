@@ -9,7 +9,8 @@
 //!
 //! `CLASS` is the class each input is sent as (`log`, `prose`, …). Every
 //! call runs as ghost runs it (a fresh store, ghost's memory cap), under a
-//! deadline of 20 s per MiB so that a slow machine still finishes.
+//! deadline of 20 s per MiB so that a slow machine still finishes, from the
+//! instance pool a long-lived process uses.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -25,6 +26,8 @@ fn main() -> anyhow::Result<()> {
     let class: ContentClass = class
         .parse()
         .map_err(|e| anyhow::anyhow!("{class}: not a class ({e:?})"))?;
+    // As the gateway and `ghost-bench` run plugins: from a pool of instances.
+    ghost_runtime::engine::pool_instances();
     let limits = PluginLimits {
         deadline: Duration::from_secs(20),
         ..PluginLimits::default()
