@@ -122,8 +122,12 @@ fn ends_block(line: &str) -> bool {
 /// `[SC2006]`, `(E501)`), followed by a level in parentheses
 /// (`SC2086 (info)`) or in a column of its own (`| CP01 |`).
 pub fn is_finding(line: &str) -> bool {
-    // Cheap test first, one pass: a code is a capital then digits (`B101`),
-    // and it needs a bracket, a parenthesis or a bar around or after it.
+    // Cheap tests first: a code needs a bracket, a parenthesis or a bar
+    // around or after it (looked for with `memchr`: most lines have none),
+    // and is a capital then digits (`B101`), read in one pass.
+    if memchr::memchr3(b'[', b'(', b'|', line.as_bytes()).is_none() {
+        return false;
+    }
     let (mut delimiter, mut code_like, mut capital) = (false, false, false);
     for b in line.bytes() {
         delimiter |= matches!(b, b'[' | b'(' | b'|');
