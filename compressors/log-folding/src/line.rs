@@ -358,14 +358,22 @@ pub fn mask(content: &str) -> String {
                 j += 1;
             }
             let start = j;
+            // Whether the token is a plain word (see `mask_token`), read
+            // in the same pass that finds its end.
+            let mut plain = true;
             while j < b.len() && !is_space(b[j]) {
+                plain &= !is_maskable_byte(b[j]);
                 j += 1;
             }
             if start < j {
                 if !out.is_empty() {
                     out.push(' ');
                 }
-                mask_token(&content[start..j], &mut out);
+                if plain && j - start < ENCODED_BYTES_AT_LEAST {
+                    out.push_str(&content[start..j]);
+                } else {
+                    mask_token(&content[start..j], &mut out);
+                }
             }
         }
     } else {
@@ -387,11 +395,7 @@ fn mask_token(token: &str, out: &mut String) {
     // Most tokens are plain words: too short to be encoded bytes, without a
     // digit (so no hash and nothing to mask), a path's slash or a field's
     // `=` or `:`. They stay as they are, read in one pass.
-    if token.len() < ENCODED_BYTES_AT_LEAST
-        && !token
-            .bytes()
-            .any(|b| b.is_ascii_digit() || matches!(b, b'/' | b'\\' | b'=' | b':'))
-    {
+    if token.len() < ENCODED_BYTES_AT_LEAST && !token.bytes().any(is_maskable_byte) {
         out.push_str(token);
         return;
     }
@@ -422,6 +426,12 @@ fn mask_token(token: &str, out: &mut String) {
         return;
     }
     mask_digits(token, out);
+}
+
+/// A byte that may make a token masked: a digit, a path's slash, a field's
+/// `=` or `:`. A short token without one is a plain word, kept as it is.
+fn is_maskable_byte(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b'/' | b'\\' | b'=' | b':')
 }
 
 /// Writes one field of a token masked: a digest as `#`, otherwise each run
