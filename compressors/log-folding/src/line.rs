@@ -315,15 +315,16 @@ fn is_throwable_name(b: &[u8], i: usize) -> bool {
 /// and whether a warning one (`W`).
 fn level_letters(b: &[u8]) -> (bool, bool) {
     let head = &b[..b.len().min(64)];
+    // The ids first: most lines have too few digits to have them.
+    if head.iter().take(40).filter(|c| c.is_ascii_digit()).count() < 6 {
+        return (false, false);
+    }
     let (mut error, mut warning) = (false, false);
     for w in head.windows(3) {
         if w[0] == b' ' && (w[2] == b' ' || w[2] == b'/') {
             error |= matches!(w[1], b'E' | b'F');
             warning |= w[1] == b'W';
         }
-    }
-    if !(error || warning) || head.iter().take(40).filter(|c| c.is_ascii_digit()).count() < 6 {
-        return (false, false);
     }
     (error, warning)
 }
