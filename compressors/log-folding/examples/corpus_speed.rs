@@ -10,7 +10,7 @@
 //!
 //! `REPS=N` times each corpus N times and prints the median; `BUDGET=N`
 //! gives every log a budget of N tokens, as a hook under context pressure
-//! does.
+//! does; `PER_CASE=1` also prints each log's size and time (first run).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
