@@ -776,9 +776,19 @@ pub fn fold_analysed(
             shown.add(i, templates, masks);
         }
     }
+    // A long line mostly saying again what one before it said (a build's
+    // next command line) is no new shape, however rare its length in words
+    // makes it (see [`crate::long_repeats`]). In the head or tail, which
+    // show how the log began and ended, only a command line folds so: the
+    // next of a verbose build's echoed commands, each of them hundreds of
+    // words.
+    let long_repeat = crate::long_repeats::near_repeats(masks);
+    let folds_as_long_repeat = |i: usize| long_repeat[i] && !near_error[i];
     let mut chosen: FxHashSet<usize> = FxHashSet::default();
     for &(start, len) in &candidates {
-        if in_head_or_tail(start) || in_head_or_tail(start + len - 1) {
+        if (in_head_or_tail(start) || in_head_or_tail(start + len - 1))
+            && !(folds_as_long_repeat(start) && line::is_command_line(contents[start]))
+        {
             shown.add(start, templates, masks);
             chosen.insert(start);
         }
@@ -791,7 +801,6 @@ pub fn fold_analysed(
     let mut measures: Vec<usize> = Vec::new();
     let mut failing_step: Vec<usize> = Vec::new();
     let mut scored: Vec<(u8, usize, usize)> = Vec::new();
-    let long_repeat = crate::long_repeats::near_repeats(masks);
     for &(start, len) in &candidates {
         // A quiet CI section shows what is always kept there, not its
         // unusual lines (see [`ci_sections`]).
@@ -805,10 +814,7 @@ pub fn fold_analysed(
         {
             continue;
         }
-        // A long line mostly saying again what one before it said (a
-        // build's next command line) is no new shape, however rare its
-        // length in words makes it (see [`crate::long_repeats`]).
-        if long_repeat[start] && !near_error[start] {
+        if folds_as_long_repeat(start) {
             continue;
         }
         // What leads to a failure exit, or all of a short log, is read as

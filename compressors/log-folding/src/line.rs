@@ -198,10 +198,27 @@ pub(crate) fn is_command_line(content: &str) -> bool {
         words += 1;
         let w = word.trim_start_matches(['\'', '"', '`']).as_bytes();
         options += usize::from(
-            w.len() > 1 && w[0] == b'-' && (w[1] == b'-' || w[1].is_ascii_alphabetic()),
+            w.len() > 1 && w[0] == b'-' && (w[1] == b'-' || w[1].is_ascii_alphabetic())
+                || is_variable_setting(w),
         );
     }
     options >= COMMAND_LINE_OPTIONS_AT_LEAST && 3 * options >= words
+}
+
+/// Whether `word` sets an environment variable for the command it leads
+/// (`CARGO_CRATE_NAME=memchr`, `CC=gcc`): a name in capitals, digits and
+/// underscores, then `=`. `cargo build -vv` echoes each build command
+/// after dozens of them; they are the command's settings as its options
+/// are.
+fn is_variable_setting(word: &[u8]) -> bool {
+    let Some(eq) = word.iter().position(|&b| b == b'=') else {
+        return false;
+    };
+    let name = &word[..eq];
+    name.first().is_some_and(|b| b.is_ascii_uppercase())
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// For each letter `a`..`z`, the indices (as bits) of the words in `words`
@@ -703,6 +720,28 @@ mod tests {
             "cc: error: unrecognized options -mfoo -mbar -fbaz -fqux -Wx -Wy -Wz -Ww -Wv -Wu",
         ] {
             assert_eq!(severity(line), Severity::Error, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_command_led_by_variable_settings_is_a_command_line() {
+        // `cargo build -vv` echoes each command after its environment.
+        let settings: String = (0..24)
+            .map(|i| format!("CARGO_PKG_SETTING_{i}=value{i} "))
+            .collect();
+        let vv = format!(
+            "     Running `{settings}/usr/bin/rustc --crate-name fnv --edition=2015 lib.rs \
+             --error-format=json --crate-type lib -C debuginfo=2 --cap-lints allow`"
+        );
+        assert!(is_command_line(&vv));
+        assert_eq!(severity(&vv), Severity::Normal);
+        // A message naming a setting or two is no command.
+        for message in [
+            "warning: LEDGER_RATES=0 is not set; rates default to zero",
+            "error: PATH=/usr/bin has no compiler, set CC=gcc or CC=clang",
+            "Using CC=gcc CXX=g++ AR=ar for the build of zlib",
+        ] {
+            assert!(!is_command_line(message), "{message}");
         }
     }
 

@@ -5,7 +5,8 @@
 //! unindented line, one in fifteen of the rest) on code written for them,
 //! and of Node 20 running a project's own test runner (one printing each
 //! failing test's `error.stack`, as CoffeeScript's Cakefile does), and
-//! criterion's first run of a benchmark built on this machine (whole).
+//! criterion's first run of a benchmark built on this machine (whole), and
+//! `cargo build -vv` of a crate with a build script (whole).
 
 use ghost_log_folding::compress;
 
@@ -1893,4 +1894,25 @@ fn the_counters_a_crawl_closes_with_are_kept_while_its_requests_fold() {
         l.trim_start_matches(['{', ' ']).starts_with('\'') && !l.contains("'title'")
     });
     assert!(out.len() < log.len() / 4, "the requests fold:\n{out}");
+}
+
+#[test]
+fn a_verbose_builds_echoed_commands_fold_but_its_warnings_stay() {
+    // Each `Running` line echoes a command after dozens of its environment
+    // settings, 1-2 KB apiece; the first stands for the next ones, in the
+    // log's last lines too.
+    let input = include_str!("fixtures/cargo-build-vv.txt");
+    let out = compress(input).text;
+    assert_all_kept(input, &out, |l| {
+        l.contains("warning") && !l.contains("Running") || l.contains("Finished")
+    });
+    let running = |text: &str| text.lines().filter(|l| l.contains("Running `")).count();
+    assert!(running(&out) < running(input), "{out}");
+    assert!(
+        out.len() * 3 < input.len() * 2,
+        "{} of {} bytes",
+        out.len(),
+        input.len()
+    );
+    assert!(out.contains("folded]"), "{out}");
 }
