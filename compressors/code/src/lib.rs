@@ -20,6 +20,7 @@ pub mod diff;
 pub mod doend;
 pub mod indentation;
 pub mod parsed;
+pub mod rust_lexer;
 pub mod source;
 
 #[cfg(target_arch = "wasm32")]

@@ -60,23 +60,25 @@ impl LineIndex {
     }
 }
 
-/// Rust, read as token trees (`proc-macro2`'s lexer: strings, raw
-/// strings, lifetimes and nested comments as the compiler reads them).
-/// A function is `fn NAME`, its body the first brace-delimited group after
-/// its name (a declaration without one ends at `;`). What a full parse
-/// (`syn`) would add, a syntax tree of every expression, is not needed to
-/// find bodies, and cost four times the reading of tokens: a Rust file
-/// took 300 ms per MB in the sandbox. A file that does not lex (an
-/// unclosed delimiter, a fragment) is left to the lexer-based folding.
+/// Rust, read as tokens (see [`crate::rust_lexer`]: strings, raw strings,
+/// lifetimes and nested comments as the compiler reads them). A function
+/// is `fn NAME`, its body the first brace-delimited group after its name
+/// outside generic arguments (a declaration without one ends at `;`).
+/// What a full parse (`syn`) adds, a syntax tree of every expression, is
+/// not needed to find bodies, and made a Rust file cost 300 ms per MB in
+/// the sandbox. On 18,814 Rust files of crates.io this finds what `syn`
+/// did (and, where `syn` failed, on 2 of them, folds what lexes). A file
+/// that does not lex (an unclosed delimiter, a fragment) is left to the
+/// lexer-based folding.
 pub mod rust {
     use super::Folds;
-    use proc_macro2::{Delimiter, Group, Ident, Punct, Spacing, TokenStream, TokenTree};
+    use crate::rust_lexer::{Kind, Token, tokens};
 
     /// The folds of a Rust file, or `None` when it does not lex.
     pub fn folds(source: &str) -> Option<Folds> {
-        let stream: TokenStream = source.parse().ok()?;
+        let tokens = tokens(source)?;
         let mut folds = Folds::default();
-        walk(stream, Context::Items, 0, &mut folds);
+        walk(&tokens, 0..tokens.len(), Context::Items, 0, &mut folds);
         Some(folds)
     }
 
@@ -96,141 +98,134 @@ pub mod rust {
         Other,
     }
 
-    /// Records the functions and item macros in `stream`, inside
-    /// `fn_depth` function bodies.
-    fn walk(stream: TokenStream, context: Context, fn_depth: usize, folds: &mut Folds) {
-        let mut tokens: Vec<TokenTree> = stream.into_iter().collect();
-        // Where the current item began: an item starts the stream, and
+    /// The index of the token after `tokens[i]` in its group: past the
+    /// whole group when `tokens[i]` opens one.
+    fn next(tokens: &[Token<'_>], i: usize) -> usize {
+        match tokens[i].kind {
+            Kind::Open { end, .. } => end,
+            _ => i + 1,
+        }
+    }
+
+    /// Whether `token` is the punctuation `ch`.
+    fn is_punct(token: Option<&Token<'_>>, ch: u8) -> bool {
+        matches!(token, Some(Token { kind: Kind::Punct { ch: c, .. }, .. }) if *c == ch)
+    }
+
+    /// Records the functions and item macros among `tokens[range]`, the
+    /// tokens of one group, inside `fn_depth` function bodies.
+    fn walk(
+        tokens: &[Token<'_>],
+        range: std::ops::Range<usize>,
+        context: Context,
+        fn_depth: usize,
+        folds: &mut Folds,
+    ) {
+        let end = range.end;
+        // Where the current item began: an item starts the group, and
         // after a `;`, a braced group or an attribute.
-        let mut item_start = 0;
-        let mut i = 0;
-        while i < tokens.len() {
+        let mut item_start = range.start;
+        let mut i = range.start;
+        while i < end {
             let at_item_start = i == item_start;
-            // (An attribute's `#`, and an inner one's `!`, leave the item
-            // starting after them.)
-            match &tokens[i] {
-                TokenTree::Ident(fn_token)
-                    if fn_token == "fn"
-                        && matches!(tokens.get(i + 1), Some(TokenTree::Ident(_))) =>
+            let following = tokens.get(i + 1).filter(|_| i + 1 < end);
+            match tokens[i].kind {
+                Kind::Ident("fn")
+                    if matches!(
+                        following,
+                        Some(Token {
+                            kind: Kind::Ident(_),
+                            ..
+                        })
+                    ) =>
                 {
-                    let sig_line = fn_token.span().start().line;
-                    // Up to the body, or to the `;` ending a declaration.
-                    // Braces inside generic arguments (`-> ArrayString<{ 2
-                    // * N }>`) are a constant's, not the body.
-                    let mut angles = 0usize;
-                    let mut j = i + 2;
-                    while j < tokens.len() {
-                        match &tokens[j] {
-                            TokenTree::Group(body)
-                                if body.delimiter() == Delimiter::Brace && angles == 0 =>
-                            {
-                                let body = take_group(&mut tokens, j);
-                                function(sig_line, body, fn_depth, folds);
-                                break;
-                            }
-                            TokenTree::Punct(p) if p.as_char() == ';' => break,
-                            TokenTree::Punct(p) if p.as_char() == '<' => angles += 1,
-                            TokenTree::Punct(p) if p.as_char() == '>' => {
-                                // (Not an arrow's `>`.)
-                                let arrow = matches!(&tokens[j - 1], TokenTree::Punct(q)
-                                    if q.as_char() == '-' && q.spacing() == Spacing::Joint);
-                                if !arrow {
-                                    angles = angles.saturating_sub(1);
-                                }
-                            }
-                            _ => {}
-                        }
-                        j += 1;
-                    }
-                    i = j + 1;
+                    i = function(tokens, i, end, fn_depth, folds);
                     item_start = i;
                     continue;
                 }
-                TokenTree::Ident(name) => {
-                    if let Some((group, next)) = macro_call(&tokens, i)
+                Kind::Ident(name) => {
+                    if let Some((open, after)) = macro_call(tokens, i, end)
                         && !is_keyword(name)
                     {
                         // A macro's tokens are not read as Rust: the
                         // lexer-based folding decides inside an item macro
                         // (one called where an item starts, by a path or
                         // not: `macro_rules! name { … }`, `a::m! { … }`).
-                        let item = tokens[item_start..i].iter().all(|t| match t {
-                            TokenTree::Ident(_) => true,
-                            TokenTree::Punct(p) => p.as_char() == ':',
+                        let item = tokens[item_start..i].iter().all(|t| match t.kind {
+                            Kind::Ident(_) => true,
+                            Kind::Punct { ch, .. } => ch == b':',
                             _ => false,
                         });
-                        let names = i + 2 < next - 1;
+                        let names = open > i + 2;
                         let is_item = item
                             && fn_depth == 0
                             && (context == Context::Items || context == Context::Block && names);
-                        if is_item {
-                            let open = group.span_open().start().line;
-                            let close = group.span_close().start().line;
-                            if close > open + 1 {
-                                folds.unparsed.push((open, close - 2));
-                            }
+                        let (first, last) = (tokens[open].line, tokens[after - 1].line);
+                        if is_item && last > first + 1 {
+                            folds.unparsed.push((first, last - 2));
                         }
-                        i = next;
-                        if group.delimiter() == Delimiter::Brace {
+                        i = after;
+                        if matches!(
+                            tokens[open].kind,
+                            Kind::Open {
+                                delimiter: b'{',
+                                ..
+                            }
+                        ) {
                             item_start = i;
                         }
                         continue;
                     }
                 }
-                TokenTree::Group(group) => {
-                    // Braces at item level hold items (a module's, a
-                    // constant's block) or members (an `impl`'s).
-                    let head = &tokens[item_start..i];
-                    let inner = if group.delimiter() != Delimiter::Brace
-                        || context != Context::Items
-                        || heads_members(head)
-                    {
-                        Context::Other
-                    } else if head
-                        .iter()
-                        .any(|t| matches!(t, TokenTree::Ident(id) if id == "mod"))
-                    {
-                        Context::Items
-                    } else {
-                        Context::Block
-                    };
-                    let after_hash = |k: usize| matches!(tokens.get(k), Some(TokenTree::Punct(p)) if p.as_char() == '#');
-                    let attribute = group.delimiter() == Delimiter::Bracket
-                        && i > 0
-                        && (after_hash(i - 1)
-                            || i > 1
-                                && after_hash(i - 2)
-                                && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '!'));
-                    // An attribute's tokens are its own, as a macro's are.
-                    let delimiter = group.delimiter();
+                Kind::Open {
+                    delimiter,
+                    end: after,
+                } => {
+                    // An attribute (`#[…]`, `#![…]`) ends where an item
+                    // may start; its tokens are its own, as a macro's are.
+                    let attribute = delimiter == b'['
+                        && (i > range.start && is_punct(tokens.get(i - 1), b'#')
+                            || i > range.start + 1
+                                && is_punct(tokens.get(i - 1), b'!')
+                                && is_punct(tokens.get(i - 2), b'#'));
                     if !attribute {
-                        // (The group goes before its tokens are read.)
-                        let stream = take_group(&mut tokens, i).stream();
-                        walk(stream, inner, fn_depth, folds);
+                        // Braces at item level hold items (a module's),
+                        // statements (a constant's block) or members (an
+                        // `impl`'s).
+                        let head = || siblings(tokens, item_start, i);
+                        let members = || {
+                            head()
+                                .any(|t| matches!(t.kind, Kind::Ident("impl" | "trait" | "extern")))
+                        };
+                        let inner = if delimiter != b'{' || context != Context::Items || members() {
+                            Context::Other
+                        } else if head().any(|t| t.kind == Kind::Ident("mod")) {
+                            Context::Items
+                        } else {
+                            Context::Block
+                        };
+                        walk(tokens, i + 1..after - 1, inner, fn_depth, folds);
                     }
-                    i += 1;
-                    if delimiter == Delimiter::Brace || attribute {
+                    i = after;
+                    if delimiter == b'{' || attribute {
                         item_start = i;
                     }
                     continue;
                 }
-                TokenTree::Punct(p) if p.as_char() == ';' => {
+                Kind::Punct { ch: b';', .. } => {
                     i += 1;
                     item_start = i;
                     continue;
                 }
-                TokenTree::Punct(p) if p.as_char() == '#' && at_item_start => {
-                    // An attribute's `#` (and an inner one's `!`) stays at
-                    // the item's start.
+                // An attribute's `#`, and an inner one's `!`, leave the
+                // item starting after them.
+                Kind::Punct { ch: b'#', .. } if at_item_start => {
                     i += 1;
                     item_start = i;
                     continue;
                 }
-                TokenTree::Punct(p)
-                    if p.as_char() == '!'
-                        && at_item_start
-                        && i > 0
-                        && matches!(&tokens[i - 1], TokenTree::Punct(q) if q.as_char() == '#') =>
+                Kind::Punct { ch: b'!', .. }
+                    if at_item_start && i > range.start && is_punct(tokens.get(i - 1), b'#') =>
                 {
                     i += 1;
                     item_start = i;
@@ -242,71 +237,112 @@ pub mod rust {
         }
     }
 
-    /// The group a macro call at `tokens[i]` (`name!(…)`, `macro_rules!
-    /// name { … }`) passes its tokens in, and the index after it.
-    fn macro_call(tokens: &[TokenTree], i: usize) -> Option<(&Group, usize)> {
-        match tokens.get(i + 1)? {
-            TokenTree::Punct(bang) if bang.as_char() == '!' => {}
-            _ => return None,
+    /// The tokens of one group from `from` to `to`, a group standing for
+    /// its opener.
+    fn siblings<'t, 'a>(
+        tokens: &'t [Token<'a>],
+        from: usize,
+        to: usize,
+    ) -> impl Iterator<Item = &'t Token<'a>> {
+        let mut k = from;
+        std::iter::from_fn(move || {
+            (k < to).then(|| {
+                let token = &tokens[k];
+                k = next(tokens, k);
+                token
+            })
+        })
+    }
+
+    /// When a macro is called at `tokens[i]` (`name!(…)`, `macro_rules!
+    /// name { … }`), the index of the group opening its tokens and the
+    /// index after that group.
+    fn macro_call(tokens: &[Token<'_>], i: usize, end: usize) -> Option<(usize, usize)> {
+        if i + 2 >= end || !is_punct(tokens.get(i + 1), b'!') {
+            return None;
         }
-        let at = match tokens.get(i + 2)? {
-            TokenTree::Ident(_) => i + 3,
+        let open = match tokens[i + 2].kind {
+            Kind::Ident(_) => i + 3,
             _ => i + 2,
         };
-        match tokens.get(at)? {
-            TokenTree::Group(group) => Some((group, at + 1)),
+        match tokens.get(open).filter(|_| open < end)?.kind {
+            Kind::Open { end: after, .. } => Some((open, after)),
             _ => None,
         }
     }
 
-    /// The group at `tokens[i]`, taken out (a `.` left in its place):
-    /// its tokens are then its own, and reading them copies nothing (a
-    /// group's stream shared with the group is copied token by token).
-    fn take_group(tokens: &mut [TokenTree], i: usize) -> Group {
-        let placeholder = TokenTree::Punct(Punct::new('.', Spacing::Alone));
-        match std::mem::replace(&mut tokens[i], placeholder) {
-            TokenTree::Group(group) => group,
-            _ => unreachable!("a group is taken where there is one"),
-        }
-    }
-
-    /// Whether an item's tokens before its braces make them members (an
-    /// `impl`, a `trait`, an `extern` block) rather than items or fields.
-    fn heads_members(head: &[TokenTree]) -> bool {
-        head.iter().any(|t| {
-            matches!(t, TokenTree::Ident(id) if id == "impl" || id == "trait" || id == "extern")
-        })
-    }
-
     /// Whether `id` is one of Rust's keywords, which may stand before a
     /// `!` (`if !(…)`, `impl Trait for ! { … }`) but name no macro.
-    fn is_keyword(id: &Ident) -> bool {
+    fn is_keyword(id: &str) -> bool {
         const KEYWORDS: &[&str] = &[
             "as", "async", "await", "box", "break", "const", "continue", "crate", "dyn", "else",
             "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match",
             "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct",
             "super", "trait", "true", "type", "unsafe", "use", "where", "while", "yield",
         ];
-        let id = id.to_string();
-        KEYWORDS.contains(&id.as_str())
+        KEYWORDS.contains(&id)
     }
 
-    /// Records a function whose `fn` is on line `sig_line` and whose body
-    /// is `body`, then the functions inside it. Lines are 1-based in spans;
+    /// Records the function whose `fn` is `tokens[at]` (its body, and its
+    /// signature when it is inside another function), then the functions
+    /// inside it; answers the index after it. Lines are 1-based in tokens;
     /// folds are 0-based.
-    fn function(sig_line: usize, body: Group, fn_depth: usize, folds: &mut Folds) {
-        let open = body.span_open().start().line;
-        let close = body.span_close().start().line;
-        if fn_depth > 0 {
-            // A function inside a function: its signature stays visible.
-            folds.keep.push((sig_line - 1, open - 1));
+    fn function(
+        tokens: &[Token<'_>],
+        at: usize,
+        end: usize,
+        fn_depth: usize,
+        folds: &mut Folds,
+    ) -> usize {
+        let sig_line = tokens[at].line;
+        // Up to the body, or to the `;` ending a declaration. Braces
+        // inside generic arguments (`-> ArrayString<{ 2 * N }>`) are a
+        // constant's, not the body.
+        let mut angles = 0usize;
+        let mut j = at + 2;
+        while j < end {
+            match tokens[j].kind {
+                Kind::Open {
+                    delimiter: b'{',
+                    end: after,
+                } if angles == 0 => {
+                    let (open, close) = (tokens[j].line, tokens[after - 1].line);
+                    if fn_depth > 0 {
+                        // A function inside a function: its signature
+                        // stays visible.
+                        folds.keep.push((sig_line - 1, open - 1));
+                    }
+                    if close > open + 1 {
+                        folds.bodies.push((open, close - 2));
+                    }
+                    walk(
+                        tokens,
+                        j + 1..after - 1,
+                        Context::Block,
+                        fn_depth + 1,
+                        folds,
+                    );
+                    return after;
+                }
+                Kind::Punct { ch: b';', .. } => return j + 1,
+                Kind::Punct { ch: b'<', .. } => angles += 1,
+                // (Not an arrow's `>`.)
+                Kind::Punct { ch: b'>', .. }
+                    if !matches!(
+                        tokens[j - 1].kind,
+                        Kind::Punct {
+                            ch: b'-',
+                            joint: true
+                        }
+                    ) =>
+                {
+                    angles = angles.saturating_sub(1);
+                }
+                _ => {}
+            }
+            j = next(tokens, j);
         }
-        if close > open + 1 {
-            folds.bodies.push((open, close - 2));
-        }
-        let stream = body.stream();
-        drop(body);
-        walk(stream, Context::Block, fn_depth + 1, folds);
+        end
     }
 }
 

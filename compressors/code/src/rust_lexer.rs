@@ -1,0 +1,419 @@
+//! Rust's tokens as the code compressor needs them to find function
+//! bodies: identifiers, punctuation and delimited groups, each with its
+//! line, and literals and comments skipped as the compiler reads them
+//! (raw strings, byte and C strings, characters against lifetimes, nested
+//! block comments). Nothing is allocated per token: a file is read once,
+//! into one flat list in which every group's opener points past its
+//! closer.
+
+/// One token, with its 1-based line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Token<'a> {
+    /// What it is.
+    pub kind: Kind<'a>,
+    /// The line it starts on, from 1.
+    pub line: usize,
+}
+
+/// What a token is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind<'a> {
+    /// An identifier or keyword (`fn`, `r#type` as `type`).
+    Ident(&'a str),
+    /// One punctuation character; `joint` when another follows it at once
+    /// (`-` in `->`).
+    Punct {
+        /// The character.
+        ch: u8,
+        /// Whether a punctuation character follows without a space.
+        joint: bool,
+    },
+    /// A string, character or number.
+    Literal,
+    /// A group's opener; `end` is the index just past its closer.
+    Open {
+        /// `(`, `[` or `{`.
+        delimiter: u8,
+        /// The index after the group's closer.
+        end: usize,
+    },
+    /// A group's closer.
+    Close,
+}
+
+/// The tokens of `source`, or `None` when it does not lex as Rust: an
+/// unclosed or mismatched delimiter, an unterminated string or comment, a
+/// character no token starts with.
+pub fn tokens(source: &str) -> Option<Vec<Token<'_>>> {
+    let b = source.as_bytes();
+    let mut out: Vec<Token<'_>> = Vec::with_capacity(source.len() / 4);
+    // Indices of the open groups' openers.
+    let mut open: Vec<usize> = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start_line = line;
+        match c {
+            b'\n' => {
+                line += 1;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {
+                i += 1;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |at| i + at);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = block_comment_end(b, i, &mut line)?;
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                open.push(out.len());
+                out.push(Token {
+                    kind: Kind::Open {
+                        delimiter: c,
+                        end: 0,
+                    },
+                    line,
+                });
+                i += 1;
+                continue;
+            }
+            b')' | b']' | b'}' => {
+                let opener = open.pop()?;
+                let Kind::Open { delimiter, .. } = out[opener].kind else {
+                    unreachable!("only openers are pushed");
+                };
+                if closer_of(delimiter) != c {
+                    return None;
+                }
+                out.push(Token {
+                    kind: Kind::Close,
+                    line,
+                });
+                out[opener].kind = Kind::Open {
+                    delimiter,
+                    end: out.len(),
+                };
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let kind = if let Some(end) = quoted_literal_end(b, i, &mut line)? {
+            i = end;
+            Kind::Literal
+        } else if c == b'\'' {
+            // A character literal, or a lifetime (`'a`, `'static`): its
+            // quote is punctuation, its name an identifier.
+            if let Some(end) = char_literal_end(b, i) {
+                i = end;
+                Kind::Literal
+            } else {
+                i += 1;
+                Kind::Punct { ch: c, joint: true }
+            }
+        } else if c.is_ascii_digit() {
+            i = number_end(b, i);
+            Kind::Literal
+        } else if is_ident_start(c) {
+            let raw = c == b'r'
+                && b.get(i + 1) == Some(&b'#')
+                && b.get(i + 2).is_some_and(|&n| is_ident_start(n));
+            let from = if raw { i + 2 } else { i };
+            let mut end = from + 1;
+            while end < b.len() && is_ident_continue(b[end]) {
+                end += 1;
+            }
+            i = end;
+            Kind::Ident(&source[from..end])
+        } else if is_punct(c) {
+            i += 1;
+            Kind::Punct {
+                ch: c,
+                joint: b.get(i).is_some_and(|&n| is_punct(n)),
+            }
+        } else {
+            return None;
+        };
+        out.push(Token {
+            kind,
+            line: start_line,
+        });
+    }
+    open.is_empty().then_some(out)
+}
+
+/// The closer matching opener `open`.
+fn closer_of(open: u8) -> u8 {
+    match open {
+        b'(' => b')',
+        b'[' => b']',
+        _ => b'}',
+    }
+}
+
+/// Whether `c` may start an identifier (any non-ASCII byte is taken for a
+/// letter of one: Rust's identifiers may be Unicode).
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
+}
+
+/// Whether `c` may continue an identifier.
+fn is_ident_continue(c: u8) -> bool {
+    is_ident_start(c) || c.is_ascii_digit()
+}
+
+/// Whether `c` is one of Rust's punctuation characters.
+fn is_punct(c: u8) -> bool {
+    matches!(
+        c,
+        b'+' | b'-'
+            | b'*'
+            | b'/'
+            | b'%'
+            | b'^'
+            | b'!'
+            | b'&'
+            | b'|'
+            | b'='
+            | b'<'
+            | b'>'
+            | b'@'
+            | b'.'
+            | b','
+            | b';'
+            | b':'
+            | b'#'
+            | b'$'
+            | b'?'
+            | b'~'
+    )
+}
+
+/// The index after the (nested) block comment opening at `i`.
+fn block_comment_end(b: &[u8], mut i: usize, line: &mut usize) -> Option<usize> {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match (b[i], b.get(i + 1)) {
+            (b'/', Some(b'*')) => {
+                depth += 1;
+                i += 2;
+            }
+            (b'*', Some(b'/')) => {
+                depth -= 1;
+                i += 2;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            (b'\n', _) => {
+                *line += 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// When a string literal starts at `i` (`"…"`, `b"…"`, `c"…"`, `r#"…"#`,
+/// `br"…"`, `cr"…"`), the index after it; `Some(None)` when none starts
+/// there; `None` when one starts but never ends.
+fn quoted_literal_end(b: &[u8], i: usize, line: &mut usize) -> Option<Option<usize>> {
+    let mut k = i;
+    if matches!(b[k], b'b' | b'c') {
+        k += 1;
+    }
+    let raw = b.get(k) == Some(&b'r');
+    if raw {
+        k += 1;
+    }
+    let hashes = b[k.min(b.len())..]
+        .iter()
+        .take_while(|&&h| h == b'#')
+        .count();
+    if !raw && (hashes > 0 || k > i + 1) {
+        return Some(None);
+    }
+    k += hashes;
+    if b.get(k) != Some(&b'"') {
+        // A byte character (`b'a'`) is read as a literal too.
+        if k == i + 1 && b[i] == b'b' && b.get(k) == Some(&b'\'') {
+            return Some(char_literal_end(b, k));
+        }
+        return Some(None);
+    }
+    k += 1;
+    while k < b.len() {
+        match b[k] {
+            b'\\' if !raw => {
+                // (An escaped newline continues the string on the next line.)
+                if b.get(k + 1) == Some(&b'\n') {
+                    *line += 1;
+                }
+                k += 2;
+            }
+            b'"' if b[k + 1..]
+                .iter()
+                .take(hashes)
+                .filter(|&&h| h == b'#')
+                .count()
+                == hashes =>
+            {
+                return Some(Some(suffix_end(b, k + 1 + hashes)));
+            }
+            c => {
+                if c == b'\n' {
+                    *line += 1;
+                }
+                k += 1;
+            }
+        }
+    }
+    None
+}
+
+/// The index after a character literal opening at `i` (`'a'`, `'\n'`,
+/// `'\u{1F600}'`, `'é'`), or none when the quote opens a lifetime.
+fn char_literal_end(b: &[u8], i: usize) -> Option<usize> {
+    let k = i + 1;
+    let c = *b.get(k)?;
+    let close = if c == b'\\' {
+        // An escape: up to the next quote (`'\''` has one escaped).
+        let from = k + 2;
+        from + memchr::memchr(b'\'', b.get(from..)?)?
+    } else {
+        // One character, of up to four bytes.
+        let len = match c {
+            0xf0.. => 4,
+            0xe0.. => 3,
+            0xc0.. => 2,
+            _ => 1,
+        };
+        if c == b'\'' || c == b'\n' {
+            return None;
+        }
+        k + len
+    };
+    (b.get(close) == Some(&b'\'')).then(|| suffix_end(b, close + 1))
+}
+
+/// The index after a literal's suffix (`1u8`, `"a"_s`) that starts at `i`.
+fn suffix_end(b: &[u8], mut i: usize) -> usize {
+    if b.get(i).is_some_and(|&c| is_ident_start(c)) {
+        while i < b.len() && is_ident_continue(b[i]) {
+            i += 1;
+        }
+    }
+    i
+}
+
+/// The index after a number starting at `i` (`42`, `0x1F_u8`, `1.5e-3`
+/// up to its `-`: the rest reads as punctuation and another number, which
+/// says nothing of a function's body).
+fn number_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+        i += 1;
+    }
+    // A fraction, not a range (`1..2`) or a method (`1.max(2)`).
+    if b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(source: &str) -> Vec<Kind<'_>> {
+        tokens(source)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.kind)
+            .collect()
+    }
+
+    #[test]
+    fn literals_and_comments_hide_their_braces() {
+        let src = "fn a() { let s = \"}\"; let r = r#\"\"}\"#; let c = '}'; /* { /* } */ */ }";
+        let toks = tokens(src).unwrap();
+        let opens = toks
+            .iter()
+            .filter(|t| {
+                matches!(
+                    t.kind,
+                    Kind::Open {
+                        delimiter: b'{',
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(opens, 1);
+        assert_eq!(toks.iter().filter(|t| t.kind == Kind::Close).count(), 2);
+    }
+
+    #[test]
+    fn a_lifetime_is_no_character() {
+        assert_eq!(
+            kinds("'a x 'b'"),
+            [
+                Kind::Punct {
+                    ch: b'\'',
+                    joint: true
+                },
+                Kind::Ident("a"),
+                Kind::Ident("x"),
+                Kind::Literal
+            ]
+        );
+        assert_eq!(kinds("'\\''"), [Kind::Literal]);
+        assert_eq!(kinds("b'{' br\"}\" c\"}\""), [Kind::Literal; 3]);
+    }
+
+    #[test]
+    fn groups_point_past_their_closers_and_lines_count() {
+        let toks = tokens("fn f() {\n    g(1.5);\n}\n").unwrap();
+        assert_eq!(
+            toks[0],
+            Token {
+                kind: Kind::Ident("fn"),
+                line: 1
+            }
+        );
+        let brace = toks
+            .iter()
+            .position(|t| {
+                matches!(
+                    t.kind,
+                    Kind::Open {
+                        delimiter: b'{',
+                        ..
+                    }
+                )
+            })
+            .unwrap();
+        let Kind::Open { end, .. } = toks[brace].kind else {
+            unreachable!()
+        };
+        assert_eq!(end, toks.len());
+        assert_eq!(toks[end - 1].line, 3);
+    }
+
+    #[test]
+    fn what_does_not_lex_is_none() {
+        for bad in ["fn f( {", "fn f() }", "\"open", "/* open", "a ` b", "(]"] {
+            assert!(tokens(bad).is_none(), "{bad}");
+        }
+    }
+}
