@@ -782,7 +782,7 @@ pub fn fold_analysed(
     // show how the log began and ended, only a command line folds so: the
     // next of a verbose build's echoed commands, each of them hundreds of
     // words.
-    let long_repeat = crate::long_repeats::near_repeats(masks);
+    let long_repeat = crate::long_repeats::near_repeats(contents, masks);
     let folds_as_long_repeat = |i: usize| long_repeat[i] && !near_error[i];
     let mut chosen: FxHashSet<usize> = FxHashSet::default();
     for &(start, len) in &candidates {

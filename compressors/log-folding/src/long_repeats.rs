@@ -15,16 +15,25 @@ const LONG_LINE_WORDS_AT_LEAST: usize = 20;
 /// that a long line must share with an earlier long line to repeat it.
 const SHARED_WORDS_AT_LEAST: f64 = 0.7;
 
+/// The share for two command lines (see [`crate::line::is_command_line`]):
+/// a build's next command differs from the one before in more than a
+/// name, in the flags of what it builds (a crate's features and lints, a
+/// file's defines), and is still the same step for another target, which
+/// the line announcing the step names (`Compiling syn v2.0.1`).
+const COMMANDS_SHARED_WORDS_AT_LEAST: f64 = 0.4;
+
 /// Earlier long lines a long line is compared with (the latest ones):
 /// bounds the work on a log of many long lines.
 const COMPARED_AT_MOST: usize = 16;
 
-/// For each line (given by its mask, see [`crate::line::mask`]), whether it
-/// is a long line mostly repeating one of the long lines before it.
-pub fn near_repeats(masks: &[String]) -> Vec<bool> {
+/// For each line (given by its content and its mask, see
+/// [`crate::line::mask`]), whether it is a long line mostly repeating one
+/// of the long lines before it.
+pub fn near_repeats(contents: &[&str], masks: &[String]) -> Vec<bool> {
     let mut repeats = vec![false; masks.len()];
-    // The latest long lines' words, each sorted.
-    let mut recent: std::collections::VecDeque<Vec<&str>> = Default::default();
+    // The latest long lines' words, each sorted, and whether each is a
+    // command line.
+    let mut recent: std::collections::VecDeque<(Vec<&str>, bool)> = Default::default();
     for (i, mask) in masks.iter().enumerate() {
         // (A mask joins its words by one space: counted without splitting.)
         if mask.bytes().filter(|&b| b == b' ').count() + 1 < LONG_LINE_WORDS_AT_LEAST {
@@ -32,13 +41,19 @@ pub fn near_repeats(masks: &[String]) -> Vec<bool> {
         }
         let mut words: Vec<&str> = crate::search::split_at_byte(mask, b' ').collect();
         words.sort_unstable();
-        repeats[i] = recent
-            .iter()
-            .any(|earlier| dice(&words, earlier) >= SHARED_WORDS_AT_LEAST);
+        let command = crate::line::is_command_line(contents[i]);
+        repeats[i] = recent.iter().any(|(earlier, earlier_command)| {
+            let at_least = if command && *earlier_command {
+                COMMANDS_SHARED_WORDS_AT_LEAST
+            } else {
+                SHARED_WORDS_AT_LEAST
+            };
+            dice(&words, earlier) >= at_least
+        });
         if recent.len() == COMPARED_AT_MOST {
             recent.pop_front();
         }
-        recent.push_back(words);
+        recent.push_back((words, command));
     }
     repeats
 }
@@ -86,7 +101,36 @@ mod tests {
             ),
         ];
         let masks: Vec<String> = lines.iter().map(|l| mask(l)).collect();
-        assert_eq!(near_repeats(&masks), [false, false, true]);
+        let contents: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(near_repeats(&contents, &masks), [false, false, true]);
+    }
+
+    #[test]
+    fn a_build_command_with_other_flags_still_repeats_the_one_before() {
+        // The second crate's features and lints outnumber the flags the
+        // two commands share: as words, it is under half a repeat.
+        let lints: String = (0..24)
+            .map(|k| format!(" '--warn=clippy::lint_{}'", words(k)))
+            .collect();
+        let lines = [
+            rustc("anstyle", "--cfg 'feature=\"std\"'"),
+            rustc("clap", &lints),
+        ];
+        let masks: Vec<String> = lines.iter().map(|l| mask(l)).collect();
+        let contents: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(near_repeats(&contents, &masks), [false, true]);
+        // As prose, lines sharing that little say different things.
+        let prose: Vec<String> = lines.iter().map(|l| l.replace('-', "")).collect();
+        let masks: Vec<String> = prose.iter().map(|l| mask(l)).collect();
+        let contents: Vec<&str> = prose.iter().map(String::as_str).collect();
+        assert_eq!(near_repeats(&contents, &masks), [false, false]);
+    }
+
+    /// A word of three letters for `k`, different for each `k` under 26.
+    fn words(k: usize) -> String {
+        (0..3)
+            .map(|i| char::from(b'a' + ((k * 7 + i * 11) % 26) as u8))
+            .collect()
     }
 
     #[test]
@@ -96,6 +140,6 @@ mod tests {
             "a configuration file was found at the expected place but its version field names a release we never shipped",
         ];
         let masks: Vec<String> = lines.iter().map(|l| mask(l)).collect();
-        assert_eq!(near_repeats(&masks), [false, false]);
+        assert_eq!(near_repeats(&lines, &masks), [false, false]);
     }
 }
