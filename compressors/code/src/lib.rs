@@ -18,10 +18,12 @@
 pub mod braces;
 pub mod diff;
 pub mod doend;
+pub mod go_lexer;
 pub mod indentation;
 pub mod parsed;
 pub mod rust_lexer;
 pub mod source;
+pub mod tokens;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
@@ -202,13 +204,13 @@ fn is_doc_block_start(code: &str) -> bool {
 /// Languages with a real parser here.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Language {
-    /// Parsed with `syn`.
+    /// Read as tokens (see [`parsed::rust`]).
     Rust,
     /// Parsed with Ruff's parser.
     Python,
     /// Parsed with oxc (JavaScript, TypeScript, JSX).
     JavaScript,
-    /// Parsed with `gosyn`.
+    /// Read as tokens (see [`parsed::go`]).
     Go,
     /// No parser: the lexer-based folding.
     Other,

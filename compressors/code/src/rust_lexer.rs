@@ -1,54 +1,15 @@
-//! Rust's tokens as the code compressor needs them to find function
-//! bodies: identifiers, punctuation and delimited groups, each with its
-//! line, and literals and comments skipped as the compiler reads them
-//! (raw strings, byte and C strings, characters against lifetimes, nested
-//! block comments). Nothing is allocated per token: a file is read once,
-//! into one flat list in which every group's opener points past its
-//! closer.
+//! Rust's tokens (see [`crate::tokens`]), literals and comments skipped
+//! as the compiler reads them: raw strings, byte and C strings, characters
+//! against lifetimes, nested block comments.
 
-/// One token, with its 1-based line.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Token<'a> {
-    /// What it is.
-    pub kind: Kind<'a>,
-    /// The line it starts on, from 1.
-    pub line: usize,
-}
-
-/// What a token is.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Kind<'a> {
-    /// An identifier or keyword (`fn`, `r#type` as `type`).
-    Ident(&'a str),
-    /// One punctuation character; `joint` when another follows it at once
-    /// (`-` in `->`).
-    Punct {
-        /// The character.
-        ch: u8,
-        /// Whether a punctuation character follows without a space.
-        joint: bool,
-    },
-    /// A string, character or number.
-    Literal,
-    /// A group's opener; `end` is the index just past its closer.
-    Open {
-        /// `(`, `[` or `{`.
-        delimiter: u8,
-        /// The index after the group's closer.
-        end: usize,
-    },
-    /// A group's closer.
-    Close,
-}
+use crate::tokens::{Builder, Kind, Token};
 
 /// The tokens of `source`, or `None` when it does not lex as Rust: an
 /// unclosed or mismatched delimiter, an unterminated string or comment, a
 /// character no token starts with.
 pub fn tokens(source: &str) -> Option<Vec<Token<'_>>> {
     let b = source.as_bytes();
-    let mut out: Vec<Token<'_>> = Vec::with_capacity(source.len() / 4);
-    // Indices of the open groups' openers.
-    let mut open: Vec<usize> = Vec::new();
+    let mut out = Builder::with_capacity(source.len());
     let mut line = 1;
     let mut i = 0;
     while i < b.len() {
@@ -72,34 +33,8 @@ pub fn tokens(source: &str) -> Option<Vec<Token<'_>>> {
                 i = block_comment_end(b, i, &mut line)?;
                 continue;
             }
-            b'(' | b'[' | b'{' => {
-                open.push(out.len());
-                out.push(Token {
-                    kind: Kind::Open {
-                        delimiter: c,
-                        end: 0,
-                    },
-                    line,
-                });
-                i += 1;
-                continue;
-            }
-            b')' | b']' | b'}' => {
-                let opener = open.pop()?;
-                let Kind::Open { delimiter, .. } = out[opener].kind else {
-                    unreachable!("only openers are pushed");
-                };
-                if closer_of(delimiter) != c {
-                    return None;
-                }
-                out.push(Token {
-                    kind: Kind::Close,
-                    line,
-                });
-                out[opener].kind = Kind::Open {
-                    delimiter,
-                    end: out.len(),
-                };
+            b'(' | b'[' | b'{' | b')' | b']' | b'}' => {
+                out.delimiter(c, line)?;
                 i += 1;
                 continue;
             }
@@ -141,21 +76,9 @@ pub fn tokens(source: &str) -> Option<Vec<Token<'_>>> {
         } else {
             return None;
         };
-        out.push(Token {
-            kind,
-            line: start_line,
-        });
+        out.push(kind, start_line);
     }
-    open.is_empty().then_some(out)
-}
-
-/// The closer matching opener `open`.
-fn closer_of(open: u8) -> u8 {
-    match open {
-        b'(' => b')',
-        b'[' => b']',
-        _ => b'}',
-    }
+    out.finish()
 }
 
 /// Whether `c` may start an identifier (any non-ASCII byte is taken for a
@@ -334,6 +257,7 @@ fn number_end(b: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokens::Token;
 
     fn kinds(source: &str) -> Vec<Kind<'_>> {
         tokens(source)
