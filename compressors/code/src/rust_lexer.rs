@@ -60,11 +60,12 @@ pub fn tokens(source: &str) -> Option<Vec<Token<'_>>> {
             let raw = c == b'r'
                 && b.get(i + 1) == Some(&b'#')
                 && b.get(i + 2).is_some_and(|&n| is_ident_start(n));
-            let from = if raw { i + 2 } else { i };
-            let mut end = from + 1;
+            // A raw identifier keeps its `r#`: `r#fn` is no `fn`.
+            let mut end = if raw { i + 3 } else { i + 1 };
             while end < b.len() && is_ident_continue(b[end]) {
                 end += 1;
             }
+            let from = i;
             i = end;
             Kind::Ident(&source[from..end])
         } else if is_punct(c) {
@@ -302,6 +303,7 @@ mod tests {
             ]
         );
         assert_eq!(kinds("'\\''"), [Kind::Literal]);
+        assert_eq!(kinds("r#fn r"), [Kind::Ident("r#fn"), Kind::Ident("r")]);
         assert_eq!(kinds("b'{' br\"}\" c\"}\""), [Kind::Literal; 3]);
     }
 

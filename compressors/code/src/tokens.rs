@@ -17,7 +17,7 @@ pub struct Token<'a> {
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind<'a> {
-    /// An identifier or keyword (Rust's `r#type` as `type`).
+    /// An identifier or keyword (Rust's raw `r#type` with its `r#`).
     Ident(&'a str),
     /// One punctuation character; `joint` when another follows it at once
     /// (`-` in `->`).
