@@ -2,80 +2,46 @@
 //! the compiler reads them: interpreted strings, raw strings in
 //! backquotes, runes, line and block comments.
 
-use crate::tokens::{Builder, Kind, Token};
+use crate::tokens::{Kind, Token};
 
 /// The tokens of `source`, or `None` when it does not lex as Go: an
 /// unclosed or mismatched delimiter, an unterminated string or comment, a
 /// character no token starts with.
 pub fn tokens(source: &str) -> Option<Vec<Token<'_>>> {
+    crate::tokens::lex(source, false, token)
+}
+
+/// The token at `i` (see [`crate::tokens::ReadToken`]).
+fn token<'a>(source: &'a str, i: usize, line: &mut usize) -> Option<(Kind<'a>, usize)> {
     let b = source.as_bytes();
-    let mut out = Builder::with_capacity(source.len());
-    let mut line = 1;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let start_line = line;
-        let kind = match c {
-            b'\n' => {
-                line += 1;
-                i += 1;
-                continue;
+    let c = b[i];
+    Some(match c {
+        b'`' => {
+            let end = i + 1 + memchr::memchr(b'`', &b[i + 1..])? + 1;
+            *line += memchr::memchr_iter(b'\n', &b[i..end]).count();
+            (Kind::Literal, end)
+        }
+        b'"' | b'\'' => (Kind::Literal, quoted_end(b, i)?),
+        b'0'..=b'9' => (Kind::Literal, number_end(b, i)),
+        _ if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => {
+            let mut end = i + 1;
+            while end < b.len()
+                && (b[end].is_ascii_alphanumeric() || b[end] == b'_' || b[end] >= 0x80)
+            {
+                end += 1;
             }
-            b' ' | b'\t' | b'\r' | b'\x0c' => {
-                i += 1;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |at| i + at);
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = i + 2 + memchr::memmem::find(&b[i + 2..], b"*/")? + 2;
-                line += memchr::memchr_iter(b'\n', &b[i..end]).count();
-                i = end;
-                continue;
-            }
-            b'(' | b'[' | b'{' | b')' | b']' | b'}' => {
-                out.delimiter(c, line)?;
-                i += 1;
-                continue;
-            }
-            b'`' => {
-                let end = i + 1 + memchr::memchr(b'`', &b[i + 1..])? + 1;
-                line += memchr::memchr_iter(b'\n', &b[i..end]).count();
-                i = end;
-                Kind::Literal
-            }
-            b'"' | b'\'' => {
-                i = quoted_end(b, i)?;
-                Kind::Literal
-            }
-            b'0'..=b'9' => {
-                i = number_end(b, i);
-                Kind::Literal
-            }
-            _ if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => {
-                let from = i;
-                i += 1;
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80)
-                {
-                    i += 1;
-                }
-                Kind::Ident(&source[from..i])
-            }
-            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'=' | b'!'
-            | b':' | b'.' | b',' | b';' | b'~' => {
-                i += 1;
-                Kind::Punct {
-                    ch: c,
-                    joint: false,
-                }
-            }
-            _ => return None,
-        };
-        out.push(kind, start_line);
-    }
-    out.finish()
+            (Kind::Ident(&source[i..end]), end)
+        }
+        b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'=' | b'!'
+        | b':' | b'.' | b',' | b';' | b'~' => (
+            Kind::Punct {
+                ch: c,
+                joint: false,
+            },
+            i + 1,
+        ),
+        _ => return None,
+    })
 }
 
 /// The index after the interpreted string or rune opening at `i`; none
@@ -112,19 +78,7 @@ mod tests {
     fn literals_and_comments_hide_their_braces() {
         let src = "func f() {\n\ts := \"}\"\n\tr := `{\n}`\n\tc := '}' /* { */ // {\n}\n";
         let toks = tokens(src).unwrap();
-        let braces = toks
-            .iter()
-            .filter(|t| {
-                matches!(
-                    t.kind,
-                    Kind::Open {
-                        delimiter: b'{',
-                        ..
-                    }
-                )
-            })
-            .count();
-        assert_eq!(braces, 1);
+        assert_eq!(crate::tokens::groups(&toks, b'{'), 1);
         assert_eq!(toks.last().map(|t| t.line), Some(6));
     }
 

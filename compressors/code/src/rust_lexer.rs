@@ -2,84 +2,46 @@
 //! as the compiler reads them: raw strings, byte and C strings, characters
 //! against lifetimes, nested block comments.
 
-use crate::tokens::{Builder, Kind, Token};
+use crate::tokens::{Kind, Token};
 
 /// The tokens of `source`, or `None` when it does not lex as Rust: an
 /// unclosed or mismatched delimiter, an unterminated string or comment, a
 /// character no token starts with.
 pub fn tokens(source: &str) -> Option<Vec<Token<'_>>> {
+    crate::tokens::lex(source, true, token)
+}
+
+/// The token at `i` (see [`crate::tokens::ReadToken`]).
+fn token<'a>(source: &'a str, i: usize, line: &mut usize) -> Option<(Kind<'a>, usize)> {
     let b = source.as_bytes();
-    let mut out = Builder::with_capacity(source.len());
-    let mut line = 1;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let start_line = line;
-        match c {
-            b'\n' => {
-                line += 1;
-                i += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {
-                i += 1;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |at| i + at);
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = block_comment_end(b, i, &mut line)?;
-                continue;
-            }
-            b'(' | b'[' | b'{' | b')' | b']' | b'}' => {
-                out.delimiter(c, line)?;
-                i += 1;
-                continue;
-            }
-            _ => {}
+    let c = b[i];
+    Some(if let Some(end) = quoted_literal_end(b, i, line)? {
+        (Kind::Literal, end)
+    } else if c == b'\'' {
+        // A character literal, or a lifetime (`'a`, `'static`): its quote
+        // is punctuation, its name an identifier.
+        match char_literal_end(b, i) {
+            Some(end) => (Kind::Literal, end),
+            None => (Kind::Punct { ch: c, joint: true }, i + 1),
         }
-        let kind = if let Some(end) = quoted_literal_end(b, i, &mut line)? {
-            i = end;
-            Kind::Literal
-        } else if c == b'\'' {
-            // A character literal, or a lifetime (`'a`, `'static`): its
-            // quote is punctuation, its name an identifier.
-            if let Some(end) = char_literal_end(b, i) {
-                i = end;
-                Kind::Literal
-            } else {
-                i += 1;
-                Kind::Punct { ch: c, joint: true }
-            }
-        } else if c.is_ascii_digit() {
-            i = number_end(b, i);
-            Kind::Literal
-        } else if is_ident_start(c) {
-            let raw = c == b'r'
-                && b.get(i + 1) == Some(&b'#')
-                && b.get(i + 2).is_some_and(|&n| is_ident_start(n));
-            // A raw identifier keeps its `r#`: `r#fn` is no `fn`.
-            let mut end = if raw { i + 3 } else { i + 1 };
-            while end < b.len() && is_ident_continue(b[end]) {
-                end += 1;
-            }
-            let from = i;
-            i = end;
-            Kind::Ident(&source[from..end])
-        } else if is_punct(c) {
-            i += 1;
-            Kind::Punct {
-                ch: c,
-                joint: b.get(i).is_some_and(|&n| is_punct(n)),
-            }
-        } else {
-            return None;
-        };
-        out.push(kind, start_line);
-    }
-    out.finish()
+    } else if c.is_ascii_digit() {
+        (Kind::Literal, number_end(b, i))
+    } else if is_ident_start(c) {
+        let raw = c == b'r'
+            && b.get(i + 1) == Some(&b'#')
+            && b.get(i + 2).is_some_and(|&n| is_ident_start(n));
+        // A raw identifier keeps its `r#`: `r#fn` is no `fn`.
+        let mut end = if raw { i + 3 } else { i + 1 };
+        while end < b.len() && is_ident_continue(b[end]) {
+            end += 1;
+        }
+        (Kind::Ident(&source[i..end]), end)
+    } else if is_punct(c) {
+        let joint = b.get(i + 1).is_some_and(|&n| is_punct(n));
+        (Kind::Punct { ch: c, joint }, i + 1)
+    } else {
+        return None;
+    })
 }
 
 /// Whether `c` may start an identifier (any non-ASCII byte is taken for a
@@ -118,32 +80,6 @@ fn is_punct(c: u8) -> bool {
             | b'?'
             | b'~'
     )
-}
-
-/// The index after the (nested) block comment opening at `i`.
-fn block_comment_end(b: &[u8], mut i: usize, line: &mut usize) -> Option<usize> {
-    let mut depth = 0usize;
-    while i < b.len() {
-        match (b[i], b.get(i + 1)) {
-            (b'/', Some(b'*')) => {
-                depth += 1;
-                i += 2;
-            }
-            (b'*', Some(b'/')) => {
-                depth -= 1;
-                i += 2;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            (b'\n', _) => {
-                *line += 1;
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 /// When a string literal starts at `i` (`"…"`, `b"…"`, `c"…"`, `r#"…"#`,
@@ -272,19 +208,7 @@ mod tests {
     fn literals_and_comments_hide_their_braces() {
         let src = "fn a() { let s = \"}\"; let r = r#\"\"}\"#; let c = '}'; /* { /* } */ */ }";
         let toks = tokens(src).unwrap();
-        let opens = toks
-            .iter()
-            .filter(|t| {
-                matches!(
-                    t.kind,
-                    Kind::Open {
-                        delimiter: b'{',
-                        ..
-                    }
-                )
-            })
-            .count();
-        assert_eq!(opens, 1);
+        assert_eq!(crate::tokens::groups(&toks, b'{'), 1);
         assert_eq!(toks.iter().filter(|t| t.kind == Kind::Close).count(), 2);
     }
 

@@ -40,6 +40,76 @@ pub enum Kind<'a> {
     Close,
 }
 
+/// How a language reads a token the shared loop of [`lex`] leaves to it
+/// (at `i`, no whitespace, comment or delimiter): its kind and the index
+/// after it, the newlines it spans added to `line`; `None` when nothing
+/// lexes there.
+pub type ReadToken = for<'a> fn(&'a str, usize, &mut usize) -> Option<(Kind<'a>, usize)>;
+
+/// The tokens of `source`, or `None` when it does not lex: whitespace,
+/// `//` and `/* */` comments (nested ones when `nested_comments`) and
+/// delimiters are read here, every other token by `read`.
+pub fn lex(source: &str, nested_comments: bool, read: ReadToken) -> Option<Vec<Token<'_>>> {
+    let b = source.as_bytes();
+    let mut out = Builder::with_capacity(source.len());
+    let mut line = 1;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => i += 1,
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |at| i + at);
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = block_comment_end(b, i, nested_comments, &mut line)?;
+            }
+            b'(' | b'[' | b'{' | b')' | b']' | b'}' => {
+                out.delimiter(c, line)?;
+                i += 1;
+            }
+            _ => {
+                let start_line = line;
+                let (kind, end) = read(source, i, &mut line)?;
+                out.push(kind, start_line);
+                i = end;
+            }
+        }
+    }
+    out.finish()
+}
+
+/// The index after the block comment opening at `i` (and the comments
+/// nested in it when `nested`), its newlines added to `line`.
+fn block_comment_end(b: &[u8], mut i: usize, nested: bool, line: &mut usize) -> Option<usize> {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match (b[i], b.get(i + 1)) {
+            (b'/', Some(b'*')) if nested || depth == 0 => {
+                depth += 1;
+                i += 2;
+            }
+            (b'*', Some(b'/')) => {
+                depth -= 1;
+                i += 2;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            (b'\n', _) => {
+                *line += 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// Builds a token list, matching each closer with its opener.
 #[derive(Default)]
 pub struct Builder<'a> {
@@ -121,4 +191,14 @@ pub fn last_line(tokens: &[Token<'_>], i: usize) -> usize {
         Kind::Open { end, .. } => tokens[end - 1].line,
         _ => tokens[i].line,
     }
+}
+
+/// How many groups `tokens` opens with `delimiter`: for tests of what a
+/// lexer skips.
+#[cfg(test)]
+pub fn groups(tokens: &[Token<'_>], delimiter: u8) -> usize {
+    tokens
+        .iter()
+        .filter(|t| matches!(t.kind, Kind::Open { delimiter: d, .. } if d == delimiter))
+        .count()
 }
