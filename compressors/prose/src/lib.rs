@@ -15,6 +15,7 @@
 pub mod fence;
 pub mod links;
 pub mod markdown;
+pub mod releases;
 pub mod select;
 pub mod specific;
 pub mod table;
@@ -174,6 +175,9 @@ fn render(
     opts: &Options,
 ) -> CompressedProse {
     let keep = ranking.keep(sentences, opts.sentence_share);
+    // An older release's entries in a changelog (see [`releases`]).
+    let older = releases::folded(blocks);
+    let mut older_folded = 0;
 
     let mut out: Vec<String> = Vec::new();
     let mut code_folded = 0;
@@ -182,6 +186,22 @@ fn render(
     let mut targets_dropped = 0;
     let mut next_sentence = 0;
     for (b, block) in blocks.iter().enumerate() {
+        if older[b] {
+            older_folded += 1;
+            // (Its sentences are not shown either.)
+            while next_sentence < sentences.len() && sentences[next_sentence].block == b {
+                next_sentence += 1;
+            }
+            continue;
+        }
+        if matches!(block, Block::Blank) && older_folded > 0 {
+            continue;
+        }
+        if older_folded > 0 {
+            out.push(older_note(older_folded));
+            out.push(String::new());
+            older_folded = 0;
+        }
         if !matches!(block, Block::Markup(_) | Block::Blank) && markup > 0 {
             out.push(markup_note(markup));
             markup = 0;
@@ -255,13 +275,18 @@ fn render(
             }
         }
     }
+    if older_folded > 0 {
+        out.push(older_note(older_folded));
+    }
     if markup > 0 {
         out.push(markup_note(markup));
     }
     if contents > 0 {
         out.push(format!("[… {contents} links to this document's headings]"));
     }
-    let kept = keep.iter().filter(|k| **k).count();
+    let kept = (0..sentences.len())
+        .filter(|&i| keep[i] && !older[sentences[i].block])
+        .count();
     let summary = format!(
         "{} sentences → {kept}, {code_folded} code lines folded, {targets_dropped} link addresses left out",
         sentences.len()
@@ -273,6 +298,14 @@ fn render(
         text,
         notes: vec![summary],
     }
+}
+
+/// The line standing for an older release's `n` folded entries.
+fn older_note(n: usize) -> String {
+    format!(
+        "[… {n} entr{} of an older release]",
+        if n == 1 { "y" } else { "ies" }
+    )
 }
 
 /// The line standing for `n` folded badge, image or link-definition lines.
@@ -298,6 +331,37 @@ mod tests {
         assert!(out.contains("Paragraph 7 opens here."));
         assert!(out.contains(" …"));
         assert!(out.len() < doc.len());
+    }
+
+    #[test]
+    fn a_changelog_keeps_its_latest_releases_and_every_heading() {
+        let mut log = String::from("# Changelog\n\n");
+        for v in (1..=8).rev() {
+            log.push_str(&format!("## [1.{v}.0] - 2026-0{v}-01\n\n### Fixed\n\n"));
+            for k in 0..3 {
+                log.push_str(&format!(
+                    "* Fix `parse_{v}_{k}` on empty input (#{v}{k}).\n"
+                ));
+            }
+            log.push('\n');
+        }
+        let out = compress(&log).text;
+        for v in 1..=8 {
+            assert!(
+                out.contains(&format!("## [1.{v}.0] - 2026-0{v}-01\n")),
+                "{out}"
+            );
+        }
+        assert_eq!(out.matches("### Fixed").count(), 8);
+        assert!(out.contains("* Fix `parse_6_2` on empty input (#62)."));
+        assert!(!out.contains("parse_5_0"), "{out}");
+        assert_eq!(out.matches("[… 3 entries of an older release]").count(), 5);
+        assert!(
+            out.len() * 4 < log.len() * 3,
+            "{} of {} bytes",
+            out.len(),
+            log.len()
+        );
     }
 
     #[test]
