@@ -131,6 +131,12 @@ fn version_of(heading: &str) -> Option<Vec<u64>> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let version = t[..end].trim_end_matches('.');
+    // A section numbered like a version (`## 1.2 Installation`) goes on
+    // with a title; a release's heading with at most a date or a dash.
+    let rest = t[end..].trim_start_matches([']', '.']).trim_start();
+    if rest.starts_with(char::is_alphabetic) {
+        return None;
+    }
     let numbers: Vec<u64> = version
         .split('.')
         .map(str::parse)
@@ -151,6 +157,9 @@ mod tests {
             ("## [0.3.1] - 2024-05-01", Some(vec![0, 3, 1])),
             ("## v2.0", Some(vec![2, 0])),
             ("### Version 10.1.0 (2023)", Some(vec![10, 1, 0])),
+            ("## 1.2.0 — the fast release", Some(vec![1, 2, 0])),
+            ("## 1.2 Installation", None),
+            ("### 2.1. Scope", None),
             ("## Install", None),
             ("## 2024", None),
             ("## Unreleased", None),
@@ -212,6 +221,13 @@ mod tests {
             .map(|v| format!("## 1.{v}.0\n\n* Fix {v}\n\n"))
             .collect();
         assert!(folded_none(&short));
+        // A document whose sections are numbered is no changelog.
+        let spec: String = (1..=6)
+            .map(|v| {
+                format!("## 1.{v} Part {v}\n\nIt says what part {v} of the design is for.\n\n")
+            })
+            .collect();
+        assert!(folded_none(&spec));
         // Fewer release headings: no changelog.
         assert!(folded_none("## 1.0.0\n\n* a\n\n## 0.9.0\n\n* b\n"));
     }
